@@ -1,0 +1,104 @@
+# arbiter: a turn adjudicator for hex and territory wargames.
+# One hand-written Makefile for GNU make and BSD make.  `make demo` and
+# `make check` install what is missing first (see tests/deps.sh).
+
+PREFIX	?= /usr/local
+BINDIR	?= $(PREFIX)/bin
+MANDIR	?= $(PREFIX)/share/man
+CC	?= cc
+CFLAGS	?= -O2 -g
+PKG_CONFIG ?= pkg-config
+SHARED	?= ../shared
+
+WARNINGS = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	   -Wpointer-arith -Wformat=2
+# jansson's flags are asked for in each recipe, so that `make check` can
+# install jansson first and still build in the same run.
+JANSSON_CFLAGS = `$(PKG_CONFIG) --cflags jansson`
+JANSSON_LIBS = `$(PKG_CONFIG) --libs jansson`
+ARB_CFLAGS = -std=c11 -pedantic $(WARNINGS) -Werror -Ilib $(CFLAGS)
+SAN_CFLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
+	     -fno-omit-frame-pointer
+
+HDRS	= lib/arbiter.h lib/internal.h
+LIBSRC	= lib/util.c lib/board.c lib/load.c lib/emit.c lib/turn.c \
+	  lib/rules/aeonis.c
+CLISRC	= cli/arbiter.c
+MANS	= man/arbiter.1 man/arbiter-map.5 man/arbiter-orders.5 \
+	  man/arbiter-result.5 man/arbiter-rules.7
+
+all: arbiter
+
+arbiter: $(CLISRC) $(LIBSRC) $(HDRS)
+	$(CC) $(ARB_CFLAGS) $(JANSSON_CFLAGS) -o $@ $(CLISRC) $(LIBSRC) \
+	    $(JANSSON_LIBS)
+
+# The same program under AddressSanitizer and UndefinedBehaviorSanitizer.
+build-san/arbiter: $(CLISRC) $(LIBSRC) $(HDRS)
+	mkdir -p build-san
+	$(CC) $(ARB_CFLAGS) $(SAN_CFLAGS) $(JANSSON_CFLAGS) -o $@ $(CLISRC) \
+	    $(LIBSRC) $(JANSSON_LIBS)
+
+tests/unit: tests/unit.c $(LIBSRC) $(HDRS)
+	$(CC) $(ARB_CFLAGS) $(SAN_CFLAGS) $(JANSSON_CFLAGS) -o $@ \
+	    tests/unit.c $(LIBSRC) $(JANSSON_LIBS)
+
+deps:
+	@sh tests/deps.sh
+
+demo: deps
+	@$(MAKE) arbiter
+	@echo '$$ ./arbiter --trace-file - --text -o /dev/null fixtures/aeonis/demo-turn/map.json ...'
+	@cd fixtures/aeonis/demo-turn && ../../../arbiter --trace-file - \
+	    --text -o /dev/null map.json orders/*.json
+	@echo
+	@echo '$$ ./arbiter fixtures/aeonis/demo-turn/map.json red=orders/red.json blue=orders/blue.json'
+	@cd fixtures/aeonis/demo-turn && ../../../arbiter map.json \
+	    red=orders/red.json blue=orders/blue.json
+
+check: deps
+	@$(MAKE) arbiter build-san/arbiter tests/unit
+	@SHARED="$(SHARED)" sh tests/check.sh
+
+bench: deps
+	@$(MAKE) arbiter tests/bench/gen tests/bench/floor tests/bench/measure
+	@sh tests/bench/run.sh
+
+tests/bench/gen: tests/bench/gen.c
+	$(CC) $(ARB_CFLAGS) -O2 -o $@ tests/bench/gen.c
+
+tests/bench/floor: tests/bench/floor.c
+	$(CC) $(ARB_CFLAGS) -O2 $(JANSSON_CFLAGS) -o $@ tests/bench/floor.c \
+	    $(JANSSON_LIBS)
+
+tests/bench/measure: tests/bench/measure.c
+	$(CC) $(ARB_CFLAGS) -O2 -o $@ tests/bench/measure.c
+
+lint:
+	@if command -v clang-format >/dev/null 2>&1; then \
+	    clang-format --dry-run -Werror $(CLISRC) $(LIBSRC) $(HDRS); \
+	else echo "clang-format not found: format not checked"; fi
+	mandoc -T lint -W style $(MANS)
+
+install: arbiter
+	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)/man1" \
+	    "$(DESTDIR)$(MANDIR)/man5" "$(DESTDIR)$(MANDIR)/man7"
+	install -m 0755 arbiter "$(DESTDIR)$(BINDIR)/arbiter"
+	install -m 0644 man/arbiter.1 "$(DESTDIR)$(MANDIR)/man1/"
+	install -m 0644 man/arbiter-map.5 man/arbiter-orders.5 \
+	    man/arbiter-result.5 "$(DESTDIR)$(MANDIR)/man5/"
+	install -m 0644 man/arbiter-rules.7 "$(DESTDIR)$(MANDIR)/man7/"
+
+uninstall:
+	rm -f "$(DESTDIR)$(BINDIR)/arbiter" \
+	    "$(DESTDIR)$(MANDIR)/man1/arbiter.1" \
+	    "$(DESTDIR)$(MANDIR)/man5/arbiter-map.5" \
+	    "$(DESTDIR)$(MANDIR)/man5/arbiter-orders.5" \
+	    "$(DESTDIR)$(MANDIR)/man5/arbiter-result.5" \
+	    "$(DESTDIR)$(MANDIR)/man7/arbiter-rules.7"
+
+clean:
+	rm -rf arbiter build-san tests/unit tests/bench/gen tests/bench/floor \
+	    tests/bench/measure
+
+.PHONY: all check clean demo deps bench install lint uninstall

@@ -1,0 +1,111 @@
+/*
+ * arbiter: a turn adjudicator for hex and territory wargames.
+ * Copyright (c) 2026 the arbiter developers.  ISC license (see README.md).
+ *
+ * The public interface of libarbiter.  It is self-contained: it needs no
+ * other header, and no jansson type appears in it.
+ *
+ * A turn is adjudicated in this order:
+ *
+ *	struct arb_error e;
+ *	struct arb_turn *t = arb_turn_new();
+ *	arb_turn_load_map(t, "map.json", text, len, &e);
+ *	arb_turn_load_orders(t, "red.json", "red", text, len, &e);  (each file)
+ *	arb_turn_run(t, 0, &e);
+ *	arb_turn_write_result(t, 0, fp, &e);    (and _write_next, _write_trace)
+ *	arb_turn_free(t);
+ *
+ * Every function that can fail returns -1 (or NULL) and fills the
+ * caller's struct arb_error; the first error wins.
+ */
+#ifndef ARBITER_H
+#define ARBITER_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define ARB_VERSION "0.1.0"
+
+enum arb_errcode {
+	ARB_EOK = 0,
+	ARB_EDATA,		/* bad input: syntax or value */
+	ARB_ENOMEM,		/* out of memory */
+	ARB_EINTERNAL		/* a bug: an invariant did not hold */
+};
+
+struct arb_error {
+	enum arb_errcode code;
+	int	line, column;		/* from 1; 0 when not about a place */
+	char	file[256];
+	char	pointer[256];		/* RFC 6901 JSON Pointer, or "" */
+	char	text[256];
+};
+
+struct arb_turn;
+
+/* Flags for arb_turn_run(). */
+#define ARB_CHECK	0x01	/* validate only; adjudicate nothing */
+#define ARB_TRACE	0x02	/* record trace events */
+
+/* Flags for arb_turn_result(). */
+#define ARB_RESULT_TRACE 0x01	/* include the trace in the result */
+
+/* Returns a new, empty turn; free it with arb_turn_free().  NULL when
+ * memory runs out. */
+struct arb_turn	*arb_turn_new(void);
+
+/* Frees t and everything hanging off it.  Accepts NULL. */
+void		 arb_turn_free(struct arb_turn *t);
+
+/*
+ * Loads the map from text (len bytes, which need not end in NUL).  name is
+ * used in messages.  The text is copied; the caller keeps its own.
+ * Returns 0, or -1 with e filled (file, line:column, pointer, text).
+ */
+int		 arb_turn_load_map(struct arb_turn *t, const char *name,
+		    const char *text, size_t len, struct arb_error *e);
+
+/*
+ * Loads one orders file.  When player is not NULL the file must speak for
+ * that player.  Call after arb_turn_load_map(), once per file; two files for
+ * one player are an error.  Returns 0 or -1 as above.
+ */
+int		 arb_turn_load_orders(struct arb_turn *t, const char *name,
+		    const char *player, const char *text, size_t len,
+		    struct arb_error *e);
+
+/* The name of the map's rule system (lent, static), or NULL before the map
+ * is loaded. */
+const char	*arb_turn_ruleset(const struct arb_turn *t);
+
+/* Replaces the map's seed (before arb_turn_run()). */
+void		 arb_turn_set_seed(struct arb_turn *t, unsigned long long seed);
+
+/*
+ * Adjudicates the turn (or, with ARB_CHECK, only validates its orders).
+ * Rejected orders are rulings, not errors.  Returns 0, or -1 with e filled
+ * (ARB_ENOMEM, or ARB_EINTERNAL when an invariant failed).
+ */
+int		 arb_turn_run(struct arb_turn *t, int flags,
+		    struct arb_error *e);
+
+/* The number of orders validation refused (after arb_turn_run()). */
+int		 arb_turn_illegal(const struct arb_turn *t);
+
+/*
+ * Write the result, the next turn's map, or the trace to fp (which stays
+ * the caller's: it is neither flushed nor closed).  With text set, the trace
+ * is one readable line per event instead of JSON Lines.  Return 0, or -1
+ * with e filled when memory runs out or fp reports a write error.
+ */
+int		 arb_turn_write_result(struct arb_turn *t, int flags, FILE *fp,
+		    struct arb_error *e);
+int		 arb_turn_write_next(struct arb_turn *t, FILE *fp,
+		    struct arb_error *e);
+int		 arb_turn_write_trace(struct arb_turn *t, int text, FILE *fp,
+		    struct arb_error *e);
+
+/* The names of the rule systems, NULL-terminated; lent, static. */
+const char	*const *arb_rulesets(void);
+
+#endif /* ARBITER_H */

@@ -1,0 +1,128 @@
+/*
+ * arbiter: a turn adjudicator for hex and territory wargames.
+ * Copyright (c) 2026 the arbiter developers.  ISC license (see README.md).
+ *
+ * The board: cell labels, adjacency, and the names of terrains and
+ * features.  Hex boards use the wargamer's column-row labels: "0304" is
+ * column 3, row 4, each half zero-padded to board.width digits.  Hexes are
+ * flat-topped, in columns; by default the even columns sit half a hex lower
+ * (layout "even-low"), so 0304 touches 0303, 0305, 0203, 0204, 0403, 0404.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+int
+board_find(const struct board *b, const char *label)
+{
+	int	 i, c = 0, r = 0, w = b->width;
+
+	if (strlen(label) != (size_t)(2 * w))
+		return -1;
+	for (i = 0; i < 2 * w; i++) {
+		if (label[i] < '0' || label[i] > '9')
+			return -1;
+		if (i < w)
+			c = c * 10 + (label[i] - '0');
+		else
+			r = r * 10 + (label[i] - '0');
+	}
+	if (c < 1 || c > b->cols || r < 1 || r > b->rows)
+		return -1;
+	return (r - 1) * b->cols + (c - 1);
+}
+
+char *
+board_label(const struct board *b, int cell, char buf[32])
+{
+	snprintf(buf, 32, "%0*d%0*d", b->width, cell % b->cols + 1,
+	    b->width, cell / b->cols + 1);
+	return buf;
+}
+
+/* Is column c (from 1) one of the lower, shifted columns? */
+static bool
+is_low(const struct board *b, int c)
+{
+	return (c % 2 == 0) != b->odd_low;
+}
+
+/*
+ * The neighbours of a cell clockwise from north: N, NE, SE, S, SW, NW.
+ * Returns how many there are (fewer at the map's edge).
+ */
+int
+board_neighbors(const struct board *b, int cell, int out[6])
+{
+	int	 c = cell % b->cols + 1, r = cell / b->cols + 1;
+	int	 up = is_low(b, c) ? r : r - 1;	/* row of NE and NW */
+	int	 dc[6] = { 0, 1, 1, 0, -1, -1 };
+	int	 dr[6] = { r - 1, up, up + 1, r + 1, up + 1, up };
+	int	 i, n = 0;
+
+	for (i = 0; i < 6; i++) {
+		int nc = c + dc[i], nr = dr[i];
+
+		if (nc >= 1 && nc <= b->cols && nr >= 1 && nr <= b->rows)
+			out[n++] = (nr - 1) * b->cols + (nc - 1);
+	}
+	return n;
+}
+
+bool
+board_is_adjacent(const struct board *b, int a, int c)
+{
+	int	 nb[6], i, n = board_neighbors(b, a, nb);
+
+	for (i = 0; i < n; i++)
+		if (nb[i] == c)
+			return true;
+	return false;
+}
+
+static int
+intern(struct arb_turn *t, const char **names, int *n, int max,
+    const char *name, const char *what)
+{
+	int	 i;
+
+	for (i = 0; i < *n; i++)
+		if (strcmp(names[i], name) == 0)
+			return i;
+	if (*n == max)
+		t_fail(t, ARB_EDATA, "more than %d %s names", max, what);
+	names[*n] = t_strdup(t, name);
+	return (*n)++;
+}
+
+int
+board_terrain(struct arb_turn *t, const char *name)
+{
+	return intern(t, t->board.terrains, &t->board.nterrains, 256, name,
+	    "terrain");
+}
+
+int
+board_feature(struct arb_turn *t, const char *name)
+{
+	return intern(t, t->board.features, &t->board.nfeatures, 32, name,
+	    "feature");
+}
+
+int
+board_feature_find(const struct board *b, const char *name)
+{
+	int	 i;
+
+	for (i = 0; i < b->nfeatures; i++)
+		if (strcmp(b->features[i], name) == 0)
+			return i;
+	return -1;
+}
+
+bool
+board_has(const struct board *b, int cell, int feature)
+{
+	return feature >= 0 && (b->cells[cell].features >> feature & 1);
+}

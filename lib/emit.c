@@ -1,0 +1,586 @@
+/*
+ * arbiter: a turn adjudicator for hex and territory wargames.
+ * Copyright (c) 2026 the arbiter developers.  ISC license (see README.md).
+ *
+ * Writing the result, the next turn's map and the trace.  With load.c, the
+ * only file that includes jansson.  Members are written in a fixed order
+ * and lists in a fixed order (units by id, orders in adjudication order),
+ * so the same turn always gives the same bytes.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "internal.h"
+
+static struct arb_turn *T;	/* for the allocation checks below */
+
+void
+emit_release(struct arb_turn *t)
+{
+	json_decref(t->json);
+	t->json = NULL;
+}
+
+/* The jansson constructors return NULL only when memory runs out. */
+static json_t *
+ok(json_t *v)
+{
+	if (v == NULL)
+		t_nomem(T);
+	return v;
+}
+
+static void
+set(json_t *o, const char *key, json_t *v)
+{
+	if (json_object_set_new(o, key, ok(v)) != 0)
+		t_nomem(T);
+}
+
+static void
+add(json_t *a, json_t *v)
+{
+	if (json_array_append_new(a, ok(v)) != 0)
+		t_nomem(T);
+}
+
+static json_t *
+str(const char *s)
+{
+	return ok(json_string(s));
+}
+
+static json_t *
+num(long i)
+{
+	return ok(json_integer(i));
+}
+
+static json_t *
+cellv(struct arb_turn *t, int cell)
+{
+	char	 buf[32];
+
+	return str(board_label(&t->board, cell, buf));
+}
+
+static json_t *
+playerv(struct arb_turn *t, long p)
+{
+	return p < 0 ? ok(json_null()) : str(t->players.v[p].name);
+}
+
+static void
+dump(struct arb_turn *t, json_t *root, size_t flags, FILE *fp)
+{
+	if (json_dumpf(root, fp, flags) != 0 || fputc('\n', fp) == EOF ||
+	    ferror(fp))
+		t_fail(t, ARB_EINTERNAL, "cannot write the output");
+}
+
+static const char *const status_names[] = {
+	"pending", "legal", "done", "illegal", "failed"
+};
+
+static json_t *
+units_of(struct arb_turn *t, const int *units, int n)
+{
+	json_t	*a = ok(json_array());
+	int	 i;
+
+	for (i = 0; i < n; i++)
+		add(a, str(t->units.v[units[i]].id));
+	return a;
+}
+
+static json_t *
+order_json(struct arb_turn *t, const struct order *o)
+{
+	const struct okind	*k = &t->rs->order_kinds[o->kind];
+	json_t			*j = ok(json_object()), *a;
+	size_t			 i;
+
+	set(j, "file", str(t->files.v[o->file].name));
+	set(j, "index", num(o->index));
+	set(j, "player", str(t->players.v[o->player].name));
+	set(j, "id", str(o->id));
+	set(j, "kind", str(k->key));
+	set(j, "units", units_of(t, o->units, o->nunits));
+	if (k->arg == OK_PATH) {
+		a = ok(json_array());
+		for (i = 0; i < (size_t)o->ncells; i++)
+			add(a, cellv(t, o->cells[i]));
+		set(j, "path", a);
+	} else
+		set(j, "target", cellv(t, o->cells[0]));
+	set(j, "status", str(status_names[o->status]));
+	set(j, "reason", str(reason_name(o->reason)));
+	if (o->rule != NULL)
+		set(j, "rule", str(o->rule));
+	set(j, "message", str(o->msg != NULL ? o->msg : ""));
+	for (i = 0; i < o->nums.n; i++)
+		set(j, o->nums.v[i].key, num(o->nums.v[i].val));
+	return j;
+}
+
+static json_t *
+event_json(struct arb_turn *t, const struct tevent *te)
+{
+	json_t	*j = ok(json_object());
+	int	 i;
+
+	for (i = 0; i < te->nf; i++) {
+		const struct tfield *f = &te->f[i];
+
+		switch (f->type) {
+		case TF_INT:
+			set(j, f->key, num(f->i));
+			break;
+		case TF_STR:
+			set(j, f->key, str(f->s));
+			break;
+		case TF_CELL:
+			set(j, f->key, cellv(t, (int)f->i));
+			break;
+		case TF_BOOL:
+			set(j, f->key, ok(json_boolean(f->i)));
+			break;
+		}
+	}
+	return j;
+}
+
+static int
+by_id(const void *a, const void *b)
+{
+	const struct unit *ua = &T->units.v[*(const int *)a];
+	const struct unit *ub = &T->units.v[*(const int *)b];
+
+	return strcmp(ua->id, ub->id);
+}
+
+static json_t *
+unit_json(struct arb_turn *t, int ui)
+{
+	const struct unit	*u = &t->units.v[ui];
+	const struct ufield	*x = t->rs->unit_x;
+	json_t			*j = ok(json_object());
+	int			 k;
+
+	set(j, "id", str(u->id));
+	set(j, "player", str(t->players.v[u->player].name));
+	set(j, "type", str(t->types.v[u->type].name));
+	set(j, "from", cellv(t, u->from));
+	set(j, "at", cellv(t, u->at));
+	set(j, "strength", num(u->gone ? 0 : u->strength));
+	for (k = 0; x != NULL && x[k].name != NULL; k++)
+		set(j, x[k].name, num(u->x[k]));
+	for (k = 0; t->rs->unit_marks != NULL &&
+	    t->rs->unit_marks[k] != NULL; k++)
+		if (u->marks >> k & 1)
+			set(j, t->rs->unit_marks[k], ok(json_true()));
+	set(j, "status", str(u->gone ? "eliminated" : u->moved ? "moved" :
+	    u->named ? "stayed" : "holding"));
+	return j;
+}
+
+static json_t *
+changes_json(struct arb_turn *t, const struct ochange *v, size_t n,
+    bool players)
+{
+	json_t	*a = ok(json_array()), *j;
+	size_t	 i;
+
+	for (i = 0; i < n; i++) {
+		j = ok(json_object());
+		set(j, "cell", cellv(t, v[i].cell));
+		set(j, "from", players ? playerv(t, v[i].from) :
+		    num(v[i].from));
+		set(j, "to", players ? playerv(t, v[i].to) : num(v[i].to));
+		set(j, "why", str(v[i].why));
+		if (v[i].order >= 0)
+			set(j, "order", str(t->orders.v[v[i].order].id));
+		add(a, j);
+	}
+	return a;
+}
+
+void
+emit_result(struct arb_turn *t, int flags, FILE *fp)
+{
+	const char *const *res = t->rs->player_res;
+	json_t	*root, *a, *j, *p;
+	int	*idx;
+	size_t	 i;
+	int	 k;
+
+	T = t;
+	root = t->json = ok(json_object());
+	set(root, "arbiter", num(1));
+	set(root, "ruleset", str(t->rs->name));
+	set(root, "turn", num(t->number));
+	set(root, "seed", ok(json_integer((json_int_t)t->seed)));
+	if (t->flags & ARB_CHECK)
+		set(root, "check", ok(json_true()));
+	a = ok(json_array());
+	for (i = 0; i < t->sequence.n; i++)
+		add(a, order_json(t, &t->orders.v[t->sequence.v[i]]));
+	set(root, "orders", a);
+	if (!(t->flags & ARB_CHECK)) {
+		a = ok(json_array());
+		for (i = 0; i < t->attacks.n; i++) {
+			const struct attack *at = &t->attacks.v[i];
+			const struct order *o = &t->orders.v[at->order];
+
+			j = ok(json_object());
+			set(j, "order", str(o->id));
+			set(j, "player", str(t->players.v[o->player].name));
+			set(j, "units", units_of(t, o->units, o->nunits));
+			set(j, "from", cellv(t, at->from));
+			set(j, "target", cellv(t, at->target));
+			set(j, "defenders", units_of(t, at->defenders,
+			    at->ndefenders));
+			add(a, j);
+		}
+		set(root, "attacks", a);
+		idx = t_alloc(t, t->units.n * sizeof(int) + 1);
+		for (i = 0; i < t->units.n; i++)
+			idx[i] = (int)i;
+		qsort(idx, t->units.n, sizeof(int), by_id);
+		a = ok(json_array());
+		for (i = 0; i < t->units.n; i++)
+			add(a, unit_json(t, idx[i]));
+		set(root, "units", a);
+		a = ok(json_array());
+		for (i = 0; i < t->losses.n; i++) {
+			const struct loss *l = &t->losses.v[i];
+			const struct unit *u = &t->units.v[l->unit];
+
+			j = ok(json_object());
+			set(j, "unit", str(u->id));
+			set(j, "player", str(t->players.v[u->player].name));
+			set(j, "at", cellv(t, l->at));
+			set(j, "strength", num(l->strength));
+			set(j, "cause", str(l->cause));
+			if (l->order >= 0)
+				set(j, "order", str(t->orders.v[l->order].id));
+			add(a, j);
+		}
+		set(root, "losses", a);
+		set(root, "ownership", changes_json(t, t->ownership.v,
+		    t->ownership.n, true));
+		set(root, "loyalty", changes_json(t, t->loyalty.v,
+		    t->loyalty.n, false));
+		p = ok(json_object());
+		for (i = 0; i < t->players.n; i++) {
+			const struct player *pl = &t->players.v[i];
+
+			j = ok(json_object());
+			for (k = 0; res != NULL && res[k] != NULL; k++) {
+				char key[64];
+
+				set(j, res[k], num(pl->res0[k]));
+				snprintf(key, sizeof(key), "%s_spent", res[k]);
+				set(j, key, num(pl->res0[k] - pl->res[k]));
+				snprintf(key, sizeof(key), "%s_left", res[k]);
+				set(j, key, num(pl->res[k]));
+			}
+			set(p, pl->name, j);
+		}
+		set(root, "players", p);
+		j = ok(json_object());
+		set(j, "seed", ok(json_integer((json_int_t)t->seed)));
+		a = ok(json_array());
+		for (i = 0; i < t->draws.n; i++) {
+			json_t *d = ok(json_object());
+
+			set(d, "sides", num(t->draws.v[i].sides));
+			set(d, "value", num(t->draws.v[i].value));
+			set(d, "why", str(t->draws.v[i].why));
+			add(a, d);
+		}
+		set(j, "draws", a);
+		set(root, "dice", j);
+	}
+	if (flags & ARB_RESULT_TRACE) {
+		a = ok(json_array());
+		for (i = 0; i < t->trace.n; i++)
+			add(a, event_json(t, &t->trace.v[i]));
+		set(root, "trace", a);
+	}
+	dump(t, root, JSON_INDENT(2), fp);
+	emit_release(t);
+}
+
+void
+emit_trace(struct arb_turn *t, int text, FILE *fp)
+{
+	size_t	 i;
+	int	 k;
+	char	 buf[32];
+
+	T = t;
+	for (i = 0; i < t->trace.n; i++) {
+		const struct tevent *te = &t->trace.v[i];
+
+		if (!text) {
+			t->json = event_json(t, te);
+			dump(t, t->json, JSON_COMPACT, fp);
+			emit_release(t);
+			continue;
+		}
+		/* "step: order=1 from=0304 to=0404 cost=2" */
+		fprintf(fp, "%s:", te->f[0].s);
+		for (k = 1; k < te->nf; k++) {
+			const struct tfield *f = &te->f[k];
+
+			if (f->type == TF_INT)
+				fprintf(fp, " %s=%ld", f->key, f->i);
+			else if (f->type == TF_CELL)
+				fprintf(fp, " %s=%s", f->key, board_label(
+				    &t->board, (int)f->i, buf));
+			else if (f->type == TF_BOOL)
+				fprintf(fp, " %s=%s", f->key, f->i ? "yes" :
+				    "no");
+			else if (strchr(f->s, ' ') != NULL || f->s[0] == '\0')
+				fprintf(fp, " %s=\"%s\"", f->key, f->s);
+			else
+				fprintf(fp, " %s=%s", f->key, f->s);
+		}
+		if (fputc('\n', fp) == EOF || ferror(fp))
+			t_fail(t, ARB_EINTERNAL, "cannot write the trace");
+	}
+}
+
+/*
+ * The next turn's map: what the map said, with the turn's outcome in it.
+ * Terrain goes back in the form it came: rows with the legend where the map
+ * had them, else cells.
+ */
+void
+emit_next(struct arb_turn *t, FILE *fp)
+{
+	const char *const *res = t->rs->player_res;
+	const struct ufield *x = t->rs->unit_x;
+	struct board	*b = &t->board;
+	json_t		*root, *j, *a, *c, *cells;
+	size_t		 i;
+	int		 k, ch;
+	char		 legend_of[256];
+	char		 key[2] = { 0, 0 };
+
+	T = t;
+	memset(legend_of, 0, sizeof(legend_of));
+	root = t->json = ok(json_object());
+	set(root, "arbiter", num(1));
+	set(root, "ruleset", str(t->rs->name));
+	set(root, "turn", num(t->number + 1));
+	set(root, "seed", ok(json_integer((json_int_t)(t->seed + 1))));
+	j = ok(json_object());
+	set(j, "grid", str("hex"));
+	set(j, "cols", num(b->cols));
+	set(j, "rows", num(b->rows));
+	set(j, "default", str(b->terrains[b->default_terrain]));
+	if (b->odd_low)
+		set(j, "layout", str("odd-low"));
+	if (b->has_rows) {
+		json_t	*l = ok(json_object());
+		char	*row = t_alloc(t, (size_t)b->cols + 1);
+		int	 r, col;
+
+		for (ch = 33; ch < 127; ch++) {
+			if (b->legend[ch] == NULL)
+				continue;
+			key[0] = (char)ch;
+			set(l, key, str(b->legend[ch]));
+			for (k = 0; k < b->nterrains; k++)
+				if (strcmp(b->terrains[k], b->legend[ch]) == 0 &&
+				    legend_of[k] == 0)
+					legend_of[k] = (char)ch;
+		}
+		set(j, "legend", l);
+		a = ok(json_array());
+		for (r = 0; r < b->rows; r++) {
+			for (col = 0; col < b->cols; col++) {
+				int tr = b->cells[r * b->cols + col].terrain;
+
+				row[col] = legend_of[tr] ? legend_of[tr] :
+				    legend_of[b->default_terrain];
+			}
+			add(a, str(row));
+		}
+		set(j, "terrain", a);
+	}
+	set(root, "board", j);
+	cells = ok(json_object());
+	for (i = 0; i < (size_t)b->ncells; i++) {
+		const struct cell *cl = &b->cells[i];
+		bool	 terr = b->has_rows ? legend_of[cl->terrain] == 0 &&
+		    cl->terrain != b->default_terrain :
+		    cl->terrain != b->default_terrain;
+		char	 lbl[32];
+
+		if (!terr && cl->features == 0 && cl->owner < 0 &&
+		    cl->loyalty == 0)
+			continue;
+		c = ok(json_object());
+		if (terr)
+			set(c, "terrain", str(b->terrains[cl->terrain]));
+		if (cl->features != 0) {
+			a = ok(json_array());
+			for (k = 0; k < b->nfeatures; k++)
+				if (cl->features >> k & 1)
+					add(a, str(b->features[k]));
+			set(c, "features", a);
+		}
+		if (cl->owner >= 0)
+			set(c, "owner", playerv(t, cl->owner));
+		if (cl->loyalty != 0)
+			set(c, "loyalty", num(cl->loyalty));
+		set(cells, board_label(b, (int)i, lbl), c);
+	}
+	set(root, "cells", cells);
+	if (b->sides.n > 0) {
+		a = ok(json_array());
+		for (i = 0; i < b->sides.n; i++) {
+			json_t *s = ok(json_object()), *p = ok(json_array());
+
+			add(p, cellv(t, b->sides.v[i].a));
+			add(p, cellv(t, b->sides.v[i].b));
+			set(s, "cells", p);
+			set(s, "feature", str(b->sidefeats.v[
+			    b->sides.v[i].feature]));
+			add(a, s);
+		}
+		set(root, "hexsides", a);
+	}
+	if (b->conns.n > 0) {
+		a = ok(json_array());
+		for (i = 0; i < b->conns.n; i++) {
+			json_t *s = ok(json_object()), *p = ok(json_array());
+
+			set(s, "kind", str(b->conns.v[i].kind));
+			for (k = 0; k < b->conns.v[i].ncells; k++)
+				add(p, cellv(t, b->conns.v[i].cells[k]));
+			set(s, "cells", p);
+			add(a, s);
+		}
+		set(root, "connections", a);
+	}
+	j = ok(json_object());
+	for (i = 0; i < t->players.n; i++) {
+		const struct player *pl = &t->players.v[i];
+		json_t	*pj = ok(json_object());
+
+		for (k = 0; res != NULL && res[k] != NULL; k++)
+			set(pj, res[k], num(t->rs->res_resets[k] ?
+			    pl->res0[k] : pl->res[k]));
+		if (pl->treaties != 0) {
+			a = ok(json_array());
+			for (k = 0; k < (int)t->players.n; k++)
+				if (pl->treaties >> k & 1)
+					add(a, str(t->players.v[k].name));
+			set(pj, "treaties", a);
+		}
+		if (pl->ndisc > 0) {
+			a = ok(json_array());
+			for (k = 0; k < pl->ndisc; k++)
+				add(a, str(pl->disc[k]));
+			set(pj, "discoveries", a);
+		}
+		set(j, pl->name, pj);
+	}
+	set(root, "players", j);
+	a = ok(json_array());
+	for (i = 0; i < t->players.n; i++)
+		add(a, str(t->players.v[t->turn_order[i]].name));
+	set(root, "turn_order", a);
+	t->rs->save(t, (struct jv *)root);
+	a = ok(json_array());
+	for (i = 0; i < t->units.n; i++) {
+		const struct unit *u = &t->units.v[i];
+		json_t *uj;
+
+		if (u->gone)
+			continue;
+		uj = ok(json_object());
+		set(uj, "id", str(u->id));
+		set(uj, "player", str(t->players.v[u->player].name));
+		set(uj, "type", str(t->types.v[u->type].name));
+		set(uj, "at", cellv(t, u->at));
+		set(uj, "strength", num(u->strength));
+		if (u->range >= 0)
+			set(uj, "range", num(u->range));
+		for (k = 0; x != NULL && x[k].name != NULL; k++)
+			if (u->x[k] != x[k].dflt || u->has_x[k])
+				set(uj, x[k].name, num(u->x[k]));
+		add(a, uj);
+	}
+	set(root, "units", a);
+	dump(t, root, JSON_INDENT(2), fp);
+	emit_release(t);
+}
+
+/* For the rule systems' save(): they write through these. */
+void
+emit_set_str(struct jv *obj, const char *key, const char *val)
+{
+	set((json_t *)obj, key, str(val));
+}
+
+struct jv *
+emit_set_array(struct jv *obj, const char *key)
+{
+	json_t	*a = ok(json_array());
+
+	set((json_t *)obj, key, a);
+	return (struct jv *)a;
+}
+
+/* The object at key, made when there is none. */
+struct jv *
+emit_set_object(struct jv *obj, const char *key)
+{
+	json_t	*o = json_object_get((json_t *)obj, key);
+
+	if (o == NULL) {
+		o = ok(json_object());
+		set((json_t *)obj, key, o);
+	}
+	return (struct jv *)o;
+}
+
+struct jv *
+emit_add_object(struct jv *arr)
+{
+	json_t	*o = ok(json_object());
+
+	add((json_t *)arr, o);
+	return (struct jv *)o;
+}
+
+void
+emit_add_str(struct jv *arr, const char *val)
+{
+	add((json_t *)arr, str(val));
+}
+
+void
+emit_add_cell(struct arb_turn *t, struct jv *arr, int cell)
+{
+	add((json_t *)arr, cellv(t, cell));
+}
+
+void
+emit_set_bool(struct jv *obj, const char *key, bool val)
+{
+	set((json_t *)obj, key, ok(json_boolean(val)));
+}
+
+void
+emit_set_int(struct jv *obj, const char *key, long val)
+{
+	set((json_t *)obj, key, num(val));
+}

@@ -1,0 +1,422 @@
+/*
+ * arbiter: a turn adjudicator for hex and territory wargames.
+ * Copyright (c) 2026 the arbiter developers.  ISC license (see README.md).
+ *
+ * The model shared inside libarbiter.  For lib/ and lib/rules/ only; the
+ * command line and the tests see arbiter.h alone (tests/unit.c excepted,
+ * which tests the pieces).
+ *
+ * Memory: everything a turn allocates hangs off struct arb_turn and dies
+ * with arb_turn_free().  The allocation helpers below never return NULL:
+ * when memory runs out they jump back to the public entry point, which
+ * reports ARB_ENOMEM (the technique Lua uses for its own allocator).  Rule
+ * code therefore never checks for NULL and never frees anything.
+ */
+#ifndef ARBITER_INTERNAL_H
+#define ARBITER_INTERNAL_H
+
+#include <setjmp.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "arbiter.h"
+
+#define MAXPLAYERS	64	/* treaties are a 64-bit set */
+#define UNIT_X		4	/* ruleset counters per unit */
+#define PLAYER_RES	4	/* ruleset resources per player */
+
+struct arb_turn;
+struct jv;			/* a JSON value; opaque outside load.c */
+
+/* util.c: allocation that jumps to t->jmp when memory runs out. */
+void	*t_alloc(struct arb_turn *, size_t);	/* zeroed, lives with t */
+char	*t_strdup(struct arb_turn *, const char *);
+char	*t_printf(struct arb_turn *, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+void	 t_grow(struct arb_turn *, void *vecp, size_t *cap, size_t need,
+	    size_t size);
+void	 t_nomem(struct arb_turn *) __attribute__((noreturn));
+void	 t_fail(struct arb_turn *, enum arb_errcode, const char *, ...)
+	    __attribute__((noreturn, format(printf, 3, 4)));
+
+/* A vector of T; VPUSH(t, vec) returns a pointer to a new, zeroed last
+ * element. */
+#define VEC(T)		struct { T *v; size_t n, cap; }
+#define VPUSH(t, vec)	((vec).v = t_push((t), (vec).v, &(vec).cap, \
+			    &(vec).n, sizeof(*(vec).v)), &(vec).v[(vec).n - 1])
+void	*t_push(struct arb_turn *, void *v, size_t *cap, size_t *n,
+	    size_t size);
+
+/* util.c: a string to int map; keys are lent and must outlive it. */
+struct strmap {
+	const char	**keys;
+	int		 *vals;
+	size_t		  cap, n;
+};
+int	 strmap_get(const struct strmap *, const char *);	/* -1: absent */
+void	 strmap_put(struct arb_turn *, struct strmap *, const char *, int);
+void	 strmap_release(struct strmap *);
+struct chunk;
+void	 arena_release(struct chunk *);
+
+/* board.c: cells and adjacency.  Cells are numbered 0 .. ncells-1. */
+enum board_kind {
+	BOARD_HEX
+};
+
+struct cell {
+	uint32_t	features;	/* bit i: board.features[i] */
+	int32_t		first_unit;	/* -1, or a unit index */
+	int32_t		loyalty;
+	int16_t		owner;		/* -1 neutral, or a player index */
+	uint8_t		terrain;	/* index into board.terrains */
+};
+
+struct hexside {
+	int		 a, b;		/* adjacent cells, a < b */
+	int		 feature;	/* index into board.sidefeats */
+};
+
+struct connection {
+	const char	*kind;
+	int		*cells;
+	int		 ncells;
+};
+
+struct board {
+	enum board_kind	 kind;
+	int		 cols, rows;	/* hex */
+	int		 width;		/* digits per label half */
+	bool		 odd_low;	/* odd columns half a hex lower */
+	int		 ncells;
+	struct cell	*cells;
+	const char	*terrains[256];
+	int		 nterrains;
+	int		 default_terrain;
+	const char	*features[32];
+	int		 nfeatures;
+	const char	*legend[128];	/* compact rows: char -> terrain */
+	bool		 has_rows;
+	VEC(struct hexside) sides;
+	VEC(const char *) sidefeats;
+	VEC(struct connection) conns;
+};
+
+int	 board_find(const struct board *, const char *label);	/* -1 */
+char	*board_label(const struct board *, int cell, char buf[32]);
+int	 board_neighbors(const struct board *, int cell, int out[6]);
+bool	 board_is_adjacent(const struct board *, int a, int b);
+int	 board_terrain(struct arb_turn *, const char *name);	/* interns */
+int	 board_feature(struct arb_turn *, const char *name);	/* interns */
+int	 board_feature_find(const struct board *, const char *name);
+bool	 board_has(const struct board *, int cell, int feature);
+
+/* Unit types, filled by the rule system; flags are its own. */
+struct utype {
+	const char	*name;
+	int		 range;
+	unsigned	 flags;
+};
+
+struct unit {
+	const char	*id;
+	int		 player;
+	int		 type;
+	int		 at, from;
+	int		 strength, strength0;
+	int		 range;		/* -1: the type's */
+	int		 next;		/* next unit in the same cell, or -1 */
+	int		 x[UNIT_X];	/* the rule system's counters */
+	bool		 has_x[UNIT_X];
+	unsigned	 marks;		/* bit i: ruleset->unit_marks[i] */
+	int		 by;		/* the order that last moved it, or -1 */
+	bool		 named;		/* some order named it */
+	bool		 moved;
+	bool		 gone;		/* eliminated */
+};
+
+struct player {
+	const char	*name;
+	long		 res0[PLAYER_RES];	/* at the start of the turn */
+	long		 res[PLAYER_RES];	/* now */
+	uint64_t	 treaties;		/* bit i: treaty with player i */
+	const char	**disc;			/* discoveries */
+	int		 ndisc;
+	int		 ofile;			/* its orders file, or -1 */
+};
+
+/* Order statuses, as the result spells them. */
+enum ostatus {
+	OS_PENDING,
+	OS_LEGAL,		/* --check: would be adjudicated */
+	OS_DONE,
+	OS_ILLEGAL,
+	OS_FAILED
+};
+
+/* Reasons: one table, because goldens and man pages quote the names. */
+enum reason {
+	R_OK,
+	R_INSUFFICIENT_AP,
+	R_INSUFFICIENT_MANA,
+	R_OUT_OF_RANGE,
+	R_NOT_ADJACENT,
+	R_IMPASSABLE,
+	R_LAKE_END,
+	R_ENEMY_OCCUPIED,
+	R_BORDERS,
+	R_NOT_TOGETHER,
+	R_PORTAL_DENIED,
+	R_NO_DISCOVERY,
+	R_NOT_CONTROLLED,
+	R_NOT_A_CITY,
+	R_NO_TARGET,
+	R_TARGET_NOT_ADJACENT,
+	R_UNIT_GONE,
+	R_EMPTY_PATH,
+	R_NREASONS
+};
+const char	*reason_name(enum reason);
+
+struct onum {
+	const char	*key;
+	long		 val;
+};
+
+struct order {
+	const char	*id;
+	int		 player;
+	int		 file;		/* index into turn.files */
+	int		 index;		/* in its file */
+	int		 kind;		/* index into ruleset->order_kinds */
+	int		*units;
+	int		 nunits;
+	int		*cells;		/* a path, or one target cell */
+	int		 ncells;
+	long		 n;		/* a count, where the kind takes one */
+	enum ostatus	 status;
+	enum reason	 reason;
+	const char	*rule;		/* "aeonis 5" */
+	const char	*msg;
+	VEC(struct onum) nums;		/* cost, ap_left, ... in order */
+};
+
+struct ofile {
+	const char	*name;
+	int		 player;
+};
+
+/* Result records. */
+struct attack {
+	int		 order;
+	int		 from, target;
+	int		*defenders;
+	int		 ndefenders;
+};
+
+struct loss {
+	int		 unit;
+	int		 at;
+	int		 strength;
+	const char	*cause;
+	int		 order;		/* -1 when no order caused it */
+};
+
+struct ochange {			/* ownership or loyalty */
+	int		 cell;
+	long		 from, to;	/* players (-1 neutral), or loyalty */
+	const char	*why;
+	int		 order;		/* -1 when no order caused it */
+};
+
+/* trace.c: events, each a list of fields, written as JSON or text. */
+enum tftype {
+	TF_INT,
+	TF_STR,
+	TF_CELL,
+	TF_BOOL
+};
+
+struct tfield {
+	const char	*key;
+	enum tftype	 type;
+	long		 i;
+	const char	*s;
+};
+
+struct tevent {
+	struct tfield	*f;
+	int		 nf;
+};
+
+/*
+ * trace_event(t, "step", "order", TF_STR, id, "cost", TF_INT, 2L, ...,
+ * NULL): the first field is always "ev".  Integers are passed as long.
+ * Does nothing unless the run asked for a trace.
+ */
+void	 trace_event(struct arb_turn *, const char *ev, ...);
+
+/* dice.c: the seeded generator (splitmix64, documented in
+ * arbiter-rules(7)); every draw is recorded for the result. */
+struct draw {
+	int		 sides;
+	int		 value;
+	const char	*why;
+};
+uint64_t splitmix64(uint64_t *state);
+int	 dice_roll(struct arb_turn *, int sides, const char *why);
+
+/* load.c: reading JSON for the core and the rule systems. */
+struct ld {
+	struct arb_turn	*t;
+	struct arb_error *e;
+	const char	*file;
+	const char	*text;
+	size_t		 len;
+	char		 ptr[256];	/* where we are: a JSON Pointer */
+	size_t		 depth;
+	size_t		 mark[32];
+};
+
+void	 ld_push(struct ld *, const char *key);
+void	 ld_pushi(struct ld *, size_t index);
+void	 ld_pop(struct ld *);
+void	 ld_fail(struct ld *, const char *, ...)
+	    __attribute__((noreturn, format(printf, 2, 3)));
+const struct jv	*ld_get(const struct jv *obj, const char *key);
+void	 ld_keys(struct ld *, const struct jv *obj, const char *const *a,
+	    const char *const *b);
+bool	 ld_is_object(const struct jv *);
+size_t	 ld_len(struct ld *, const struct jv *arr);	/* must be array */
+const struct jv	*ld_at(const struct jv *arr, size_t i);
+/* Each reads key of obj (pushing it for messages); absent: dflt. */
+long	 ld_int(struct ld *, const struct jv *obj, const char *key,
+	    long dflt, long min, long max);
+bool	 ld_bool(struct ld *, const struct jv *obj, const char *key,
+	    bool dflt);
+const char *ld_str(struct ld *, const struct jv *obj, const char *key,
+	    const char *dflt);		/* a copy that lives with the turn */
+const char *ld_strv(struct ld *, const struct jv *v);	/* v itself */
+int	 ld_cellv(struct ld *, const struct jv *v);	/* a known cell */
+int	 ld_playerv(struct ld *, const struct jv *v);	/* a known player */
+/* Iterate an object: returns false at the end. */
+bool	 ld_next(const struct jv *obj, void **iter, const char **key,
+	    const struct jv **val);
+void	*ld_iter(const struct jv *obj);
+int	 locate(const char *text, size_t len, const char *pointer,
+	    int *line, int *column);
+
+/* The rule systems' interface. */
+struct ufield {				/* a counter a unit carries */
+	const char	*name;
+	int		 dflt, min;
+};
+
+struct okind {				/* an order kind: its key */
+	const char	*key;
+	enum {
+		OK_PATH,		/* an array of cells */
+		OK_CELL			/* one cell */
+	}		 arg;
+};
+
+struct ruleset {
+	const char		*name;
+	enum board_kind		 board;
+	const char *const	*map_keys;	/* top-level keys it reads */
+	const char *const	*player_res;	/* its player resources */
+	const bool		*res_resets;	/* next map: back to start? */
+	const struct ufield	*unit_x;	/* NULL-named end */
+	const char *const	*unit_marks;
+	const struct okind	*order_kinds;	/* NULL-keyed end */
+	const char *const	*order_keys;	/* other keys it reads */
+	/* Before the map's own parts: built-in types and terrains. */
+	void	(*init)(struct arb_turn *);
+	/* Its own parts of the map; checks names of terrain and features. */
+	void	(*load)(struct arb_turn *, struct ld *, const struct jv *root);
+	/* The next map's copy of its own parts (emit.c calls it). */
+	void	(*save)(struct arb_turn *, struct jv *root);
+	/* The start of the turn, before any order. */
+	void	(*begin)(struct arb_turn *);
+	/* Validation: sets status OS_ILLEGAL with reason, or leaves it. */
+	void	(*validate)(struct arb_turn *, struct order *);
+	/* Carries out one legal order at its moment. */
+	void	(*execute)(struct arb_turn *, struct order *);
+	/* The end of the turn, after every order. */
+	void	(*end)(struct arb_turn *);
+};
+
+extern const struct ruleset rules_aeonis;
+
+struct arb_turn {
+	jmp_buf			*jmp;		/* where errors jump */
+	struct arb_error	*err;
+	struct chunk		*arena;
+	const struct ruleset	*rs;
+	void			*rsdata;	/* the rule system's own */
+	int			 flags;
+	int			 number;
+	uint64_t		 seed, dice;
+	bool			 seed_set;
+	struct board		 board;
+	VEC(struct utype)	 types;
+	VEC(struct unit)	 units;
+	struct strmap		 unit_ids;
+	VEC(struct player)	 players;
+	struct strmap		 player_names;
+	int			*turn_order;
+	VEC(struct ofile)	 files;
+	VEC(struct order)	 orders;
+	VEC(int)		 sequence;	/* orders, adjudication order */
+	VEC(struct attack)	 attacks;
+	VEC(struct loss)	 losses;
+	VEC(struct ochange)	 ownership;
+	VEC(struct ochange)	 loyalty;
+	VEC(struct draw)	 draws;
+	VEC(struct tevent)	 trace;
+	int			 illegal;
+	bool			 ran;
+	struct strmap		 order_ids;	/* while loading a file */
+	void			*json;		/* jansson document to release */
+};
+
+/* turn.c: services for the rule systems. */
+struct utype	*type_find(struct arb_turn *, const char *);
+struct utype	*type_add(struct arb_turn *, const char *, int, unsigned);
+int	 unit_range(const struct arb_turn *, const struct unit *);
+void	 unit_place(struct arb_turn *, int u, int cell);
+void	 unit_lose(struct arb_turn *, int u, int amount, const char *cause,
+	    int order);
+void	 order_rule(struct arb_turn *, struct order *, enum ostatus,
+	    enum reason, const char *rule, const char *, ...)
+	    __attribute__((format(printf, 6, 7)));
+void	 order_num(struct arb_turn *, struct order *, const char *, long);
+void	 owner_set(struct arb_turn *, int cell, int player, const char *why,
+	    int order);
+bool	 players_allied(const struct arb_turn *, int a, int b);
+const char *cell_name(const struct arb_turn *, int cell);	/* lent */
+const char *unit_list(struct arb_turn *, const int *, int);	/* ids */
+
+/* emit.c: each fails through t->jmp, as the loaders do. */
+void	 emit_result(struct arb_turn *, int flags, FILE *);
+void	 emit_next(struct arb_turn *, FILE *);
+void	 emit_trace(struct arb_turn *, int text, FILE *);
+void	 emit_release(struct arb_turn *);	/* the document being built */
+
+/* emit.c, for the rule systems' save(): the next map's own parts. */
+void	 emit_set_str(struct jv *, const char *, const char *);
+void	 emit_set_int(struct jv *, const char *, long);
+void	 emit_set_bool(struct jv *, const char *, bool);
+struct jv *emit_set_array(struct jv *, const char *);
+struct jv *emit_set_object(struct jv *, const char *);
+struct jv *emit_add_object(struct jv *);
+void	 emit_add_str(struct jv *, const char *);
+void	 emit_add_cell(struct arb_turn *, struct jv *, int);
+
+/* load.c */
+void	 load_map(struct arb_turn *, struct ld *);
+void	 load_orders(struct arb_turn *, struct ld *, const char *player);
+
+#endif /* ARBITER_INTERNAL_H */

@@ -1,0 +1,973 @@
+/*
+ * arbiter: a turn adjudicator for hex and territory wargames.
+ * Copyright (c) 2026 the arbiter developers.  ISC license (see README.md).
+ *
+ * Aeonis: The Shattered Empire, movement (rules/aeonis.md), with the
+ * readings of rules/READINGS.md.  Sections are cited as "aeonis N" for the
+ * numbered sections 1-6 and "aeonis A1-A3" for the Advanced Options.
+ * Every "Ruling:" comment below is also in the RULINGS section of
+ * arbiter-rules(7) and has a casebook case.
+ */
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../internal.h"
+
+/* Unit type flags. */
+#define MILITARY	0x01	/* exerts ZOC (aeonis 5) */
+#define FLYING		0x02
+#define CAVALRY		0x04
+#define TRADE		0x08	/* trade units and caravans (aeonis 2) */
+#define FROM_MAP	0x100	/* given or changed by the map's "types" */
+
+enum { K_MOVE, K_ATTACK, K_TRANSLOCATE, K_REINFORCE };
+enum { AP, MANA };
+enum { DESERT_TURNS };
+enum { DEFENSIVE_BONUS };
+
+struct border {				/* a Borders motion */
+	int		*cells;
+	int		 ncells;
+	uint64_t	 players;	/* those it binds */
+	bool		 all;
+};
+
+struct aeonis {
+	int		 cost[256];	/* per terrain; -1 impassable */
+	bool		 house[256];	/* cost from the map's rules */
+	int		 plains, forest, mountain, desert, lake, city, ruins;
+	int		 portal, bridge, hub, cityf;
+	bool		 winter, festival, roads, cav_plains;
+	VEC(struct border) borders;
+	VEC(const char *) events;
+};
+
+static const char *const map_keys[] = {
+	"events", "motions", "rules", "types", NULL
+};
+static const char *const player_res[] = { "ap", "mana", NULL };
+static const bool res_resets[] = { true, false };
+static const struct ufield unit_x[] = {
+	{ "desert_turns", 0, 0 },
+	{ NULL, 0, 0 }
+};
+static const char *const unit_marks[] = { "defensive_bonus", NULL };
+static const struct okind order_kinds[] = {
+	{ "move", OK_PATH },
+	{ "attack", OK_CELL },
+	{ "translocate", OK_CELL },
+	{ "reinforce", OK_CELL },
+	{ NULL, OK_PATH }
+};
+
+static struct aeonis *
+A(struct arb_turn *t)
+{
+	return t->rsdata;
+}
+
+static void
+init(struct arb_turn *t)
+{
+	struct aeonis	*a = t_alloc(t, sizeof(*a));
+
+	t->rsdata = a;
+	/* aeonis 2: the terrain table; the first is the board's default. */
+	a->plains = board_terrain(t, "plains");
+	a->forest = board_terrain(t, "forest");
+	a->mountain = board_terrain(t, "mountain");
+	a->desert = board_terrain(t, "desert");
+	a->lake = board_terrain(t, "lake");
+	a->city = board_terrain(t, "city");
+	/* Ruling: ruins cost 1 AP; the text gives no cost. */
+	a->ruins = board_terrain(t, "ruins");
+	a->cost[a->plains] = 1;
+	a->cost[a->forest] = 1;
+	a->cost[a->mountain] = 2;
+	a->cost[a->desert] = 2;
+	a->cost[a->lake] = -1;
+	a->cost[a->city] = 1;
+	a->cost[a->ruins] = 1;
+	a->portal = board_feature(t, "portal");
+	a->bridge = board_feature(t, "bridge");
+	a->hub = board_feature(t, "trade_hub");
+	a->cityf = board_feature(t, "city");
+	a->cav_plains = true;
+	/* aeonis 3: the unit table.  Lords' range is on the Lord Sheet:
+	 * a unit's own "range" gives it; 1 when it does not. */
+	type_add(t, "infantry", 1, MILITARY);
+	type_add(t, "cavalry", 2, MILITARY | CAVALRY);
+	type_add(t, "archers", 1, MILITARY);
+	type_add(t, "lord", 1, MILITARY);
+	type_add(t, "caravan", 1, TRADE);
+}
+
+static void
+load_types(struct arb_turn *t, struct ld *ld, const struct jv *types)
+{
+	static const char *const keys[] = {
+		"range", "military", "flying", "cavalry", "trade", NULL
+	};
+	static const unsigned bits[] = { MILITARY, FLYING, CAVALRY, TRADE };
+	const char	*name;
+	const struct jv	*v;
+	void		*it = ld_iter(types);
+	int		 k;
+
+	ld_push(ld, "types");
+	if (!ld_is_object(types))
+		ld_fail(ld, "bad types: expected an object");
+	while (ld_next(types, &it, &name, &v)) {
+		struct utype	*ty = type_find(t, name);
+		unsigned	 flags = ty != NULL ? ty->flags : 0;
+		int		 range = ty != NULL ? ty->range : 1;
+
+		ld_push(ld, name);
+		if (!ld_is_object(v))
+			ld_fail(ld, "bad type: expected an object");
+		ld_keys(ld, v, keys, NULL);
+		range = (int)ld_int(ld, v, "range", range, 0, INT_MAX);
+		for (k = 0; k < 4; k++) {
+			if (ld_get(v, keys[k + 1]) == NULL)
+				continue;
+			if (ld_bool(ld, v, keys[k + 1], false))
+				flags |= bits[k];
+			else
+				flags &= ~bits[k];
+		}
+		type_add(t, name, range, flags | FROM_MAP);
+		ld_pop(ld);
+	}
+	ld_pop(ld);
+}
+
+static void
+load_rules(struct arb_turn *t, struct ld *ld, const struct jv *rules)
+{
+	static const char *const keys[] = {
+		"cavalry_plains", "terrain_cost", NULL
+	};
+	struct aeonis	*a = A(t);
+	const struct jv	*tc, *v;
+	const char	*name;
+	void		*it;
+
+	ld_push(ld, "rules");
+	if (!ld_is_object(rules))
+		ld_fail(ld, "bad rules: expected an object");
+	ld_keys(ld, rules, keys, NULL);
+	a->cav_plains = ld_bool(ld, rules, "cavalry_plains", true);
+	if ((tc = ld_get(rules, "terrain_cost")) != NULL) {
+		ld_push(ld, "terrain_cost");
+		if (!ld_is_object(tc))
+			ld_fail(ld, "bad terrain_cost: expected an object");
+		it = ld_iter(tc);
+		while (ld_next(tc, &it, &name, &v)) {
+			int	 tr = board_terrain(t, name);
+
+			a->cost[tr] = (int)ld_int(ld, tc, name, 1, -1, 99);
+			a->house[tr] = true;
+		}
+		ld_pop(ld);
+	}
+	ld_pop(ld);
+}
+
+static void
+load_effects(struct arb_turn *t, struct ld *ld, const struct jv *root)
+{
+	static const char *const mkeys[] = { "kind", "cells", "players",
+	    NULL };
+	struct aeonis	*a = A(t);
+	const struct jv	*l, *m, *c;
+	const char	*s;
+	size_t		 i, j;
+
+	if ((l = ld_get(root, "events")) != NULL) {
+		ld_push(ld, "events");
+		for (i = 0; i < ld_len(ld, l); i++) {
+			ld_pushi(ld, i);
+			s = ld_strv(ld, ld_at(l, i));
+			if (strcmp(s, "winters_grip") == 0)
+				a->winter = true;
+			else if (strcmp(s, "festival_of_winds") == 0)
+				a->festival = true;
+			else
+				ld_fail(ld, "unknown event \"%.40s\"", s);
+			*VPUSH(t, a->events) = s;
+			ld_pop(ld);
+		}
+		ld_pop(ld);
+	}
+	if ((l = ld_get(root, "motions")) == NULL)
+		return;
+	ld_push(ld, "motions");
+	for (i = 0; i < ld_len(ld, l); i++) {
+		ld_pushi(ld, i);
+		m = ld_at(l, i);
+		if (!ld_is_object(m))
+			ld_fail(ld, "bad motion: expected an object");
+		ld_keys(ld, m, mkeys, NULL);
+		s = ld_str(ld, m, "kind", NULL);
+		if (strcmp(s, "road_networks") == 0) {
+			if (ld_get(m, "cells") != NULL ||
+			    ld_get(m, "players") != NULL)
+				ld_fail(ld, "road_networks takes no cells or "
+				    "players");
+			a->roads = true;
+		} else if (strcmp(s, "borders") == 0) {
+			struct border *b = VPUSH(t, a->borders);
+
+			if ((c = ld_get(m, "cells")) == NULL)
+				ld_fail(ld, "missing \"cells\"");
+			ld_push(ld, "cells");
+			b->ncells = (int)ld_len(ld, c);
+			b->cells = t_alloc(t, (size_t)b->ncells * sizeof(int) +
+			    1);
+			for (j = 0; j < (size_t)b->ncells; j++) {
+				ld_pushi(ld, j);
+				b->cells[j] = ld_cellv(ld, ld_at(c, j));
+				ld_pop(ld);
+			}
+			ld_pop(ld);
+			b->all = (c = ld_get(m, "players")) == NULL;
+			if (!b->all) {
+				ld_push(ld, "players");
+				for (j = 0; j < ld_len(ld, c); j++) {
+					ld_pushi(ld, j);
+					b->players |= (uint64_t)1 <<
+					    ld_playerv(ld, ld_at(c, j));
+					ld_pop(ld);
+				}
+				ld_pop(ld);
+			}
+		} else {
+			ld_push(ld, "kind");
+			ld_fail(ld, "unknown motion \"%.40s\"", s);
+		}
+		ld_pop(ld);
+	}
+	ld_pop(ld);
+}
+
+/* The map's aeonis parts: the board's shape is known, its terrain not. */
+static void
+load(struct arb_turn *t, struct ld *ld, const struct jv *root)
+{
+	const struct jv	*v;
+
+	if ((v = ld_get(root, "rules")) != NULL)
+		load_rules(t, ld, v);
+	if ((v = ld_get(root, "types")) != NULL)
+		load_types(t, ld, v);
+	load_effects(t, ld, root);
+}
+
+static bool
+is_city(struct arb_turn *t, int c)
+{
+	return t->board.cells[c].terrain == A(t)->city ||
+	    board_has(&t->board, c, A(t)->cityf);
+}
+
+static bool
+is_portal(struct arb_turn *t, int c)
+{
+	return board_has(&t->board, c, A(t)->portal);
+}
+
+static unsigned
+tflags(struct arb_turn *t, int u)
+{
+	return t->types.v[t->units.v[u].type].flags;
+}
+
+/* Group properties: all of its units have flag, or any of them. */
+static bool
+all_have(struct arb_turn *t, const struct order *o, unsigned flag)
+{
+	int	 i;
+
+	for (i = 0; i < o->nunits; i++)
+		if (!(tflags(t, o->units[i]) & flag))
+			return false;
+	return true;
+}
+
+static bool
+any_has(struct arb_turn *t, const struct order *o, unsigned flag)
+{
+	int	 i;
+
+	for (i = 0; i < o->nunits; i++)
+		if (tflags(t, o->units[i]) & flag)
+			return true;
+	return false;
+}
+
+/* The first unit in cell c of a player that is not p's ally, or -1. */
+static int
+enemy_in(struct arb_turn *t, int c, int p, unsigned flag)
+{
+	int	 u;
+
+	for (u = t->board.cells[c].first_unit; u >= 0;
+	    u = t->units.v[u].next)
+		if (t->units.v[u].player != p && (flag == 0 ||
+		    (tflags(t, u) & flag)))
+			return u;
+	return -1;
+}
+
+/* The first enemy military unit next to c (aeonis 5), or -1. */
+static int
+zoc_from(struct arb_turn *t, int c, int p)
+{
+	int	 nb[6], i, n = board_neighbors(&t->board, c, nb), u;
+
+	for (i = 0; i < n; i++)
+		for (u = t->board.cells[nb[i]].first_unit; u >= 0;
+		    u = t->units.v[u].next)
+			if (!players_allied(t, t->units.v[u].player, p) &&
+			    (tflags(t, u) & MILITARY))
+				return u;
+	return -1;
+}
+
+static bool
+barred(struct arb_turn *t, int c, int p)
+{
+	struct aeonis	*a = A(t);
+	size_t		 i;
+	int		 k;
+
+	for (i = 0; i < a->borders.n; i++) {
+		struct border *b = &a->borders.v[i];
+
+		if (!b->all && !(b->players >> p & 1))
+			continue;
+		for (k = 0; k < b->ncells; k++)
+			if (b->cells[k] == c)
+				return true;
+	}
+	return false;
+}
+
+/* Portal control (READINGS): whoever holds a portal as the turn begins. */
+static void
+begin(struct arb_turn *t)
+{
+	struct aeonis	*a = A(t);
+	int		 c, u, p;
+
+	(void)a;
+	for (c = 0; c < t->board.ncells; c++) {
+		if (!is_portal(t, c) || t->board.cells[c].first_unit < 0)
+			continue;
+		p = t->units.v[t->board.cells[c].first_unit].player;
+		for (u = t->board.cells[c].first_unit; u >= 0;
+		    u = t->units.v[u].next)
+			if (t->units.v[u].player != p)
+				break;
+		if (u < 0)
+			owner_set(t, c, p, "portal_held", -1);
+	}
+}
+
+/*
+ * Are the order's units still there, together in one cell?  Returns the
+ * cell, or -1 after ruling: illegal when the order was wrong from the
+ * start, failed when an earlier order moved a unit away.
+ */
+static int
+group_cell(struct arb_turn *t, struct order *o, int want)
+{
+	int	 i, c = want >= 0 ? want : t->units.v[o->units[0]].at;
+
+	for (i = 0; i < o->nunits; i++) {
+		struct unit *u = &t->units.v[o->units[i]];
+
+		if (u->gone) {
+			order_rule(t, o, OS_FAILED, R_UNIT_GONE, "aeonis 1",
+			    "unit %s was eliminated", u->id);
+			return -1;
+		}
+		if (u->at == c)
+			continue;
+		if (u->by >= 0)
+			order_rule(t, o, OS_FAILED, R_NOT_TOGETHER, "aeonis 1",
+			    "unit %s is at %s (moved by order %s), not at %s",
+			    u->id, cell_name(t, u->at),
+			    t->orders.v[u->by].id, cell_name(t, c));
+		else
+			order_rule(t, o, OS_ILLEGAL, R_NOT_TOGETHER,
+			    "aeonis 1", "unit %s is at %s, not at %s: a "
+			    "group is units stacked in one hex", u->id,
+			    cell_name(t, u->at), cell_name(t, c));
+		return -1;
+	}
+	return c;
+}
+
+/*
+ * Can the group end up in c?  Enemy units bar it (READINGS: entering them
+ * is an Attack); illegal when they stood there from the start, failed when
+ * an earlier order brought them.
+ */
+static bool
+enterable(struct arb_turn *t, struct order *o, int c)
+{
+	int	 u = enemy_in(t, c, o->player, 0);
+
+	if (u < 0)
+		return true;
+	if (t->units.v[u].by >= 0)
+		order_rule(t, o, OS_FAILED, R_ENEMY_OCCUPIED, "aeonis 1",
+		    "%s holds %s (moved there by order %s); entering it is "
+		    "an attack", t->units.v[u].id, cell_name(t, c),
+		    t->orders.v[t->units.v[u].by].id);
+	else
+		order_rule(t, o, OS_ILLEGAL, R_ENEMY_OCCUPIED, "aeonis 1",
+		    "%s holds %s; entering it is an attack, not a move",
+		    t->units.v[u].id, cell_name(t, c));
+	return false;
+}
+
+/* Checks that concern any hex a group goes to, walking or not. */
+static bool
+destination_ok(struct arb_turn *t, struct order *o, int c, bool walk)
+{
+	struct aeonis	*a = A(t);
+	int		 tr = t->board.cells[c].terrain;
+	bool		 fly = all_have(t, o, FLYING);
+
+	/* aeonis 6: a Borders motion forbids entry. */
+	if (barred(t, c, o->player)) {
+		order_rule(t, o, OS_ILLEGAL, R_BORDERS, "aeonis 6",
+		    "a Borders motion forbids entry to %s", cell_name(t, c));
+		return false;
+	}
+	/* aeonis 2 and A1: lakes only with a bridge; flyers cross them
+	 * (aeonis 3) when walking. */
+	if (a->cost[tr] < 0 && !(tr == a->lake && board_has(&t->board, c,
+	    a->bridge)) && !(fly && walk)) {
+		order_rule(t, o, OS_ILLEGAL, R_IMPASSABLE, tr == a->lake ?
+		    "aeonis 2" : "aeonis 2 (house rule)",
+		    "%s is %s, impassable%s", cell_name(t, c),
+		    t->board.terrains[tr], tr == a->lake ?
+		    " without a bridge" : "");
+		return false;
+	}
+	return enterable(t, o, c);
+}
+
+static void
+validate_move(struct arb_turn *t, struct order *o)
+{
+	struct aeonis	*a = A(t);
+	int		 i, range = INT_MAX, slow = -1, n = o->ncells;
+
+	if (group_cell(t, o, o->cells[0]) < 0)
+		return;
+	if (n == 1) {
+		order_rule(t, o, OS_ILLEGAL, R_EMPTY_PATH, "aeonis 1",
+		    "the path enters no hex");
+		return;
+	}
+	/* aeonis 1: at most the lowest Movement Range in hexes entered;
+	 * a portal hop counts as one (READINGS). */
+	for (i = 0; i < o->nunits; i++) {
+		int r = unit_range(t, &t->units.v[o->units[i]]);
+
+		if (r < range) {
+			range = r;
+			slow = o->units[i];
+		}
+	}
+	if (n - 1 > range) {
+		order_rule(t, o, OS_ILLEGAL, R_OUT_OF_RANGE, "aeonis 1",
+		    "the path enters %d hexes; %s's Movement Range allows "
+		    "%d", n - 1, t->units.v[slow].id, range);
+		return;
+	}
+	for (i = 1; i < n; i++) {
+		int	 from = o->cells[i - 1], to = o->cells[i];
+		bool	 hop;
+
+		hop = !board_is_adjacent(&t->board, from, to);
+		if (hop && !(is_portal(t, from) && is_portal(t, to))) {
+			order_rule(t, o, OS_ILLEGAL, R_NOT_ADJACENT,
+			    "aeonis 1", "%s to %s is not a step: the hexes "
+			    "are not adjacent, nor both portals",
+			    cell_name(t, from), cell_name(t, to));
+			return;
+		}
+		if (hop) {
+			/* aeonis 4: neutral, own, or by treaty. */
+			int	 owner = t->board.cells[to].owner;
+
+			if (owner >= 0 && !players_allied(t, owner,
+			    o->player)) {
+				order_rule(t, o, OS_ILLEGAL, R_PORTAL_DENIED,
+				    "aeonis 4", "the portal at %s is %s's, "
+				    "and no treaty opens it",
+				    cell_name(t, to),
+				    t->players.v[owner].name);
+				return;
+			}
+		}
+		if (!destination_ok(t, o, to, !hop))
+			return;
+	}
+	/* READINGS: flyers cross lakes but do not end a move on one. */
+	i = o->cells[n - 1];
+	if (t->board.cells[i].terrain == a->lake &&
+	    !board_has(&t->board, i, a->bridge)) {
+		order_rule(t, o, OS_ILLEGAL, R_LAKE_END, "aeonis 3",
+		    "flying units may cross the lake at %s but not end a "
+		    "move on it", cell_name(t, i));
+		return;
+	}
+}
+
+static void
+validate(struct arb_turn *t, struct order *o)
+{
+	struct aeonis	*a = A(t);
+	struct player	*pl = &t->players.v[o->player];
+	int		 at, target = o->cells[0], i, u;
+
+	for (i = 0; i < o->nunits; i++)
+		t->units.v[o->units[i]].named = true;
+	switch (o->kind) {
+	case K_MOVE:
+		validate_move(t, o);
+		return;
+	case K_ATTACK:
+		/* aeonis 1, combat: adjacent, into a hex with enemies. */
+		if ((at = group_cell(t, o, -1)) < 0)
+			return;
+		if (!board_is_adjacent(&t->board, at, target)) {
+			order_rule(t, o, OS_ILLEGAL, R_TARGET_NOT_ADJACENT,
+			    "aeonis 1", "%s is not adjacent to the group's "
+			    "hex %s", cell_name(t, target), cell_name(t, at));
+			return;
+		}
+		if ((u = enemy_in(t, target, o->player, 0)) < 0)
+			order_rule(t, o, OS_ILLEGAL, R_NO_TARGET, "aeonis 1",
+			    "no enemy unit stands in %s",
+			    cell_name(t, target));
+		return;
+	case K_TRANSLOCATE:
+		for (i = 0; i < pl->ndisc; i++)
+			if (strcmp(pl->disc[i], "translocation") == 0)
+				break;
+		if (i == pl->ndisc) {
+			order_rule(t, o, OS_ILLEGAL, R_NO_DISCOVERY,
+			    "aeonis 4", "%s has not discovered Translocation",
+			    pl->name);
+			return;
+		}
+		break;
+	case K_REINFORCE:
+		break;
+	}
+	/* Translocation (aeonis 4) and reinforcement (aeonis A3). */
+	if ((at = group_cell(t, o, -1)) < 0)
+		return;
+	if (o->kind == K_REINFORCE && !is_city(t, at)) {
+		order_rule(t, o, OS_ILLEGAL, R_NOT_A_CITY, "aeonis A3",
+		    "reinforcements leave from a city; %s is not one",
+		    cell_name(t, at));
+		return;
+	}
+	if (o->kind == K_REINFORCE && !is_city(t, target)) {
+		order_rule(t, o, OS_ILLEGAL, R_NOT_A_CITY, "aeonis A3",
+		    "reinforcements go to a city; %s is not one",
+		    cell_name(t, target));
+		return;
+	}
+	if (t->board.cells[target].owner != o->player) {
+		order_rule(t, o, OS_ILLEGAL, R_NOT_CONTROLLED,
+		    o->kind == K_REINFORCE ? "aeonis A3" : "aeonis 4",
+		    "%s is not controlled by %s", cell_name(t, target),
+		    pl->name);
+		return;
+	}
+	if (!destination_ok(t, o, target, false))
+		return;
+	(void)a;
+}
+
+/* One hex entered on foot: its cost, with the trace and the breakdown. */
+struct walk {
+	int	 total;
+	int	 zoc_free;	/* the cavalry exemption is unused */
+	bool	 pair_open;	/* a plains hex waits for its partner */
+	char	 why[400];	/* "0404 plains 1, 0405 forest 1+ZOC 1" */
+};
+
+static void
+why_add(struct walk *w, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void
+why_add(struct walk *w, const char *fmt, ...)
+{
+	size_t	 n = strlen(w->why);
+	va_list	 ap;
+
+	if (n + 8 >= sizeof(w->why))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(w->why + n, sizeof(w->why) - n, fmt, ap);
+	va_end(ap);
+}
+
+static void
+step_cost(struct arb_turn *t, struct order *o, struct walk *w, int from,
+    int to)
+{
+	struct aeonis	*a = A(t);
+	int		 tr = t->board.cells[to].terrain, base, hex, zoc = 0;
+	int		 winter = 0, festival = 0, hub = 0, roads = 0, z;
+	const char	*basis;
+	bool		 pair = false, flank = false, cav = all_have(t, o,
+			    CAVALRY);
+
+	/* aeonis 2 and 3: the base cost. */
+	if (all_have(t, o, FLYING)) {
+		base = 1;
+		basis = "flying";
+	} else if (is_portal(t, to)) {
+		base = 1;
+		basis = "portal";
+	} else if (tr == a->lake && board_has(&t->board, to, a->bridge)) {
+		base = 1;
+		basis = "bridge";
+	} else {
+		base = a->cost[tr];
+		basis = t->board.terrains[tr];
+	}
+	/* Modifiers (READINGS), then the floor of 1. */
+	if (a->winter)
+		winter = 1;
+	if (a->festival && cav)
+		festival = -1;
+	if (all_have(t, o, TRADE)) {
+		int nb[6], i, n = board_neighbors(&t->board, to, nb);
+
+		for (i = 0; i < n; i++)
+			if (board_has(&t->board, nb[i], a->hub))
+				hub = -1;
+	}
+	if (a->roads && (tr == a->plains || (is_city(t, from) &&
+	    is_city(t, to))))
+		roads = -1;
+	hex = base + winter + festival + hub + roads;
+	if (hex < 1)
+		hex = 1;
+	/* Ruling: an all-cavalry group's plains hexes pair up; the second
+	 * of a pair costs nothing but ZOC. */
+	if (a->cav_plains && cav && tr == a->plains && basis ==
+	    t->board.terrains[tr]) {
+		if (w->pair_open) {
+			pair = true;
+			hex = 0;
+		}
+		w->pair_open = !w->pair_open;
+	} else
+		w->pair_open = false;
+	/* aeonis 5: +1 next to an enemy military unit, destination
+	 * included; cavalry skip the first such hex of each Move. */
+	if ((z = zoc_from(t, to, o->player)) >= 0) {
+		zoc = 1;
+		if (w->zoc_free) {
+			zoc = 0;
+			flank = true;
+			w->zoc_free = 0;
+		}
+	}
+	w->total += hex + zoc;
+	why_add(w, "%s%s %s %d", w->why[0] ? ", " : "", cell_name(t, to),
+	    basis, hex);
+	if (zoc)
+		why_add(w, "+ZOC 1");
+	trace_event(t, "step", "order", TF_STR, o->id, "from", TF_CELL,
+	    (long)from, "to", TF_CELL, (long)to, "terrain", TF_STR,
+	    t->board.terrains[tr], "basis", TF_STR, basis, "base", TF_INT,
+	    (long)base, "winters_grip", TF_INT, (long)winter,
+	    "festival_of_winds", TF_INT, (long)festival, "trade_hub", TF_INT,
+	    (long)hub, "road_networks", TF_INT, (long)roads, "cavalry_pair",
+	    TF_BOOL, (long)pair, "hex", TF_INT, (long)hex, "zoc", TF_INT,
+	    (long)zoc, "zoc_from", TF_STR, z >= 0 ? t->units.v[z].id : "",
+	    "flanking", TF_BOOL, (long)flank, "cost", TF_INT,
+	    (long)(hex + zoc), "total", TF_INT, (long)w->total, NULL);
+}
+
+static void
+place_group(struct arb_turn *t, struct order *o, int c)
+{
+	int	 i;
+
+	for (i = 0; i < o->nunits; i++) {
+		struct unit *u = &t->units.v[o->units[i]];
+
+		unit_place(t, o->units[i], c);
+		u->moved = true;
+		u->by = (int)(o - t->orders.v);
+	}
+}
+
+/* Pays cost AP (and mana); false after ruling the order failed. */
+static bool
+pay(struct arb_turn *t, struct order *o, int cost, int mana,
+    const char *rule, const char *why)
+{
+	struct player	*pl = &t->players.v[o->player];
+
+	order_num(t, o, "cost", cost);
+	if (mana > 0)
+		order_num(t, o, "mana", mana);
+	if (pl->res[AP] < cost) {
+		order_num(t, o, "ap_left", pl->res[AP]);
+		order_rule(t, o, OS_FAILED, R_INSUFFICIENT_AP, rule,
+		    "costs %d AP (%s); %s has %ld left", cost, why, pl->name,
+		    pl->res[AP]);
+		return false;
+	}
+	if (pl->res[MANA] < mana) {
+		order_num(t, o, "ap_left", pl->res[AP]);
+		order_num(t, o, "mana_left", pl->res[MANA]);
+		order_rule(t, o, OS_FAILED, R_INSUFFICIENT_MANA, rule,
+		    "costs %d mana; %s has %ld left", mana, pl->name,
+		    pl->res[MANA]);
+		return false;
+	}
+	pl->res[AP] -= cost;
+	pl->res[MANA] -= mana;
+	order_num(t, o, "ap_left", pl->res[AP]);
+	if (mana > 0)
+		order_num(t, o, "mana_left", pl->res[MANA]);
+	trace_event(t, "pay", "order", TF_STR, o->id, "player", TF_STR,
+	    pl->name, "ap", TF_INT, (long)cost, "mana", TF_INT, (long)mana,
+	    "ap_left", TF_INT, pl->res[AP], "mana_left", TF_INT,
+	    pl->res[MANA], NULL);
+	return true;
+}
+
+/*
+ * READINGS, control: a Move that ends in a neutral hex, or in an enemy's
+ * hex with no enemy unit or building, claims it.  Ruling: buildings are
+ * cities, trade hubs and bridges; a treaty partner's hex is never claimed.
+ * Portals change hands only as a turn begins.
+ */
+static void
+claim(struct arb_turn *t, struct order *o, int c)
+{
+	struct aeonis	*a = A(t);
+	int		 owner = t->board.cells[c].owner;
+
+	if (is_portal(t, c) || owner == o->player)
+		return;
+	if (owner < 0) {
+		owner_set(t, c, o->player, "claimed", (int)(o - t->orders.v));
+		return;
+	}
+	if (players_allied(t, owner, o->player) || is_city(t, c) ||
+	    board_has(&t->board, c, a->hub) ||
+	    board_has(&t->board, c, a->bridge))
+		return;
+	owner_set(t, c, o->player, "incursion", (int)(o - t->orders.v));
+}
+
+static void
+execute(struct arb_turn *t, struct order *o)
+{
+	struct walk	 w;
+	int		 i, n = o->ncells, last = o->cells[n - 1];
+	int		 oi = (int)(o - t->orders.v);
+
+	switch (o->kind) {
+	case K_ATTACK: {
+		struct attack	*at = VPUSH(t, t->attacks);
+		int		 u;
+
+		at->order = oi;
+		at->from = t->units.v[o->units[0]].at;
+		at->target = o->cells[0];
+		for (u = t->board.cells[at->target].first_unit; u >= 0;
+		    u = t->units.v[u].next)
+			at->ndefenders++;
+		at->defenders = t_alloc(t, (size_t)at->ndefenders *
+		    sizeof(int) + 1);
+		at->ndefenders = 0;
+		for (u = t->board.cells[at->target].first_unit; u >= 0;
+		    u = t->units.v[u].next)
+			at->defenders[at->ndefenders++] = u;
+		trace_event(t, "attack", "order", TF_STR, o->id, "from",
+		    TF_CELL, (long)at->from, "target", TF_CELL,
+		    (long)at->target, NULL);
+		order_rule(t, o, OS_DONE, R_OK, "aeonis 1",
+		    "%s attack %s from %s; combat decides",
+		    unit_list(t, o->units, o->nunits),
+		    cell_name(t, at->target), cell_name(t, at->from));
+		return;
+	}
+	case K_TRANSLOCATE:
+		if (!pay(t, o, 1, 3, "aeonis 4", "Translocation"))
+			return;
+		place_group(t, o, last);
+		order_rule(t, o, OS_DONE, R_OK, "aeonis 4",
+		    "%s translocate to %s for 1 AP and 3 mana",
+		    unit_list(t, o->units, o->nunits), cell_name(t, last));
+		return;
+	case K_REINFORCE:
+		if (!pay(t, o, 2, 0, "aeonis A3", "reinforcement"))
+			return;
+		place_group(t, o, last);
+		order_rule(t, o, OS_DONE, R_OK, "aeonis A3",
+		    "%s reinforce %s for 2 AP",
+		    unit_list(t, o->units, o->nunits), cell_name(t, last));
+		return;
+	}
+	memset(&w, 0, sizeof(w));
+	w.zoc_free = any_has(t, o, CAVALRY);
+	for (i = 1; i < n; i++) {
+		int from = o->cells[i - 1], to = o->cells[i];
+
+		if (!board_is_adjacent(&t->board, from, to)) {
+			/* aeonis 4: the hop costs nothing, and no ZOC. */
+			w.pair_open = false;
+			why_add(&w, "%shop to %s 0", w.why[0] ? ", " : "",
+			    cell_name(t, to));
+			trace_event(t, "hop", "order", TF_STR, o->id, "from",
+			    TF_CELL, (long)from, "to", TF_CELL, (long)to,
+			    "cost", TF_INT, 0L, "total", TF_INT,
+			    (long)w.total, NULL);
+			continue;
+		}
+		step_cost(t, o, &w, from, to);
+	}
+	if (!pay(t, o, w.total, 0, "aeonis 1", w.why))
+		return;
+	place_group(t, o, last);
+	if (board_is_adjacent(&t->board, o->cells[n - 2], last))
+		claim(t, o, last);
+	order_rule(t, o, OS_DONE, R_OK, "aeonis 1",
+	    "%s move %s to %s for %d AP (%s)",
+	    unit_list(t, o->units, o->nunits), cell_name(t, o->cells[0]),
+	    cell_name(t, last), w.total, w.why);
+}
+
+/*
+ * The end of the turn: desert attrition (aeonis 2) and the forest's
+ * defensive mark.  Ruling: every unit standing in forest when movement
+ * ends has the mark, whether it moved or held.
+ */
+static void
+end(struct arb_turn *t)
+{
+	struct aeonis	*a = A(t);
+	size_t		 i;
+
+	for (i = 0; i < t->units.n; i++) {
+		struct unit	*u = &t->units.v[i];
+		int		 tr = t->board.cells[u->at].terrain;
+
+		if (u->gone)
+			continue;
+		if (tr == a->forest)
+			u->marks |= 1u << DEFENSIVE_BONUS;
+		if (tr != a->desert) {
+			u->x[DESERT_TURNS] = 0;
+			continue;
+		}
+		u->x[DESERT_TURNS]++;
+		trace_event(t, "desert", "unit", TF_STR, u->id, "at", TF_CELL,
+		    (long)u->at, "turns", TF_INT, (long)u->x[DESERT_TURNS],
+		    NULL);
+		if (u->x[DESERT_TURNS] > 2)
+			unit_lose(t, (int)i, 1, "desert_attrition", -1);
+	}
+}
+
+/* The next map keeps the rules, types and motions; events last a round. */
+static void
+save(struct arb_turn *t, struct jv *root)
+{
+	struct aeonis	*a = A(t);
+	struct jv	*o, *l, *m, *c;
+	size_t		 i;
+	int		 k;
+
+	o = NULL;
+	for (k = 0; k < t->board.nterrains; k++) {
+		if (!a->house[k])
+			continue;
+		if (o == NULL)
+			o = emit_set_object(emit_set_object(root, "rules"),
+			    "terrain_cost");
+		emit_set_int(o, t->board.terrains[k], a->cost[k]);
+	}
+	if (!a->cav_plains) {
+		o = emit_set_object(root, "rules");
+		emit_set_bool(o, "cavalry_plains", false);
+	}
+	l = NULL;
+	for (i = 0; i < t->types.n; i++) {
+		struct utype *ty = &t->types.v[i];
+
+		if (!(ty->flags & FROM_MAP))
+			continue;
+		if (l == NULL)
+			l = emit_set_object(root, "types");
+		m = emit_set_object(l, ty->name);
+		emit_set_int(m, "range", ty->range);
+		emit_set_bool(m, "military", ty->flags & MILITARY);
+		emit_set_bool(m, "flying", ty->flags & FLYING);
+		emit_set_bool(m, "cavalry", ty->flags & CAVALRY);
+		emit_set_bool(m, "trade", ty->flags & TRADE);
+	}
+	if (!a->roads && a->borders.n == 0)
+		return;
+	l = emit_set_array(root, "motions");
+	if (a->roads)
+		emit_set_str(emit_add_object(l), "kind", "road_networks");
+	for (i = 0; i < a->borders.n; i++) {
+		struct border *b = &a->borders.v[i];
+
+		m = emit_add_object(l);
+		emit_set_str(m, "kind", "borders");
+		c = emit_set_array(m, "cells");
+		for (k = 0; k < b->ncells; k++)
+			emit_add_cell(t, c, b->cells[k]);
+		if (!b->all) {
+			c = emit_set_array(m, "players");
+			for (k = 0; k < (int)t->players.n; k++)
+				if (b->players >> k & 1)
+					emit_add_str(c, t->players.v[k].name);
+		}
+	}
+}
+
+const struct ruleset rules_aeonis = {
+	"aeonis",
+	BOARD_HEX,
+	map_keys,
+	player_res,
+	res_resets,
+	unit_x,
+	unit_marks,
+	order_kinds,
+	NULL,
+	init,
+	load,
+	save,
+	begin,
+	validate,
+	execute,
+	end
+};

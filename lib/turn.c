@@ -1,0 +1,506 @@
+/*
+ * arbiter: a turn adjudicator for hex and territory wargames.
+ * Copyright (c) 2026 the arbiter developers.  ISC license (see README.md).
+ *
+ * A turn: the public entry points, the registry of rule systems, the
+ * sequential driver (players in turn order, each player's orders in file
+ * order), and the services the rule systems share.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* The only place the core names the rule systems. */
+const struct ruleset *const registry[] = {
+	&rules_aeonis,
+	NULL
+};
+
+static const char *registry_names[] = {
+	"aeonis",
+	NULL
+};
+
+const char *const *
+arb_rulesets(void)
+{
+	return registry_names;
+}
+
+struct arb_turn *
+arb_turn_new(void)
+{
+	return calloc(1, sizeof(struct arb_turn));
+}
+
+void
+arb_turn_free(struct arb_turn *t)
+{
+	size_t	 i;
+
+	if (t == NULL)
+		return;
+	for (i = 0; i < t->orders.n; i++)
+		free(t->orders.v[i].nums.v);
+	free(t->orders.v);
+	free(t->units.v);
+	free(t->players.v);
+	free(t->types.v);
+	free(t->files.v);
+	free(t->sequence.v);
+	free(t->attacks.v);
+	free(t->losses.v);
+	free(t->ownership.v);
+	free(t->loyalty.v);
+	free(t->draws.v);
+	free(t->trace.v);
+	free(t->board.sides.v);
+	free(t->board.sidefeats.v);
+	free(t->board.conns.v);
+	strmap_release(&t->unit_ids);
+	strmap_release(&t->player_names);
+	strmap_release(&t->order_ids);
+	emit_release(t);
+	arena_release(t->arena);
+	free(t);
+}
+
+/*
+ * Every entry point runs its body under setjmp: a failure anywhere below
+ * (bad data, no memory, a broken invariant) jumps back here.
+ */
+#define GUARD(t, e, fail) do {						\
+	memset((e), 0, sizeof(*(e)));					\
+	(t)->err = (e);							\
+	(t)->jmp = &jb;							\
+	if (setjmp(jb) != 0) {						\
+		(t)->jmp = NULL;					\
+		fail;							\
+		return -1;						\
+	}								\
+} while (0)
+
+int
+arb_turn_load_map(struct arb_turn *t, const char *name, const char *text,
+    size_t len, struct arb_error *e)
+{
+	jmp_buf		 jb;
+	struct ld	 ld;
+
+	memset(&ld, 0, sizeof(ld));
+	GUARD(t, e, emit_release(t));
+	if (t->rs != NULL)
+		t_fail(t, ARB_EINTERNAL, "the map is loaded already");
+	ld.t = t;
+	ld.e = e;
+	ld.file = name;
+	ld.text = text;
+	ld.len = len;
+	load_map(t, &ld);
+	t->jmp = NULL;
+	return 0;
+}
+
+int
+arb_turn_load_orders(struct arb_turn *t, const char *name,
+    const char *player, const char *text, size_t len, struct arb_error *e)
+{
+	jmp_buf		 jb;
+	struct ld	 ld;
+
+	memset(&ld, 0, sizeof(ld));
+	GUARD(t, e, emit_release(t));
+	if (t->rs == NULL)
+		t_fail(t, ARB_EINTERNAL, "orders before the map");
+	ld.t = t;
+	ld.e = e;
+	ld.file = name;
+	ld.text = text;
+	ld.len = len;
+	load_orders(t, &ld, player);
+	t->jmp = NULL;
+	return 0;
+}
+
+const char *
+arb_turn_ruleset(const struct arb_turn *t)
+{
+	return t->rs != NULL ? t->rs->name : NULL;
+}
+
+void
+arb_turn_set_seed(struct arb_turn *t, unsigned long long seed)
+{
+	t->seed = seed;
+	t->seed_set = true;
+}
+
+/* Players' strength before = after + losses: nothing vanishes unrecorded. */
+static void
+check_strength(struct arb_turn *t)
+{
+	long	 bal[MAXPLAYERS] = { 0 };
+	size_t	 i;
+
+	for (i = 0; i < t->units.n; i++) {
+		struct unit *u = &t->units.v[i];
+
+		bal[u->player] += u->strength0 - (u->gone ? 0 : u->strength);
+	}
+	for (i = 0; i < t->losses.n; i++) {
+		struct unit *u = &t->units.v[t->losses.v[i].unit];
+
+		bal[u->player] -= t->losses.v[i].strength;
+	}
+	for (i = 0; i < t->players.n; i++)
+		if (bal[i] != 0)
+			t_fail(t, ARB_EINTERNAL, "strength of %s does not "
+			    "balance: %ld unaccounted", t->players.v[i].name,
+			    bal[i]);
+}
+
+int
+arb_turn_run(struct arb_turn *t, int flags, struct arb_error *e)
+{
+	jmp_buf		 jb;
+	size_t		 i, k;
+
+	GUARD(t, e, (void)0);
+	if (t->rs == NULL || t->ran)
+		t_fail(t, ARB_EINTERNAL, "no map loaded, or run twice");
+	t->ran = true;
+	t->flags = flags;
+	t->dice = t->seed;
+	/* Players in turn order; each player's orders in file order. */
+	for (i = 0; i < t->players.n; i++) {
+		int f = t->players.v[t->turn_order[i]].ofile;
+
+		for (k = 0; f >= 0 && k < t->orders.n; k++)
+			if (t->orders.v[k].file == f)
+				*VPUSH(t, t->sequence) = (int)k;
+	}
+	trace_event(t, "turn", "ruleset", TF_STR, t->rs->name, "turn",
+	    TF_INT, (long)t->number, "seed", TF_INT, (long)t->seed, NULL);
+	t->rs->begin(t);
+	for (i = 0; i < t->sequence.n; i++) {
+		struct order *o = &t->orders.v[t->sequence.v[i]];
+
+		t->rs->validate(t, o);
+		if (o->status == OS_ILLEGAL) {
+			t->illegal++;
+			continue;
+		}
+		if (flags & ARB_CHECK) {
+			order_rule(t, o, OS_LEGAL, R_OK, NULL, "legal");
+			continue;
+		}
+		t->rs->execute(t, o);
+		if (o->status == OS_PENDING)
+			t_fail(t, ARB_EINTERNAL, "order %s left undecided",
+			    o->id);
+	}
+	if (!(flags & ARB_CHECK)) {
+		t->rs->end(t);
+		check_strength(t);
+	}
+	t->jmp = NULL;
+	return 0;
+}
+
+int
+arb_turn_illegal(const struct arb_turn *t)
+{
+	return t->illegal;
+}
+
+int
+arb_turn_write_result(struct arb_turn *t, int flags, FILE *fp,
+    struct arb_error *e)
+{
+	jmp_buf		 jb;
+
+	GUARD(t, e, emit_release(t));
+	emit_result(t, flags, fp);
+	t->jmp = NULL;
+	return 0;
+}
+
+int
+arb_turn_write_next(struct arb_turn *t, FILE *fp, struct arb_error *e)
+{
+	jmp_buf		 jb;
+
+	GUARD(t, e, emit_release(t));
+	emit_next(t, fp);
+	t->jmp = NULL;
+	return 0;
+}
+
+int
+arb_turn_write_trace(struct arb_turn *t, int text, FILE *fp,
+    struct arb_error *e)
+{
+	jmp_buf		 jb;
+
+	GUARD(t, e, emit_release(t));
+	emit_trace(t, text, fp);
+	t->jmp = NULL;
+	return 0;
+}
+
+/* Services for the rule systems. */
+
+struct utype *
+type_find(struct arb_turn *t, const char *name)
+{
+	size_t	 i;
+
+	for (i = 0; i < t->types.n; i++)
+		if (strcmp(t->types.v[i].name, name) == 0)
+			return &t->types.v[i];
+	return NULL;
+}
+
+struct utype *
+type_add(struct arb_turn *t, const char *name, int range, unsigned flags)
+{
+	struct utype	*ty = type_find(t, name);
+
+	if (ty == NULL) {
+		ty = VPUSH(t, t->types);
+		ty->name = t_strdup(t, name);
+	}
+	ty->range = range;
+	ty->flags = flags;
+	return ty;
+}
+
+int
+unit_range(const struct arb_turn *t, const struct unit *u)
+{
+	return u->range >= 0 ? u->range : t->types.v[u->type].range;
+}
+
+static void
+unit_unlink(struct arb_turn *t, int u)
+{
+	int	*p = &t->board.cells[t->units.v[u].at].first_unit;
+
+	while (*p >= 0 && *p != u)
+		p = &t->units.v[*p].next;
+	if (*p == u)
+		*p = t->units.v[u].next;
+	t->units.v[u].next = -1;
+}
+
+/* Puts unit u in cell, keeping each cell's list in unit order. */
+void
+unit_place(struct arb_turn *t, int u, int cell)
+{
+	struct unit	*un = &t->units.v[u];
+	int		*p;
+
+	unit_unlink(t, u);
+	un->at = cell;
+	p = &t->board.cells[cell].first_unit;
+	while (*p >= 0 && *p < u)
+		p = &t->units.v[*p].next;
+	un->next = *p;
+	*p = u;
+}
+
+void
+unit_lose(struct arb_turn *t, int u, int amount, const char *cause,
+    int order)
+{
+	struct unit	*un = &t->units.v[u];
+	struct loss	*l;
+
+	if (amount > un->strength)
+		amount = un->strength;
+	l = VPUSH(t, t->losses);
+	l->unit = u;
+	l->at = un->at;
+	l->strength = amount;
+	l->cause = cause;
+	l->order = order;
+	un->strength -= amount;
+	trace_event(t, "loss", "unit", TF_STR, un->id, "at", TF_CELL,
+	    (long)un->at, "strength", TF_INT, (long)amount, "left", TF_INT,
+	    (long)un->strength, "cause", TF_STR, cause, NULL);
+	if (un->strength == 0) {
+		unit_unlink(t, u);
+		un->gone = true;
+	}
+}
+
+void
+order_rule(struct arb_turn *t, struct order *o, enum ostatus status,
+    enum reason reason, const char *rule, const char *fmt, ...)
+{
+	static const char *const names[] = {
+		"pending", "legal", "done", "illegal", "failed"
+	};
+	va_list	 ap;
+	char	 buf[512];
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	o->status = status;
+	o->reason = reason;
+	o->rule = rule;
+	o->msg = t_strdup(t, buf);
+	trace_event(t, "ruling", "order", TF_STR, o->id, "player", TF_STR,
+	    t->players.v[o->player].name, "status", TF_STR, names[status],
+	    "reason", TF_STR, reason_name(reason), "rule", TF_STR,
+	    rule != NULL ? rule : "", "message", TF_STR, o->msg, NULL);
+}
+
+void
+order_num(struct arb_turn *t, struct order *o, const char *key, long val)
+{
+	struct onum	*n = VPUSH(t, o->nums);
+
+	n->key = key;
+	n->val = val;
+}
+
+void
+owner_set(struct arb_turn *t, int cell, int player, const char *why,
+    int order)
+{
+	struct cell	*c = &t->board.cells[cell];
+	struct ochange	*ch;
+
+	if (c->owner == player)
+		return;
+	ch = VPUSH(t, t->ownership);
+	ch->cell = cell;
+	ch->from = c->owner;
+	ch->to = player;
+	ch->why = why;
+	ch->order = order;
+	trace_event(t, "owner", "cell", TF_CELL, (long)cell, "from", TF_STR,
+	    c->owner < 0 ? "neutral" : t->players.v[c->owner].name, "to",
+	    TF_STR, player < 0 ? "neutral" : t->players.v[player].name, "why",
+	    TF_STR, why, NULL);
+	c->owner = (int16_t)player;
+}
+
+bool
+players_allied(const struct arb_turn *t, int a, int b)
+{
+	return a == b || (t->players.v[a].treaties >> b & 1);
+}
+
+const char *
+cell_name(const struct arb_turn *t, int cell)
+{
+	static char	 ring[8][32];
+	static int	 next;
+	char		*buf = ring[next++ % 8];
+
+	return board_label(&t->board, cell, buf);
+}
+
+const char *
+unit_list(struct arb_turn *t, const int *units, int n)
+{
+	size_t	 len = 1;
+	char	*s;
+	int	 i;
+
+	for (i = 0; i < n; i++)
+		len += strlen(t->units.v[units[i]].id) + 2;
+	s = t_alloc(t, len);
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			strcat(s, ", ");
+		strcat(s, t->units.v[units[i]].id);
+	}
+	return s;
+}
+
+const char *
+reason_name(enum reason r)
+{
+	static const char *const names[R_NREASONS] = {
+		"ok", "insufficient_ap", "insufficient_mana", "out_of_range",
+		"not_adjacent", "impassable", "lake_end", "enemy_occupied",
+		"borders", "not_together", "portal_denied", "no_discovery",
+		"not_controlled", "not_a_city", "no_target",
+		"target_not_adjacent", "unit_gone", "empty_path"
+	};
+
+	return (unsigned)r < R_NREASONS ? names[r] : "?";
+}
+
+/* Trace events. */
+void
+trace_event(struct arb_turn *t, const char *ev, ...)
+{
+	struct tevent	*te;
+	struct tfield	 f[24];
+	const char	*key;
+	va_list		 ap;
+	int		 n = 0;
+
+	if (!(t->flags & ARB_TRACE))
+		return;
+	f[n].key = "ev";
+	f[n].type = TF_STR;
+	f[n++].s = ev;
+	va_start(ap, ev);
+	while ((key = va_arg(ap, const char *)) != NULL && n < 24) {
+		f[n].key = key;
+		f[n].type = va_arg(ap, enum tftype);
+		if (f[n].type == TF_STR)
+			f[n].s = t_strdup(t, va_arg(ap, const char *));
+		else
+			f[n].i = va_arg(ap, long);
+		n++;
+	}
+	va_end(ap);
+	te = VPUSH(t, t->trace);
+	te->nf = n;
+	te->f = t_alloc(t, (size_t)n * sizeof(*f));
+	memcpy(te->f, f, (size_t)n * sizeof(*f));
+}
+
+/*
+ * The dice: splitmix64 (Steele, Lea and Flood, 2014), seeded with the map's
+ * seed.  A d-sided roll takes draws until one falls below the largest
+ * multiple of d, so every face is equally likely, then adds 1 to its
+ * remainder.  Every roll is recorded for the result.
+ */
+uint64_t
+splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15u);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+	return z ^ (z >> 31);
+}
+
+int
+dice_roll(struct arb_turn *t, int sides, const char *why)
+{
+	uint64_t	 limit = UINT64_MAX - UINT64_MAX % (uint64_t)sides, x;
+	struct draw	*d;
+
+	do
+		x = splitmix64(&t->dice);
+	while (x >= limit);
+	d = VPUSH(t, t->draws);
+	d->sides = sides;
+	d->value = (int)(x % (uint64_t)sides) + 1;
+	d->why = why;
+	trace_event(t, "roll", "sides", TF_INT, (long)sides, "value", TF_INT,
+	    (long)d->value, "why", TF_STR, why, NULL);
+	return d->value;
+}

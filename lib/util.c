@@ -1,0 +1,220 @@
+/*
+ * arbiter: a turn adjudicator for hex and territory wargames.
+ * Copyright (c) 2026 the arbiter developers.  ISC license (see README.md).
+ *
+ * Memory that lives with a turn, growable vectors, a string map, and the
+ * jump back to the public entry point when something fails.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+/* The arena: big chunks, freed all at once with the turn. */
+struct chunk {
+	struct chunk	*next;
+	size_t		 used, size;
+	max_align_t	 data[];
+};
+
+#define CHUNK	(64 * 1024)
+
+void
+t_nomem(struct arb_turn *t)
+{
+	t_fail(t, ARB_ENOMEM, "out of memory");
+}
+
+void
+t_fail(struct arb_turn *t, enum arb_errcode code, const char *fmt, ...)
+{
+	va_list	 ap;
+
+	if (t->err->code == ARB_EOK) {
+		t->err->code = code;
+		va_start(ap, fmt);
+		vsnprintf(t->err->text, sizeof(t->err->text), fmt, ap);
+		va_end(ap);
+	}
+	longjmp(*t->jmp, 1);
+}
+
+void *
+t_alloc(struct arb_turn *t, size_t n)
+{
+	struct chunk	*c = t->arena;
+	size_t		 a = sizeof(max_align_t);
+	void		*p;
+
+	n = (n + a - 1) / a * a;
+	if (c == NULL || c->size - c->used < n) {
+		size_t size = n > CHUNK / 4 ? n : CHUNK;
+
+		c = malloc(sizeof(*c) + size);
+		if (c == NULL)
+			t_nomem(t);
+		c->size = size;
+		c->used = 0;
+		/* A big block goes behind the current chunk, so the
+		 * current one keeps serving small requests. */
+		if (size > CHUNK && t->arena != NULL) {
+			c->next = t->arena->next;
+			t->arena->next = c;
+		} else {
+			c->next = t->arena;
+			t->arena = c;
+		}
+	}
+	p = (char *)c->data + c->used;
+	c->used += n;
+	memset(p, 0, n);
+	return p;
+}
+
+void
+arena_release(struct chunk *c)
+{
+	struct chunk	*next;
+
+	for (; c != NULL; c = next) {
+		next = c->next;
+		free(c);
+	}
+}
+
+char *
+t_strdup(struct arb_turn *t, const char *s)
+{
+	size_t	 n = strlen(s) + 1;
+	char	*p = t_alloc(t, n);
+
+	memcpy(p, s, n);
+	return p;
+}
+
+char *
+t_printf(struct arb_turn *t, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	 buf[512], *p;
+	int	 n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		t_fail(t, ARB_EINTERNAL, "bad format");
+	if ((size_t)n < sizeof(buf))
+		return t_strdup(t, buf);
+	p = t_alloc(t, (size_t)n + 1);
+	va_start(ap, fmt);
+	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+/*
+ * Grows *vecp (an array of elements of size bytes, cap of them) to hold
+ * need.  Vectors are malloc'ed, not arena memory, because they move; the
+ * turn frees them in arb_turn_free().
+ */
+void
+t_grow(struct arb_turn *t, void *vecp, size_t *cap, size_t need,
+    size_t size)
+{
+	void	**v = vecp, *p;
+	size_t	  n;
+
+	if (need <= *cap)
+		return;
+	n = *cap < 8 ? 8 : *cap * 2;
+	if (n < need)
+		n = need;
+	if (n > SIZE_MAX / size)
+		t_nomem(t);
+	p = realloc(*v, n * size);
+	if (p == NULL)
+		t_nomem(t);
+	*v = p;
+	*cap = n;
+}
+
+void *
+t_push(struct arb_turn *t, void *v, size_t *cap, size_t *n, size_t size)
+{
+	t_grow(t, &v, cap, *n + 1, size);
+	memset((char *)v + *n * size, 0, size);
+	++*n;
+	return v;
+}
+
+/* FNV-1a: simple, and good enough for unit ids and names. */
+static size_t
+hash(const char *s)
+{
+	uint64_t h = 14695981039346656037u;
+
+	for (; *s != '\0'; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211u;
+	return (size_t)h;
+}
+
+int
+strmap_get(const struct strmap *m, const char *key)
+{
+	size_t	 i;
+
+	if (m->cap == 0)
+		return -1;
+	for (i = hash(key) & (m->cap - 1); m->keys[i] != NULL;
+	    i = (i + 1) & (m->cap - 1))
+		if (strcmp(m->keys[i], key) == 0)
+			return m->vals[i];
+	return -1;
+}
+
+void
+strmap_put(struct arb_turn *t, struct strmap *m, const char *key, int val)
+{
+	size_t	 i;
+
+	if (2 * (m->n + 1) > m->cap) {
+		struct strmap	 old = *m;
+		size_t		 cap = m->cap ? 2 * m->cap : 16;
+
+		m->keys = calloc(cap, sizeof(*m->keys));
+		m->vals = calloc(cap, sizeof(*m->vals));
+		if (m->keys == NULL || m->vals == NULL) {
+			free(m->keys);
+			free(m->vals);
+			*m = old;
+			t_nomem(t);
+		}
+		m->cap = cap;
+		m->n = 0;
+		for (i = 0; i < old.cap; i++)
+			if (old.keys[i] != NULL)
+				strmap_put(t, m, old.keys[i], old.vals[i]);
+		free(old.keys);
+		free(old.vals);
+	}
+	for (i = hash(key) & (m->cap - 1); m->keys[i] != NULL;
+	    i = (i + 1) & (m->cap - 1))
+		if (strcmp(m->keys[i], key) == 0) {
+			m->vals[i] = val;
+			return;
+		}
+	m->keys[i] = key;
+	m->vals[i] = val;
+	m->n++;
+}
+
+void
+strmap_release(struct strmap *m)
+{
+	free(m->keys);
+	free(m->vals);
+	memset(m, 0, sizeof(*m));
+}

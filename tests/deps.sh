@@ -1,0 +1,26 @@
+#!/bin/sh
+# Installs what arbiter needs to build and test, where it is missing:
+# jansson (libjansson-dev, found with pkg-config) and mandoc (man page
+# lint).  Uses apt-get when it can; says what to install when it cannot.
+missing=
+command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
+pkg-config --exists jansson 2>/dev/null || missing="$missing libjansson-dev"
+command -v mandoc >/dev/null 2>&1 || missing="$missing mandoc"
+command -v cc >/dev/null 2>&1 || missing="$missing gcc"
+command -v make >/dev/null 2>&1 || missing="$missing make"
+[ -z "$missing" ] && exit 0
+
+echo "arbiter: installing:$missing"
+if command -v apt-get >/dev/null 2>&1; then
+	sudo=
+	[ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && sudo=sudo
+	if [ "$(id -u)" -eq 0 ] || [ -n "$sudo" ]; then
+		export DEBIAN_FRONTEND=noninteractive
+		$sudo apt-get update -qq &&
+		    $sudo apt-get install -y -qq $missing >/dev/null &&
+		    exit 0
+	fi
+fi
+echo "arbiter: cannot install$missing by myself;" \
+    "install them (Debian: apt-get install$missing) and run make again" >&2
+exit 1
