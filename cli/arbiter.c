@@ -139,15 +139,24 @@ struct out {
 static bool
 out_open(struct out *o, const char *path)
 {
-	mode_t	 mask;
-	int	 fd;
+	struct stat	 st;
+	mode_t		 mask;
+	int		 fd;
 
 	o->path = path;
 	o->fp = NULL;
+	o->tmp = NULL;
 	if (strcmp(path, "-") == 0) {
-		o->tmp = NULL;
 		o->fp = stdout;
 		return true;
+	}
+	/* A device or a pipe (/dev/null, /dev/stdout) is written as it
+	 * is: renaming a file over it would replace it. */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		if ((o->fp = fopen(path, "w")) == NULL)
+			fprintf(stderr, "%s: cannot create %s: %s\n",
+			    progname, path, strerror(errno));
+		return o->fp != NULL;
 	}
 	if ((o->tmp = malloc(strlen(path) + 8)) == NULL)
 		return false;
@@ -170,38 +179,48 @@ out_open(struct out *o, const char *path)
 	return true;
 }
 
-/* Finishes o: with commit, flushes and renames; else removes it. */
+/* Flushes o to the disk; false after a message. */
+static bool
+out_flush(struct out *o)
+{
+	if (o->fp == NULL || o->fp == stdout)
+		return true;
+	if (fflush(o->fp) == 0 && !ferror(o->fp) && (o->tmp == NULL ||
+	    fsync(fileno(o->fp)) == 0))
+		return true;
+	fprintf(stderr, "%s: cannot write %s: %s\n", progname, o->path,
+	    strerror(errno));
+	return false;
+}
+
+/* Closes o: with commit, renames it into place; else removes it. */
 static bool
 out_close(struct out *o, bool commit)
 {
 	bool	 good = true;
 
-	if (o->fp == NULL)
-		return true;
-	if (o->tmp == NULL) {
-		good = fflush(stdout) == 0 && !ferror(stdout);
+	if (o->fp == NULL || o->fp == stdout) {
 		o->fp = NULL;
-		if (!good)
-			fprintf(stderr, "%s: cannot write standard output: "
-			    "%s\n", progname, strerror(errno));
-		return good;
+		return true;
 	}
-	if (commit && (fflush(o->fp) != 0 || ferror(o->fp) ||
-	    fsync(fileno(o->fp)) != 0))
-		good = false;
-	if (fclose(o->fp) != 0)
-		good = false;
-	o->fp = NULL;
-	if (commit && good && rename(o->tmp, o->path) != 0)
-		good = false;
-	if (commit && !good)
+	if (fclose(o->fp) != 0 && commit) {
 		fprintf(stderr, "%s: cannot write %s: %s\n", progname,
 		    o->path, strerror(errno));
+		good = false;
+	}
+	o->fp = NULL;
+	if (o->tmp == NULL)
+		return good;
+	if (commit && good && rename(o->tmp, o->path) != 0) {
+		fprintf(stderr, "%s: cannot rename %s to %s: %s\n", progname,
+		    o->tmp, o->path, strerror(errno));
+		good = false;
+	}
 	if (!commit || !good)
 		unlink(o->tmp);
 	free(o->tmp);
 	o->tmp = NULL;
-	return good || !commit;
+	return good;
 }
 
 static int
@@ -363,8 +382,11 @@ run(int argc, char **argv, struct arb_turn *t)
 			good = false;
 		}
 	}
+	for (i = 0; good && i < n; i++)
+		good = out_flush(&outs[i]);
+	/* Renamed only when every one has been written. */
 	for (i = 0; i < n; i++)
-		if (!out_close(&outs[i], good && outs[i].fp != stdout))
+		if (!out_close(&outs[i], good))
 			good = false;
 	if (!good)
 		return EXIT_CANTCREAT;

@@ -796,9 +796,9 @@ load_map(struct arb_turn *t, struct ld *ld)
 	const char	*name;
 	int		 i;
 
+	v = need(ld, root, "arbiter");
 	ld_push(ld, "arbiter");
-	if ((v = need(ld, root, "arbiter")) == NULL ||
-	    !json_is_integer(J(v)) || json_integer_value(J(v)) != 1)
+	if (!json_is_integer(J(v)) || json_integer_value(J(v)) != 1)
 		expect(ld, J(v), "format version", "1");
 	ld_pop(ld);
 	name = ld_str(ld, root, "ruleset", NULL);
@@ -942,9 +942,9 @@ load_orders(struct arb_turn *t, struct ld *ld, const char *bind)
 	int		 p, file;
 
 	ld_keys(ld, root, orders_keys, NULL);
+	v = need(ld, root, "arbiter");
 	ld_push(ld, "arbiter");
-	if ((v = need(ld, root, "arbiter")) == NULL ||
-	    !json_is_integer(J(v)) || json_integer_value(J(v)) != 1)
+	if (!json_is_integer(J(v)) || json_integer_value(J(v)) != 1)
 		expect(ld, J(v), "format version", "1");
 	ld_pop(ld);
 	name = ld_str(ld, root, "player", NULL);

@@ -1,0 +1,97 @@
+#!/bin/sh
+# The casebook runner: one directory per case under fixtures/RULESET/CASE.
+# Runs `arbiter $(cat args) map.json orders/*.json` in the case directory
+# and compares standard output with expected.json, or standard error and
+# the exit status with expected.err and expected.status.  With
+# expected.next.json it also writes the next map and compares it, and checks
+# that the next map loads again.  Every case runs twice (outputs must be
+# byte-identical) and once more with the order files reversed on the
+# command line (the result must not change).
+#
+#	ARBITER=path	the program (default ./arbiter)
+#	VERBOSE=1	print each command
+#	STOP=1		stop at the first failure
+#	UPDATE=1	rewrite the goldens (review the diff like code)
+#	VALGRIND=1	run under valgrind, failing on any error or leak
+#	CASE=name	run only cases whose path contains name
+# Prints one TAP line per case and ends with "N passed, N failed".
+top=$(cd "$(dirname "$0")/.." && pwd)
+arbiter=${ARBITER:-$top/arbiter}
+case $arbiter in /*) ;; *) arbiter=$top/$arbiter ;; esac
+tmp=$(mktemp -d) || exit 70
+trap 'rm -rf "$tmp"' EXIT INT TERM
+run=$arbiter
+[ -n "$VALGRIND" ] && run="valgrind -q --error-exitcode=99 --leak-check=full \
+--errors-for-leak-kinds=definite,indirect $arbiter"
+
+pass=0 fail=0 n=0
+for dir in "$top"/fixtures/*/*/; do
+	dir=${dir%/}
+	name=${dir#"$top"/fixtures/}
+	[ -f "$dir/map.json" ] || continue
+	[ -n "$CASE" ] && case $name in *"$CASE"*) ;; *) continue ;; esac
+	n=$((n + 1))
+	cd "$dir" || exit 70
+	args=$(cat args 2>/dev/null)
+	orders=$(ls orders/*.json 2>/dev/null)
+	reversed=$(printf '%s\n' $orders | sort -r)
+	nextarg=
+	[ -f expected.next.json ] && nextarg="--next $tmp/next.json"
+	[ -n "$VERBOSE" ] && echo "# (cd $dir && arbiter $args $nextarg map.json" $orders ")"
+	$run $args $nextarg map.json $orders >"$tmp/out" 2>"$tmp/err"
+	status=$?
+	why=
+	if [ -n "$UPDATE" ]; then
+		if [ -f expected.err ] || [ $status -ne 0 -a $status -ne 1 ]; then
+			cp "$tmp/err" expected.err
+			echo $status >expected.status
+			rm -f expected.json
+		else
+			cp "$tmp/out" expected.json
+			if [ $status -ne 0 ]; then echo $status >expected.status
+			else rm -f expected.status; fi
+		fi
+		[ -n "$nextarg" ] && cp "$tmp/next.json" expected.next.json
+	fi
+	want=0
+	[ -f expected.status ] && want=$(cat expected.status)
+	if [ "$status" -ne "$want" ]; then
+		why="exit status $status, expected $want"
+	elif [ -f expected.json ] && ! cmp -s "$tmp/out" expected.json; then
+		why="result differs"
+		diff -u expected.json "$tmp/out" | sed 's/^/# /' | head -60
+	elif [ -f expected.err ] && ! cmp -s "$tmp/err" expected.err; then
+		why="diagnostic differs"
+		diff -u expected.err "$tmp/err" | sed 's/^/# /'
+	elif [ ! -f expected.err ] && [ -s "$tmp/err" ]; then
+		why="unexpected output on standard error"
+		sed 's/^/# /' "$tmp/err" | head -20
+	elif [ ! -f expected.json ] && [ ! -f expected.err ]; then
+		why="no expected.json or expected.err"
+	elif [ -n "$nextarg" ] && ! cmp -s "$tmp/next.json" expected.next.json; then
+		why="next map differs"
+		diff -u expected.next.json "$tmp/next.json" | sed 's/^/# /' | head -40
+	elif [ -n "$nextarg" ] && ! $run "$tmp/next.json" >/dev/null 2>"$tmp/err2"; then
+		why="the next map does not load again: $(cat "$tmp/err2")"
+	else
+		$run $args map.json $orders >"$tmp/out2" 2>"$tmp/err2"
+		$run $args map.json $reversed >"$tmp/out3" 2>"$tmp/err3"
+		if ! cmp -s "$tmp/out" "$tmp/out2" || ! cmp -s "$tmp/err" "$tmp/err2"; then
+			why="a second run gave other output"
+		elif [ ! -f expected.err ] && ! cmp -s "$tmp/out" "$tmp/out3"; then
+			why="reversing the order files changed the result"
+		fi
+	fi
+	cd "$top" || exit 70
+	if [ -z "$why" ]; then
+		pass=$((pass + 1))
+		echo "ok $n - $name"
+	else
+		fail=$((fail + 1))
+		echo "not ok $n - $name: $why"
+		[ -n "$STOP" ] && break
+	fi
+done
+echo "1..$n"
+echo "casebook: $pass passed, $fail failed"
+[ $fail -eq 0 ]

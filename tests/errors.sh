@@ -1,0 +1,88 @@
+#!/bin/sh
+# Error paths of the command line: exit codes from arbiter(1), messages,
+# and outputs written whole or not at all.
+top=$(cd "$(dirname "$0")/.." && pwd)
+arbiter=${ARBITER:-$top/arbiter}
+case $arbiter in /*) ;; *) arbiter=$top/$arbiter ;; esac
+demo=$top/fixtures/aeonis/demo-turn
+tmp=$(mktemp -d) || exit 70
+trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT INT TERM
+pass=0 fail=0
+
+# expect STATUS DESCRIPTION COMMAND...: the command exits with STATUS.
+expect() {
+	want=$1 what=$2
+	shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	if [ "$got" -eq "$want" ]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "not ok - $what: exit $got, expected $want"
+		sed 's/^/# /' "$tmp/err" | head -5
+	fi
+}
+
+# check DESCRIPTION CONDITION...: a shell test that must hold.
+check() {
+	what=$1
+	shift
+	if "$@"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "not ok - $what"
+	fi
+}
+
+cd "$demo" || exit 70
+expect 0 "--help" "$arbiter" --help
+check "--help shows the usage" grep -q '^usage: arbiter' "$tmp/out"
+expect 0 "--version" "$arbiter" --version
+check "--version names the version" grep -q '^arbiter [0-9]' "$tmp/out"
+expect 64 "no arguments" "$arbiter"
+check "usage on standard error" grep -q '^usage: arbiter' "$tmp/err"
+expect 64 "unknown option" "$arbiter" --frobnicate map.json
+expect 64 "--text without --trace-file" "$arbiter" --text map.json
+expect 64 "bad seed" "$arbiter" --seed x map.json
+expect 64 "two outputs on standard output" "$arbiter" --trace-file - map.json
+expect 64 "orders from standard input" "$arbiter" map.json -
+expect 66 "missing map" "$arbiter" nosuch.json
+check "missing map message" grep -q '^arbiter: cannot open nosuch.json: ' "$tmp/err"
+expect 66 "missing orders" "$arbiter" map.json red=nosuch.json
+expect 65 "ruleset mismatch" "$arbiter" -r territory map.json
+check "ruleset mismatch message" grep -q 'ruleset is "aeonis", not "territory"' "$tmp/err"
+expect 65 "orders bound to the wrong player" "$arbiter" map.json blue=orders/red.json
+expect 65 "two files for one player" "$arbiter" map.json orders/red.json red=orders/red.json
+expect 0 "map from standard input" sh -c "'$arbiter' - orders/*.json <map.json"
+"$arbiter" map.json orders/*.json >"$tmp/want" 2>/dev/null
+check "standard input gives the same result" cmp -s "$tmp/out" "$tmp/want"
+expect 0 "--output" "$arbiter" -o "$tmp/result.json" --next "$tmp/next.json" map.json orders/*.json
+check "--output writes the result" cmp -s "$tmp/result.json" "$tmp/want"
+check "--next map loads again" sh -c "'$arbiter' '$tmp/next.json' >/dev/null"
+check "no temporary files left" test "$(ls "$tmp" | grep -c '\.json\.')" -eq 0
+expect 0 "--trace-file" "$arbiter" -o "$tmp/r.json" --trace-file "$tmp/trace.jsonl" map.json orders/*.json
+check "trace is JSON Lines" sh -c "head -n 1 '$tmp/trace.jsonl' | grep -q '^{\"ev\": *\"turn\"'"
+expect 1 "--check with an illegal order" "$arbiter" --check map.json "$top/tests/data/illegal.json"
+expect 0 "--check with legal orders" "$arbiter" --check map.json orders/*.json
+
+# Output files are written whole or not at all.
+mkdir "$tmp/ro" && chmod a-w "$tmp/ro"
+if [ "$(id -u)" -ne 0 ]; then
+	expect 73 "unwritable output" "$arbiter" -o "$tmp/ro/r.json" map.json
+	check "nothing left in the unwritable folder" test -z "$(ls "$tmp/ro")"
+fi
+expect 73 "output in a missing folder" "$arbiter" -o "$tmp/none/r.json" map.json
+echo keep >"$tmp/keep.json"
+expect 65 "bad data leaves the old output" "$arbiter" -o "$tmp/keep.json" map.json blue=orders/red.json
+check "old output untouched" grep -q keep "$tmp/keep.json"
+if [ -w /dev/full ]; then
+	expect 73 "standard output full" sh -c "'$arbiter' map.json >/dev/full"
+	expect 73 "next map on a full device" "$arbiter" -o "$tmp/r2.json" --next /dev/full map.json
+	check "no result when the next map fails" test ! -e "$tmp/r2.json"
+	check "/dev/full is still a device" test -c /dev/full
+fi
+
+echo "error paths: $pass passed, $fail failed"
+[ $fail -eq 0 ]

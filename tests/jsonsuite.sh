@@ -1,0 +1,49 @@
+#!/bin/sh
+# Feeds every case of JSONTestSuite's test_parsing (shared/data) to arbiter,
+# as a map and as an orders file.  None may crash; every one must be
+# refused (none is a valid map or orders file) with exit 65 and a message
+# that names the file and a line:column.
+top=$(cd "$(dirname "$0")/.." && pwd)
+arbiter=${ARBITER:-$top/arbiter}
+case $arbiter in /*) ;; *) arbiter=$top/$arbiter ;; esac
+suite=${SHARED:-$top/../shared}/data/JSONTestSuite/test_parsing
+tmp=$(mktemp -d) || exit 70
+trap 'rm -rf "$tmp"' EXIT INT TERM
+if [ ! -d "$suite" ]; then
+	echo "jsonsuite: $suite not found: 0 passed, 0 failed, 1 skipped"
+	exit 0
+fi
+map=$top/fixtures/aeonis/demo-turn/map.json
+pass=0 fail=0 n=0
+for f in "$suite"/*.json; do
+	base=$(basename "$f")
+	for role in map orders; do
+		n=$((n + 1))
+		if [ $role = map ]; then
+			"$arbiter" "$f" >"$tmp/out" 2>"$tmp/err"
+		else
+			"$arbiter" "$map" "$f" >"$tmp/out" 2>"$tmp/err"
+		fi
+		status=$?
+		msg=$(head -n 1 "$tmp/err")
+		why=
+		if [ $status -ne 65 ]; then
+			why="exit status $status, expected 65: $msg"
+		elif [ -s "$tmp/out" ]; then
+			why="wrote output"
+		else
+			case $msg in
+			"arbiter: $f:"[0-9]*:[0-9]*": "?*) ;;
+			*) why="message not located: $msg" ;;
+			esac
+		fi
+		if [ -z "$why" ]; then
+			pass=$((pass + 1))
+		else
+			fail=$((fail + 1))
+			echo "not ok $n - $base as $role: $why"
+		fi
+	done
+done
+echo "jsonsuite: $pass passed, $fail failed"
+[ $fail -eq 0 ]

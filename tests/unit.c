@@ -1,0 +1,229 @@
+/*
+ * arbiter: a turn adjudicator for hex and territory wargames.
+ * Copyright (c) 2026 the arbiter developers.  ISC license (see README.md).
+ *
+ * Unit tests of the pieces: hex geometry, locate(), the dice, the string
+ * map, and the loaders' messages through the public interface.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+
+static int passed, failed;
+
+#define CHECK(cond) do {						\
+	if (cond)							\
+		passed++;						\
+	else {								\
+		failed++;						\
+		printf("%s:%d: failed: %s\n", __FILE__, __LINE__, #cond); \
+	}								\
+} while (0)
+
+static struct board
+hexboard(int cols, int rows, bool odd_low)
+{
+	struct board b;
+
+	memset(&b, 0, sizeof(b));
+	b.kind = BOARD_HEX;
+	b.cols = cols;
+	b.rows = rows;
+	b.width = cols > 99 || rows > 99 ? 3 : 2;
+	b.odd_low = odd_low;
+	b.ncells = cols * rows;
+	return b;
+}
+
+/* Are the neighbours of label exactly the labels in want (any order)? */
+static bool
+neighbours_are(const struct board *b, const char *label, const char *want)
+{
+	int	 nb[6], n = board_neighbors(b, board_find(b, label), nb), i;
+	char	 buf[32], got[128] = "";
+	size_t	 count = 0;
+
+	for (i = 0; i < n; i++) {
+		board_label(b, nb[i], buf);
+		if (strstr(want, buf) == NULL)
+			return false;
+		strcat(got, buf);
+	}
+	for (i = 0; want[i] != '\0'; i++)
+		if (want[i] == ' ')
+			count++;
+	return (size_t)n == count + 1;
+}
+
+static void
+test_hex(void)
+{
+	struct board	 b = hexboard(12, 10, false), o = hexboard(12, 10, true);
+	struct board	 w = hexboard(120, 5, false);
+	char		 buf[32];
+
+	CHECK(board_find(&b, "0304") == 3 * 12 + 2);
+	CHECK(strcmp(board_label(&b, board_find(&b, "0304"), buf), "0304") == 0);
+	CHECK(board_find(&b, "0000") == -1);
+	CHECK(board_find(&b, "1301") == -1);
+	CHECK(board_find(&b, "0111") == -1);
+	CHECK(board_find(&b, "304") == -1);
+	CHECK(board_find(&b, "03a4") == -1);
+	CHECK(board_find(&b, "1210") == 9 * 12 + 11);
+	/* DESIGN.md: 0304 touches 0303, 0305, 0203, 0204, 0403, 0404. */
+	CHECK(neighbours_are(&b, "0304", "0303 0305 0203 0204 0403 0404"));
+	/* An even column sits lower: its side neighbours are r and r+1. */
+	CHECK(neighbours_are(&b, "0404", "0403 0405 0304 0305 0504 0505"));
+	/* Corners and edges. */
+	CHECK(neighbours_are(&b, "0101", "0102 0201"));
+	CHECK(neighbours_are(&b, "0201", "0202 0101 0102 0301 0302"));
+	CHECK(neighbours_are(&b, "1210", "1209 1110"));
+	/* odd-low: the odd columns sit lower. */
+	CHECK(neighbours_are(&o, "0304", "0303 0305 0204 0205 0404 0405"));
+	CHECK(board_is_adjacent(&b, board_find(&b, "0304"),
+	    board_find(&b, "0403")));
+	CHECK(!board_is_adjacent(&b, board_find(&b, "0304"),
+	    board_find(&b, "0405")));
+	/* Wider labels. */
+	CHECK(board_find(&w, "120005") == 4 * 120 + 119);
+	CHECK(strcmp(board_label(&w, 0, buf), "001001") == 0);
+}
+
+static void
+test_locate(void)
+{
+	const char	*doc = "{\n  \"a\": [1, {\"b~/c\": \"x\"}],\n"
+	    "  \"\\u00e9t\\u00e9\": {\"k\": true}, \"z\": \"\xc3\xa9\", "
+	    "\"y\": 5\n}";
+	size_t		 len = strlen(doc);
+	int		 line, col;
+
+	CHECK(locate(doc, len, "", &line, &col) == 0 && line == 1 &&
+	    col == 1);
+	CHECK(locate(doc, len, "/a", &line, &col) == 0 && line == 2 &&
+	    col == 8);
+	CHECK(locate(doc, len, "/a/1/b~0~1c", &line, &col) == 0 &&
+	    line == 2 && col == 21);
+	CHECK(locate(doc, len, "/\xc3\xa9t\xc3\xa9/k", &line, &col) == 0 &&
+	    line == 3 && col == 26);
+	/* Columns count characters: "é" is one. */
+	CHECK(locate(doc, len, "/y", &line, &col) == 0 && line == 3 &&
+	    col == 48);
+	CHECK(locate(doc, len, "/nosuch", &line, &col) == -1);
+	CHECK(locate(doc, len, "/a/7", &line, &col) == -1);
+	CHECK(locate("[", 1, "/0", &line, &col) == -1);
+}
+
+static void
+test_dice(void)
+{
+	uint64_t	 s = 0;
+	struct arb_turn	*t = arb_turn_new();
+	struct arb_error e;
+	jmp_buf		 jb;
+	int		 i, counts[7] = { 0 };
+
+	/* The published first output of splitmix64 from state 0. */
+	CHECK(splitmix64(&s) == 0xe220a8397b1dcdafu);
+	t->err = &e;
+	t->jmp = &jb;
+	if (setjmp(jb) == 0) {
+		t->dice = 42;
+		for (i = 0; i < 6000; i++)
+			counts[dice_roll(t, 6, "test")]++;
+		CHECK(counts[0] == 0);
+		for (i = 1; i <= 6; i++)
+			CHECK(counts[i] > 850 && counts[i] < 1150);
+		CHECK(t->draws.n == 6000);
+	} else
+		CHECK(!"jumped");
+	t->jmp = NULL;
+	arb_turn_free(t);
+}
+
+static void
+test_strmap(void)
+{
+	struct arb_turn	*t = arb_turn_new();
+	struct strmap	 m = { 0 };
+	struct arb_error e;
+	jmp_buf		 jb;
+	char		 keys[1000][16];
+	int		 i, bad = 0;
+
+	t->err = &e;
+	t->jmp = &jb;
+	if (setjmp(jb) == 0) {
+		for (i = 0; i < 1000; i++) {
+			snprintf(keys[i], sizeof(keys[i]), "k%d", i);
+			strmap_put(t, &m, keys[i], i);
+		}
+		for (i = 0; i < 1000; i++)
+			if (strmap_get(&m, keys[i]) != i)
+				bad++;
+		CHECK(bad == 0);
+		CHECK(strmap_get(&m, "k1000") == -1);
+		CHECK(m.n == 1000);
+	}
+	strmap_release(&m);
+	arb_turn_free(t);
+}
+
+/* Loads a map text; returns the error (code ARB_EOK when it loaded). */
+static struct arb_error
+load(const char *text)
+{
+	struct arb_turn	*t = arb_turn_new();
+	struct arb_error e;
+
+	arb_turn_load_map(t, "m.json", text, strlen(text), &e);
+	arb_turn_free(t);
+	return e;
+}
+
+#define MAP(rest) "{\"arbiter\": 1, \"ruleset\": \"aeonis\",\n" \
+	"\"board\": {\"grid\": \"hex\", \"cols\": 4, \"rows\": 3},\n" \
+	"\"players\": {\"red\": {\"ap\": 3}},\n" rest "}"
+
+static void
+test_load(void)
+{
+	struct arb_error e;
+
+	e = load(MAP("\"units\": []"));
+	CHECK(e.code == ARB_EOK);
+	/* A syntax error: jansson's position, no pointer. */
+	e = load("{\"arbiter\": 1,\n \"x\": [troo]}");
+	CHECK(e.code == ARB_EDATA && e.line == 2 && e.column == 11 &&
+	    e.pointer[0] == '\0' && strcmp(e.file, "m.json") == 0);
+	e = load(MAP("\"units\": [{\"id\": \"a\", \"player\": \"red\", "
+	    "\"type\": \"infantry\", \"at\": \"0504\"}]"));
+	CHECK(e.code == ARB_EDATA && e.line == 4 && e.column == 66 &&
+	    strcmp(e.pointer, "/units/0/at") == 0 &&
+	    strcmp(e.text, "unknown cell \"0504\"") == 0);
+	e = load(MAP("\"units\": [{\"id\": \"a\", \"player\": \"red\", "
+	    "\"type\": \"infantry\", \"at\": \"0101\", \"strength\": -2}]"));
+	CHECK(e.code == ARB_EDATA && strcmp(e.pointer,
+	    "/units/0/strength") == 0 && strstr(e.text, "-2") != NULL);
+	e = load(MAP("\"units\": [], \"extra\": 1"));
+	CHECK(e.code == ARB_EDATA && strcmp(e.pointer, "/extra") == 0);
+	e = load(MAP("\"_comment\": \"ignored\", \"units\": []"));
+	CHECK(e.code == ARB_EOK);
+	e = load("[]");
+	CHECK(e.code == ARB_EDATA && e.line == 1 && e.column == 1);
+	e = load("");
+	CHECK(e.code == ARB_EDATA && e.line >= 1 && e.column >= 1);
+}
+
+int
+main(void)
+{
+	test_hex();
+	test_locate();
+	test_dice();
+	test_strmap();
+	test_load();
+	printf("unit: %d passed, %d failed\n", passed, failed);
+	return failed != 0;
+}
