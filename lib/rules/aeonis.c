@@ -695,6 +695,10 @@ step_cost(struct arb_turn *t, struct order *o, struct walk *w, int from,
 	    basis, hex);
 	if (zoc)
 		why_add(w, "+ZOC 1");
+	else if (flank)
+		why_add(w, "+ZOC waived (cavalry flanking)");
+	if (pair)
+		why_add(w, " (second of a cavalry plains pair)");
 	trace_event(t, "step", "order", TF_STR, o->id, "from", TF_CELL,
 	    (long)from, "to", TF_CELL, (long)to, "terrain", TF_STR,
 	    t->board.terrains[tr], "basis", TF_STR, basis, "base", TF_INT,
