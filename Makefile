@@ -39,9 +39,27 @@ build-san/arbiter: $(CLISRC) $(LIBSRC) $(HDRS)
 	$(CC) $(ARB_CFLAGS) $(SAN_CFLAGS) $(JANSSON_CFLAGS) -o $@ $(CLISRC) \
 	    $(LIBSRC) $(JANSSON_LIBS)
 
+# A warning check with another compiler (make check runs it with clang).
+arbiter-clang: $(CLISRC) $(LIBSRC) $(HDRS)
+	mkdir -p build-clang
+	$(CC) $(ARB_CFLAGS) $(JANSSON_CFLAGS) -o build-clang/arbiter \
+	    $(CLISRC) $(LIBSRC) $(JANSSON_LIBS)
+
 tests/unit: tests/unit.c $(LIBSRC) $(HDRS)
 	$(CC) $(ARB_CFLAGS) $(SAN_CFLAGS) $(JANSSON_CFLAGS) -o $@ \
 	    tests/unit.c $(LIBSRC) $(JANSSON_LIBS)
+
+# The fuzz target: `make fuzz` builds it for libFuzzer (clang); make check
+# replays the casebook and tests/crashes/ through it under the sanitizers.
+tests/fuzz_main: tests/fuzz_main.c tests/fuzz_load.c $(LIBSRC) $(HDRS)
+	$(CC) $(ARB_CFLAGS) $(SAN_CFLAGS) $(JANSSON_CFLAGS) -o $@ \
+	    tests/fuzz_main.c tests/fuzz_load.c $(LIBSRC) $(JANSSON_LIBS)
+
+fuzz: deps
+	clang -std=c11 -Ilib -g -O1 -fsanitize=fuzzer,address,undefined \
+	    $(JANSSON_CFLAGS) -o tests/fuzz_load tests/fuzz_load.c \
+	    $(LIBSRC) $(JANSSON_LIBS)
+	@echo 'run: tests/fuzz_load -max_total_time=60 tests/crashes fixtures'
 
 deps:
 	@sh tests/deps.sh
@@ -57,7 +75,7 @@ demo: deps
 	    red=orders/red.json blue=orders/blue.json
 
 check: deps
-	@$(MAKE) arbiter build-san/arbiter tests/unit
+	@$(MAKE) arbiter build-san/arbiter tests/unit tests/fuzz_main
 	@SHARED="$(SHARED)" sh tests/check.sh
 
 bench: deps
@@ -98,7 +116,7 @@ uninstall:
 	    "$(DESTDIR)$(MANDIR)/man7/arbiter-rules.7"
 
 clean:
-	rm -rf arbiter build-san tests/unit tests/bench/gen tests/bench/floor \
+	rm -rf arbiter build-san build-clang tests/unit tests/fuzz_main tests/fuzz_load tests/bench/gen tests/bench/floor \
 	    tests/bench/measure
 
-.PHONY: all check clean demo deps bench install lint uninstall
+.PHONY: all arbiter-clang check clean demo deps bench fuzz install lint uninstall

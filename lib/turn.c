@@ -193,14 +193,15 @@ arb_turn_run(struct arb_turn *t, int flags, struct arb_error *e)
 			t->illegal++;
 			continue;
 		}
-		if (flags & ARB_CHECK) {
-			order_rule(t, o, OS_LEGAL, R_OK, NULL, "legal");
-			continue;
-		}
 		t->rs->execute(t, o);
 		if (o->status == OS_PENDING)
 			t_fail(t, ARB_EINTERNAL, "order %s left undecided",
 			    o->id);
+		/* --check plays the orders out, so that each is judged
+		 * where the earlier ones leave the units, and reports
+		 * "legal" for what would be done. */
+		if ((flags & ARB_CHECK) && o->status == OS_DONE)
+			o->status = OS_LEGAL;
 	}
 	if (!(flags & ARB_CHECK)) {
 		t->rs->end(t);

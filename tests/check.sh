@@ -6,7 +6,7 @@
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 70
 log=$(mktemp) || exit 70
-trap 'rm -f "$log"' EXIT INT TERM
+trap 'rm -f "$log" "$log.one" "$log.rc"' EXIT INT TERM
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=98
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=97
 if [ -n "$VALGRIND" ]; then
@@ -15,18 +15,34 @@ else
 	export ARBITER=${ARBITER:-$top/build-san/arbiter}
 fi
 
+# suite NAME COMMAND...: runs a suite, shows all but its "ok" lines.  A
+# suite that fails without counting a failure (a crash, say) counts one.
 suite() {
-	echo "== $1"
+	name=$1
 	shift
-	"$@" 2>&1 | tee -a "$log" | grep -v '^ok '
+	echo "== $name"
+	{ "$@" 2>&1; echo "exit status $?" >"$log.rc"; } >"$log.one"
+	grep -v '^ok ' "$log.one"
+	cat "$log.one" >>"$log"
+	if [ "$(cat "$log.rc")" != "exit status 0" ] &&
+	    ! grep -q '^[a-z ]*: [0-9]* passed, [1-9][0-9]* failed' "$log.one"
+	then
+		echo "$name: 0 passed, 1 failed ($(cat "$log.rc"))" |
+		    tee -a "$log"
+	fi
 }
 
 suite "unit tests" tests/unit
 suite "casebook ($ARBITER)" sh tests/casebook.sh
 suite "JSONTestSuite" sh tests/jsonsuite.sh
 suite "error paths" sh tests/errors.sh
-if command -v mandoc >/dev/null 2>&1; then
-	suite "man pages" sh tests/manlint.sh
+suite "fuzz replay" sh -c 'tests/fuzz_main $(find fixtures tests/crashes \
+    -name "*.json" -type f | sort)'
+suite "man pages" sh tests/manlint.sh
+# The library and the program must build warning-free with clang too.
+if command -v clang >/dev/null 2>&1; then
+	suite "clang build" sh -c 'make -s CC=clang arbiter-clang >/dev/null &&
+	    echo "clang build: 1 passed, 0 failed"'
 fi
 # Each suite ends with "NAME: N passed, N failed"; add them up.
 awk '/^[a-z ]+: [0-9]+ passed, [0-9]+ failed/ {

@@ -425,12 +425,15 @@ enterable(struct arb_turn *t, struct order *o, int c)
 		return true;
 	if (t->units.v[u].by >= 0)
 		order_rule(t, o, OS_FAILED, R_ENEMY_OCCUPIED, "aeonis 1",
-		    "%s holds %s (moved there by order %s); entering it is "
-		    "an attack", t->units.v[u].id, cell_name(t, c),
-		    t->orders.v[t->units.v[u].by].id);
+		    "%s's %s holds %s (moved there by order %s); a move "
+		    "cannot enter another player's hex", t->players.v[
+		    t->units.v[u].player].name, t->units.v[u].id,
+		    cell_name(t, c), t->orders.v[t->units.v[u].by].id);
 	else
 		order_rule(t, o, OS_ILLEGAL, R_ENEMY_OCCUPIED, "aeonis 1",
-		    "%s holds %s; entering it is an attack, not a move",
+		    "%s's %s holds %s; a move cannot enter another "
+		    "player's hex (against an enemy, that is an attack)",
+		    t->players.v[t->units.v[u].player].name,
 		    t->units.v[u].id, cell_name(t, c));
 	return false;
 }

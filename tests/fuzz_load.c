@@ -1,0 +1,65 @@
+/*
+ * arbiter: a turn adjudicator for hex and territory wargames.
+ * Copyright (c) 2026 the arbiter developers.  ISC license (see README.md).
+ *
+ * The fuzz target for the loaders and the turn.  The first byte picks the
+ * role of the rest: even, a map, adjudicated with no orders; odd, an orders
+ * file for the bundled demo map, adjudicated.  Built by `make fuzz` with
+ * clang -fsanitize=fuzzer, and replayed by tests/fuzz_main.c in make check.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "arbiter.h"
+
+int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
+
+/* A small map, for inputs that play an orders file. */
+static const char map[] =
+    "{\"arbiter\": 1, \"ruleset\": \"aeonis\", \"turn\": 1,\n"
+    " \"board\": {\"grid\": \"hex\", \"cols\": 6, \"rows\": 6},\n"
+    " \"cells\": {\"0303\": {\"features\": [\"portal\"]},\n"
+    "   \"0505\": {\"features\": [\"portal\"]},\n"
+    "   \"0202\": {\"terrain\": \"lake\"}},\n"
+    " \"players\": {\"red\": {\"ap\": 9, \"mana\": 3,\n"
+    "   \"discoveries\": [\"translocation\"]}, \"blue\": {\"ap\": 9}},\n"
+    " \"units\": [\n"
+    "  {\"id\": \"r1\", \"player\": \"red\", \"type\": \"cavalry\", "
+    "\"at\": \"0101\"},\n"
+    "  {\"id\": \"r2\", \"player\": \"red\", \"type\": \"infantry\", "
+    "\"at\": \"0101\"},\n"
+    "  {\"id\": \"b1\", \"player\": \"blue\", \"type\": \"infantry\", "
+    "\"at\": \"0403\"}]}\n";
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct arb_turn	*t;
+	struct arb_error e;
+	FILE		*fp;
+
+	if (size < 1)
+		return 0;
+	if ((t = arb_turn_new()) == NULL)
+		return 0;
+	if (data[0] % 2 == 0) {
+		if (arb_turn_load_map(t, "fuzz", (const char *)data + 1,
+		    size - 1, &e) != 0)
+			goto out;
+	} else if (arb_turn_load_map(t, "map", map, strlen(map), &e) != 0 ||
+	    arb_turn_load_orders(t, "fuzz", NULL, (const char *)data + 1,
+	    size - 1, &e) != 0)
+		goto out;
+	if (arb_turn_run(t, ARB_TRACE, &e) != 0)
+		goto out;
+	if ((fp = fopen("/dev/null", "w")) != NULL) {
+		arb_turn_write_result(t, ARB_RESULT_TRACE, fp, &e);
+		arb_turn_write_next(t, fp, &e);
+		arb_turn_write_trace(t, 1, fp, &e);
+		fclose(fp);
+	}
+out:
+	arb_turn_free(t);
+	return 0;
+}
