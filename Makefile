@@ -96,7 +96,7 @@ lint:
 	@if command -v clang-format >/dev/null 2>&1; then \
 	    clang-format --dry-run -Werror $(CLISRC) $(LIBSRC) $(HDRS); \
 	else echo "clang-format not found: format not checked"; fi
-	mandoc -T lint -W style $(MANS)
+	sh tests/manlint.sh
 
 install: arbiter
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)/man1" \

@@ -109,10 +109,19 @@ describe(const json_t *v, char *buf, size_t size)
 	return buf;
 }
 
+/*
+ * Fails with "bad WHAT VALUE: expected WANT".  A what of "value" is
+ * replaced by the key the pointer ends in, when that is a name.
+ */
 static void
 expect(struct ld *ld, const json_t *v, const char *what, const char *want)
 {
-	char	 buf[64];
+	const char	*last = strrchr(ld->ptr, '/');
+	char		 buf[64];
+
+	if (strcmp(what, "value") == 0 && last != NULL && last[1] != '\0' &&
+	    (last[1] < '0' || last[1] > '9') && strchr(last, '~') == NULL)
+		what = last + 1;
 
 	ld_fail(ld, "bad %s %s: expected %s", what, describe(v, buf,
 	    sizeof(buf)), want);

@@ -1,15 +1,28 @@
 #!/bin/sh
 # Lints every man page with mandoc -T lint -W style: each clean page passes.
+# The pages are copied into a scratch manual tree with its own database, so
+# that cross references between them (.Xr) resolve without installing them.
 top=$(cd "$(dirname "$0")/.." && pwd)
-pass=0 fail=0
+tree=$(mktemp -d) || exit 1
+trap 'rm -rf "$tree"' EXIT
 for m in "$top"/man/*.[1-9]; do
-	if out=$(mandoc -T lint -W style "$m" 2>&1) && [ -z "$out" ]; then
+	[ -f "$m" ] || continue
+	s=${m##*.}
+	mkdir -p "$tree/man$s" && cp "$m" "$tree/man$s/"
+done
+makewhatis "$tree" 2>/dev/null
+pass=0 fail=0
+for m in "$tree"/man*/*.[1-9]; do
+	[ -f "$m" ] || continue
+	if out=$(MANPATH="$tree" mandoc -T lint -W style "$m" 2>&1) &&
+	    [ -z "$out" ]; then
 		pass=$((pass + 1))
 	else
 		fail=$((fail + 1))
-		echo "not ok - $m"
-		echo "$out" | sed 's/^/# /'
+		echo "not ok - ${m##*/}"
+		echo "$out" | sed "s|$tree/||; s/^/# /"
 	fi
 done
+[ $((pass + fail)) -gt 0 ] || { echo "not ok - no man pages"; fail=$((fail + 1)); }
 echo "man pages: $pass passed, $fail failed"
 [ $fail -eq 0 ]
