@@ -49,7 +49,7 @@ add(json_t *a, json_t *v)
 static json_t *
 str(const char *s)
 {
-	return ok(json_string(s));
+	return ok(json_string_nocheck(s));
 }
 
 static json_t *
@@ -186,13 +186,86 @@ unit_json(struct arb_turn *t, int ui)
 	return j;
 }
 
-static json_t *
-changes_json(struct arb_turn *t, const struct ochange *v, size_t n,
+/*
+ * The result is written as it is built, one member or array element at a
+ * time, so that a large turn never holds the whole document in memory.
+ * Each piece is a small jansson value dumped with JSON_INDENT(2) and moved
+ * right to its depth; the bytes are those a dump of the whole tree would
+ * give (strings never hold a raw newline, so every newline is jansson's).
+ */
+struct out {
+	struct arb_turn	*t;
+	FILE		*fp;
+	const char	*pad;	/* added after each newline */
+	bool		 first;	/* no element yet in the open array */
+};
+
+static int
+indented(const char *buf, size_t size, void *data)
+{
+	struct out	*w = data;
+	const char	*nl;
+
+	while (size > 0 && (nl = memchr(buf, '\n', size)) != NULL) {
+		size_t n = (size_t)(nl - buf) + 1;
+
+		if (fwrite(buf, 1, n, w->fp) != n || fputs(w->pad, w->fp) ==
+		    EOF)
+			return -1;
+		buf += n;
+		size -= n;
+	}
+	return size > 0 && fwrite(buf, 1, size, w->fp) != size ? -1 : 0;
+}
+
+static void
+put(struct out *w, json_t *v, const char *pad)
+{
+	w->pad = pad;
+	if (json_dump_callback(v, indented, w, JSON_INDENT(2) |
+	    JSON_ENCODE_ANY) != 0)
+		t_fail(w->t, ARB_EINTERNAL, "cannot write the output");
+	json_decref(v);
+}
+
+/* A member of the top object: ",\n  \"key\": value". */
+static void
+member(struct out *w, const char *key, json_t *v)
+{
+	fprintf(w->fp, ",\n  \"%s\": ", key);
+	put(w, v, "  ");
+}
+
+static void
+open_array(struct out *w, const char *key)
+{
+	fprintf(w->fp, ",\n  \"%s\": [", key);
+	w->first = true;
+}
+
+static void
+element(struct out *w, json_t *v)
+{
+	fputs(w->first ? "\n    " : ",\n    ", w->fp);
+	w->first = false;
+	put(w, v, "    ");
+}
+
+static void
+close_array(struct out *w)
+{
+	fputs(w->first ? "]" : "\n  ]", w->fp);
+}
+
+static void
+changes(struct out *w, const char *key, const struct ochange *v, size_t n,
     bool players)
 {
-	json_t	*a = ok(json_array()), *j;
-	size_t	 i;
+	struct arb_turn	*t = w->t;
+	json_t		*j;
+	size_t		 i;
 
+	open_array(w, key);
 	for (i = 0; i < n; i++) {
 		j = ok(json_object());
 		set(j, "cell", cellv(t, v[i].cell));
@@ -202,34 +275,34 @@ changes_json(struct arb_turn *t, const struct ochange *v, size_t n,
 		set(j, "why", str(v[i].why));
 		if (v[i].order >= 0)
 			set(j, "order", str(t->orders.v[v[i].order].id));
-		add(a, j);
+		element(w, j);
 	}
-	return a;
+	close_array(w);
 }
 
 void
 emit_result(struct arb_turn *t, int flags, FILE *fp)
 {
 	const char *const *res = t->rs->player_res;
-	json_t	*root, *a, *j, *p;
-	int	*idx;
-	size_t	 i;
-	int	 k;
+	struct out	 w = { t, fp, "", false };
+	json_t		*j, *p, *a;
+	int		*idx;
+	size_t		 i;
+	int		 k;
 
 	T = t;
-	root = t->json = ok(json_object());
-	set(root, "arbiter", num(1));
-	set(root, "ruleset", str(t->rs->name));
-	set(root, "turn", num(t->number));
-	set(root, "seed", ok(json_integer((json_int_t)t->seed)));
+	fprintf(fp, "{\n  \"arbiter\": 1");
+	member(&w, "ruleset", str(t->rs->name));
+	member(&w, "turn", num(t->number));
+	member(&w, "seed", ok(json_integer((json_int_t)t->seed)));
 	if (t->flags & ARB_CHECK)
-		set(root, "check", ok(json_true()));
-	a = ok(json_array());
+		member(&w, "check", ok(json_true()));
+	open_array(&w, "orders");
 	for (i = 0; i < t->sequence.n; i++)
-		add(a, order_json(t, &t->orders.v[t->sequence.v[i]]));
-	set(root, "orders", a);
+		element(&w, order_json(t, &t->orders.v[t->sequence.v[i]]));
+	close_array(&w);
 	if (!(t->flags & ARB_CHECK)) {
-		a = ok(json_array());
+		open_array(&w, "attacks");
 		for (i = 0; i < t->attacks.n; i++) {
 			const struct attack *at = &t->attacks.v[i];
 			const struct order *o = &t->orders.v[at->order];
@@ -242,18 +315,18 @@ emit_result(struct arb_turn *t, int flags, FILE *fp)
 			set(j, "target", cellv(t, at->target));
 			set(j, "defenders", units_of(t, at->defenders,
 			    at->ndefenders));
-			add(a, j);
+			element(&w, j);
 		}
-		set(root, "attacks", a);
+		close_array(&w);
 		idx = t_alloc(t, t->units.n * sizeof(int) + 1);
 		for (i = 0; i < t->units.n; i++)
 			idx[i] = (int)i;
 		qsort(idx, t->units.n, sizeof(int), by_id);
-		a = ok(json_array());
+		open_array(&w, "units");
 		for (i = 0; i < t->units.n; i++)
-			add(a, unit_json(t, idx[i]));
-		set(root, "units", a);
-		a = ok(json_array());
+			element(&w, unit_json(t, idx[i]));
+		close_array(&w);
+		open_array(&w, "losses");
 		for (i = 0; i < t->losses.n; i++) {
 			const struct loss *l = &t->losses.v[i];
 			const struct unit *u = &t->units.v[l->unit];
@@ -266,13 +339,11 @@ emit_result(struct arb_turn *t, int flags, FILE *fp)
 			set(j, "cause", str(l->cause));
 			if (l->order >= 0)
 				set(j, "order", str(t->orders.v[l->order].id));
-			add(a, j);
+			element(&w, j);
 		}
-		set(root, "losses", a);
-		set(root, "ownership", changes_json(t, t->ownership.v,
-		    t->ownership.n, true));
-		set(root, "loyalty", changes_json(t, t->loyalty.v,
-		    t->loyalty.n, false));
+		close_array(&w);
+		changes(&w, "ownership", t->ownership.v, t->ownership.n, true);
+		changes(&w, "loyalty", t->loyalty.v, t->loyalty.n, false);
 		p = ok(json_object());
 		for (i = 0; i < t->players.n; i++) {
 			const struct player *pl = &t->players.v[i];
@@ -289,7 +360,7 @@ emit_result(struct arb_turn *t, int flags, FILE *fp)
 			}
 			set(p, pl->name, j);
 		}
-		set(root, "players", p);
+		member(&w, "players", p);
 		j = ok(json_object());
 		set(j, "seed", ok(json_integer((json_int_t)t->seed)));
 		a = ok(json_array());
@@ -302,16 +373,16 @@ emit_result(struct arb_turn *t, int flags, FILE *fp)
 			add(a, d);
 		}
 		set(j, "draws", a);
-		set(root, "dice", j);
+		member(&w, "dice", j);
 	}
 	if (flags & ARB_RESULT_TRACE) {
-		a = ok(json_array());
+		open_array(&w, "trace");
 		for (i = 0; i < t->trace.n; i++)
-			add(a, event_json(t, &t->trace.v[i]));
-		set(root, "trace", a);
+			element(&w, event_json(t, &t->trace.v[i]));
+		close_array(&w);
 	}
-	dump(t, root, JSON_INDENT(2), fp);
-	emit_release(t);
+	if (fputs("\n}\n", fp) == EOF || ferror(fp))
+		t_fail(t, ARB_EINTERNAL, "cannot write the output");
 }
 
 void
