@@ -470,7 +470,7 @@ static void
 validate_move(struct arb_turn *t, struct order *o)
 {
 	struct aeonis	*a = A(t);
-	int		 i, range = INT_MAX, slow = -1, n = o->ncells;
+	int		 i, tr, range = INT_MAX, slow = -1, n = o->ncells;
 
 	if (group_cell(t, o, o->cells[0]) < 0)
 		return;
@@ -524,13 +524,21 @@ validate_move(struct arb_turn *t, struct order *o)
 		if (!destination_ok(t, o, to, !hop))
 			return;
 	}
-	/* READINGS: flyers cross lakes but do not end a move on one. */
+	/* READINGS: flyers cross lakes but do not end a move on one; nor
+	 * on a terrain the map's cost table makes impassable. */
 	i = o->cells[n - 1];
-	if (t->board.cells[i].terrain == a->lake &&
-	    !board_has(&t->board, i, a->bridge)) {
+	tr = t->board.cells[i].terrain;
+	if (tr == a->lake && !board_has(&t->board, i, a->bridge)) {
 		order_rule(t, o, OS_ILLEGAL, R_LAKE_END, "aeonis 3",
 		    "flying units may cross the lake at %s but not end a "
 		    "move on it", cell_name(t, i));
+		return;
+	}
+	if (tr != a->lake && a->cost[tr] < 0) {
+		order_rule(t, o, OS_ILLEGAL, R_IMPASSABLE,
+		    "aeonis 3 (house rule)", "flying units may cross the %s "
+		    "at %s but not end a move on it", t->board.terrains[tr],
+		    cell_name(t, i));
 		return;
 	}
 }
