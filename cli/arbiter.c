@@ -24,7 +24,7 @@
 /* Exit codes, listed in arbiter(1). */
 enum exitcode {
 	EXIT_OK = 0,
-	EXIT_ILLEGAL = 1,		/* --check found illegal orders */
+	EXIT_ILLEGAL = 1,		/* --check: illegal or failed orders */
 	EXIT_USAGE = EX_USAGE,		/* 64 */
 	EXIT_DATA = EX_DATAERR,		/* 65 */
 	EXIT_NOINPUT = EX_NOINPUT,	/* 66 */
@@ -52,7 +52,7 @@ help(void)
 	    "player,\n"
 	    "writes the result as JSON.  See arbiter(1).\n\n"
 	    "  -c, --check           validate the orders only; exit 1 if any "
-	    "is illegal\n"
+	    "fails\n"
 	    "  -h, --help            show this help\n"
 	    "  -n, --next FILE       write the next turn's map to FILE\n"
 	    "  -o, --output FILE     write the result to FILE, not standard "
@@ -63,8 +63,8 @@ help(void)
 	    "      --trace-file FILE write the trace to FILE as JSON Lines\n"
 	    "      --text            with --trace-file: readable text lines\n"
 	    "  -V, --version         show the version\n\n"
-	    "Map \"-\" is standard input.  Exit: 0 done, 1 illegal orders "
-	    "(--check),\n"
+	    "Map \"-\" is standard input.  Exit: 0 done, 1 illegal or failed "
+	    "orders (--check),\n"
 	    "64 usage, 65 bad data, 66 cannot open, 70 internal, 73 cannot "
 	    "create.\n");
 }

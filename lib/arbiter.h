@@ -89,7 +89,7 @@ void		 arb_turn_set_seed(struct arb_turn *t, unsigned long long seed);
 int		 arb_turn_run(struct arb_turn *t, int flags,
 		    struct arb_error *e);
 
-/* The number of orders validation refused (after arb_turn_run()). */
+/* The number of orders ruled illegal or failed (after arb_turn_run()). */
 int		 arb_turn_illegal(const struct arb_turn *t);
 
 /*

@@ -188,15 +188,17 @@ arb_turn_run(struct arb_turn *t, int flags, struct arb_error *e)
 	for (i = 0; i < t->sequence.n; i++) {
 		struct order *o = &t->orders.v[t->sequence.v[i]];
 
+		/* Validation rules an order illegal, or failed when an
+		 * earlier order is the cause; either way it is not carried
+		 * out. */
 		t->rs->validate(t, o);
-		if (o->status == OS_ILLEGAL) {
-			t->illegal++;
-			continue;
-		}
-		t->rs->execute(t, o);
+		if (o->status == OS_PENDING)
+			t->rs->execute(t, o);
 		if (o->status == OS_PENDING)
 			t_fail(t, ARB_EINTERNAL, "order %s left undecided",
 			    o->id);
+		if (o->status == OS_ILLEGAL || o->status == OS_FAILED)
+			t->illegal++;
 		/* --check plays the orders out, so that each is judged
 		 * where the earlier ones leave the units, and reports
 		 * "legal" for what would be done. */
