@@ -566,10 +566,26 @@ validate(struct arb_turn *t, struct order *o)
 			    "hex %s", cell_name(t, target), cell_name(t, at));
 			return;
 		}
-		if ((u = enemy_in(t, target, o->player, 0)) < 0)
-			order_rule(t, o, OS_ILLEGAL, R_NO_TARGET, "aeonis 1",
-			    "no enemy unit stands in %s",
-			    cell_name(t, target));
+		if ((u = enemy_in(t, target, o->player, 0)) >= 0)
+			return;
+		/* Ruling: failed, not illegal, when the target stood
+		 * there as the turn began and an earlier order took it
+		 * away. */
+		for (i = 0; i < (int)t->units.n; i++) {
+			const struct unit *un = &t->units.v[i];
+
+			if (un->from == target && un->player != o->player &&
+			    un->by >= 0 && un->at != target) {
+				order_rule(t, o, OS_FAILED, R_NO_TARGET,
+				    "aeonis 1", "no enemy unit stands in %s: "
+				    "%s left it (order %s)",
+				    cell_name(t, target), un->id,
+				    t->orders.v[un->by].id);
+				return;
+			}
+		}
+		order_rule(t, o, OS_ILLEGAL, R_NO_TARGET, "aeonis 1",
+		    "no enemy unit stands in %s", cell_name(t, target));
 		return;
 	case K_TRANSLOCATE:
 		for (i = 0; i < pl->ndisc; i++)
