@@ -419,22 +419,28 @@ group_cell(struct arb_turn *t, struct order *o, int want)
 static bool
 enterable(struct arb_turn *t, struct order *o, int c)
 {
+	/* The message names the order's kind: a translocation or a
+	 * reinforcement cannot go there either. */
+	static const char *const what[] = {
+		"move", "attack", "translocation", "reinforcement"
+	};
 	int	 u = enemy_in(t, c, o->player, 0);
 
 	if (u < 0)
 		return true;
 	if (t->units.v[u].by >= 0)
 		order_rule(t, o, OS_FAILED, R_ENEMY_OCCUPIED, "aeonis 1",
-		    "%s's %s holds %s (moved there by order %s); a move "
+		    "%s's %s holds %s (moved there by order %s); a %s "
 		    "cannot enter another player's hex", t->players.v[
 		    t->units.v[u].player].name, t->units.v[u].id,
-		    cell_name(t, c), t->orders.v[t->units.v[u].by].id);
+		    cell_name(t, c), t->orders.v[t->units.v[u].by].id,
+		    what[o->kind]);
 	else
 		order_rule(t, o, OS_ILLEGAL, R_ENEMY_OCCUPIED, "aeonis 1",
-		    "%s's %s holds %s; a move cannot enter another "
+		    "%s's %s holds %s; a %s cannot enter another "
 		    "player's hex (against an enemy, that is an attack)",
 		    t->players.v[t->units.v[u].player].name,
-		    t->units.v[u].id, cell_name(t, c));
+		    t->units.v[u].id, cell_name(t, c), what[o->kind]);
 	return false;
 }
 
