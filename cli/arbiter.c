@@ -272,10 +272,10 @@ run(int argc, char **argv, struct arb_turn *t)
 			errno = 0;
 			s = strtoull(optarg, &end, 10);
 			if (errno != 0 || end == optarg || *end != '\0' ||
-			    optarg[0] == '-' || s > LLONG_MAX) {
+			    optarg[0] == '-' || s > LLONG_MAX - 1) {
 				fprintf(stderr, "%s: bad seed \"%s\": expected "
 				    "an integer from 0 to %lld\n", progname,
-				    optarg, LLONG_MAX);
+				    optarg, LLONG_MAX - 1);
 				return EXIT_USAGE;
 			}
 			arb_turn_set_seed(t, s);
@@ -309,6 +309,8 @@ run(int argc, char **argv, struct arb_turn *t)
 		    progname);
 		return EXIT_USAGE;
 	}
+	if (check)
+		next = NULL;	/* --check writes no next map */
 	if ((tracefile != NULL && strcmp(tracefile, "-") == 0 &&
 	    strcmp(output, "-") == 0) || (next != NULL &&
 	    strcmp(next, "-") == 0 && (strcmp(output, "-") == 0 ||
@@ -317,12 +319,17 @@ run(int argc, char **argv, struct arb_turn *t)
 		    "output\n", progname);
 		return EXIT_USAGE;
 	}
-	for (i = 1; i < argc; i++)
-		if (strcmp(argv[i], "-") == 0) {
+	for (i = 1; i < argc; i++) {
+		const char *eq = strchr(argv[i], '=');
+
+		if (strcmp(argv[i], "-") == 0 || (eq != NULL &&
+		    strcmp(eq + 1, "-") == 0 && memchr(argv[i], '/',
+		    (size_t)(eq - argv[i])) == NULL)) {
 			fprintf(stderr, "%s: only the map can be read from "
 			    "standard input\n", progname);
 			return EXIT_USAGE;
 		}
+	}
 
 	if ((text = slurp(argv[0], &len)) == NULL)
 		return EXIT_NOINPUT;
@@ -362,7 +369,7 @@ run(int argc, char **argv, struct arb_turn *t)
 
 	/* Every output into its temporary file, then all renamed. */
 	good = out_open(&outs[n], output) && (n++, true);
-	if (good && next != NULL && !check)
+	if (good && next != NULL)
 		good = out_open(&outs[n], next) && (n++, true);
 	if (good && tracefile != NULL)
 		good = out_open(&outs[n], tracefile) && (n++, true);

@@ -385,6 +385,38 @@ emit_result(struct arb_turn *t, int flags, FILE *fp)
 		t_fail(t, ARB_EINTERNAL, "cannot write the output");
 }
 
+/*
+ * A value of the text trace: bare when it is a plain word, else quoted
+ * with JSON's escapes, so that one event is always one line.
+ */
+static void
+text_value(FILE *fp, const char *s)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)s; *p != '\0'; p++)
+		if (*p <= ' ' || *p == '"' || *p == '\\' || *p == 127)
+			break;
+	if (*p == '\0' && s[0] != '\0') {
+		fputs(s, fp);
+		return;
+	}
+	fputc('"', fp);
+	for (p = (const unsigned char *)s; *p != '\0'; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(fp, "\\%c", *p);
+		else if (*p == '\n')
+			fputs("\\n", fp);
+		else if (*p == '\t')
+			fputs("\\t", fp);
+		else if (*p < ' ' || *p == 127)
+			fprintf(fp, "\\u%04x", *p);
+		else
+			fputc(*p, fp);
+	}
+	fputc('"', fp);
+}
+
 void
 emit_trace(struct arb_turn *t, int text, FILE *fp)
 {
@@ -409,16 +441,15 @@ emit_trace(struct arb_turn *t, int text, FILE *fp)
 
 			if (f->type == TF_INT)
 				fprintf(fp, " %s=%ld", f->key, f->i);
-			else if (f->type == TF_CELL)
-				fprintf(fp, " %s=%s", f->key, board_label(
-				    &t->board, (int)f->i, buf));
 			else if (f->type == TF_BOOL)
 				fprintf(fp, " %s=%s", f->key, f->i ? "yes" :
 				    "no");
-			else if (strchr(f->s, ' ') != NULL || f->s[0] == '\0')
-				fprintf(fp, " %s=\"%s\"", f->key, f->s);
-			else
-				fprintf(fp, " %s=%s", f->key, f->s);
+			else {
+				fprintf(fp, " %s=", f->key);
+				text_value(fp, f->type == TF_CELL ?
+				    board_label(&t->board, (int)f->i, buf) :
+				    f->s);
+			}
 		}
 		if (fputc('\n', fp) == EOF || ferror(fp))
 			t_fail(t, ARB_EINTERNAL, "cannot write the trace");
@@ -459,6 +490,7 @@ emit_next(struct arb_turn *t, FILE *fp)
 	if (b->has_rows) {
 		json_t	*l = ok(json_object());
 		char	*row = t_alloc(t, (size_t)b->cols + 1);
+		bool	 used[256] = { false };
 		int	 r, col;
 
 		for (ch = 33; ch < 127; ch++) {
@@ -470,6 +502,23 @@ emit_next(struct arb_turn *t, FILE *fp)
 				if (strcmp(b->terrains[k], b->legend[ch]) == 0 &&
 				    legend_of[k] == 0)
 					legend_of[k] = (char)ch;
+		}
+		/* A terrain no legend character stands for (a cell given
+		 * one in "cells") gets a free character, so that every row
+		 * is whole. */
+		for (i = 0; i < (size_t)b->ncells; i++)
+			used[b->cells[i].terrain] = true;
+		for (k = 0, ch = 33; k < b->nterrains; k++) {
+			if (legend_of[k] != 0 || !used[k])
+				continue;
+			while (ch < 127 && (b->legend[ch] != NULL ||
+			    ch == '"' || ch == '\\'))
+				ch++;
+			if (ch == 127)
+				break;
+			key[0] = (char)ch;
+			set(l, key, str(b->terrains[k]));
+			legend_of[k] = (char)ch++;
 		}
 		set(j, "legend", l);
 		a = ok(json_array());

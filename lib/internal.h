@@ -379,6 +379,7 @@ struct arb_turn {
 	int			 illegal;
 	bool			 ran;
 	struct strmap		 order_ids;	/* while loading a file */
+	struct ld		*ld;		/* the file being read */
 	void			*json;		/* jansson document to release */
 };
 

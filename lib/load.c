@@ -333,12 +333,14 @@ parse(struct ld *ld)
 		longjmp(*ld->t->jmp, 1);
 	}
 	ld->t->json = root;
+	ld->t->ld = ld;
 	return need_object(ld, V(root));
 }
 
 static void
 release(struct ld *ld)
 {
+	ld->t->ld = NULL;
 	json_decref(J(ld->t->json));
 	ld->t->json = NULL;
 }
@@ -819,9 +821,9 @@ load_map(struct arb_turn *t, struct ld *ld)
 		ld_fail(ld, "unknown ruleset \"%.40s\"", name);
 	}
 	ld_keys(ld, root, map_keys, t->rs->map_keys);
-	t->number = (int)ld_int(ld, root, "turn", 1, 1, INT_MAX);
+	t->number = (int)ld_int(ld, root, "turn", 1, 1, INT_MAX - 1);
 	if (!t->seed_set)
-		t->seed = (uint64_t)ld_int(ld, root, "seed", 1, 0, LONG_MAX);
+		t->seed = (uint64_t)ld_int(ld, root, "seed", 1, 0, LONG_MAX - 1);
 	t->rs->init(t);
 	load_players(t, ld, need(ld, root, "players"));
 	load_shape(t, ld, need(ld, root, "board"));

@@ -78,6 +78,7 @@ arb_turn_free(struct arb_turn *t)
 	(t)->jmp = &jb;							\
 	if (setjmp(jb) != 0) {						\
 		(t)->jmp = NULL;					\
+		(t)->ld = NULL;						\
 		fail;							\
 		return -1;						\
 	}								\
@@ -199,11 +200,6 @@ arb_turn_run(struct arb_turn *t, int flags, struct arb_error *e)
 			    o->id);
 		if (o->status == OS_ILLEGAL || o->status == OS_FAILED)
 			t->illegal++;
-		/* --check plays the orders out, so that each is judged
-		 * where the earlier ones leave the units, and reports
-		 * "legal" for what would be done. */
-		if ((flags & ARB_CHECK) && o->status == OS_DONE)
-			o->status = OS_LEGAL;
 	}
 	if (!(flags & ARB_CHECK)) {
 		t->rs->end(t);
@@ -353,6 +349,11 @@ order_rule(struct arb_turn *t, struct order *o, enum ostatus status,
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
+	/* --check plays the orders out, so that each is judged where the
+	 * earlier ones leave the units, and reports "legal" for what would
+	 * be done. */
+	if (status == OS_DONE && (t->flags & ARB_CHECK))
+		status = OS_LEGAL;
 	o->status = status;
 	o->reason = reason;
 	o->rule = rule;

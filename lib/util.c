@@ -31,12 +31,17 @@ void
 t_fail(struct arb_turn *t, enum arb_errcode code, const char *fmt, ...)
 {
 	va_list	 ap;
+	char	 buf[sizeof(t->err->text)];
 
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	/* Bad data found while a file is being read: say where. */
+	if (code == ARB_EDATA && t->ld != NULL)
+		ld_fail(t->ld, "%s", buf);
 	if (t->err->code == ARB_EOK) {
 		t->err->code = code;
-		va_start(ap, fmt);
-		vsnprintf(t->err->text, sizeof(t->err->text), fmt, ap);
-		va_end(ap);
+		memcpy(t->err->text, buf, sizeof(buf));
 	}
 	longjmp(*t->jmp, 1);
 }

@@ -396,7 +396,9 @@ group_cell(struct arb_turn *t, struct order *o, int want)
 		}
 		if (u->at == c)
 			continue;
-		if (u->by >= 0)
+		/* Failed only if the unit stood in the order's hex as
+		 * the turn began and an earlier order took it away. */
+		if (u->by >= 0 && u->from == c)
 			order_rule(t, o, OS_FAILED, R_NOT_TOGETHER, "aeonis 1",
 			    "unit %s is at %s (moved by order %s), not at %s",
 			    u->id, cell_name(t, u->at),
@@ -424,10 +426,17 @@ enterable(struct arb_turn *t, struct order *o, int c)
 	static const char *const what[] = {
 		"move", "attack", "translocation", "reinforcement"
 	};
-	int	 u = enemy_in(t, c, o->player, 0);
+	int	 u = enemy_in(t, c, o->player, 0), v;
 
 	if (u < 0)
 		return true;
+	/* Illegal if any of them stood there from the start. */
+	for (v = u; v >= 0; v = t->units.v[v].next)
+		if (t->units.v[v].player != o->player &&
+		    t->units.v[v].by < 0) {
+			u = v;
+			break;
+		}
 	if (t->units.v[u].by >= 0)
 		order_rule(t, o, OS_FAILED, R_ENEMY_OCCUPIED, "aeonis 1",
 		    "%s's %s holds %s (moved there by order %s); a %s "
@@ -534,7 +543,8 @@ validate_move(struct arb_turn *t, struct order *o)
 	 * on a terrain the map's cost table makes impassable. */
 	i = o->cells[n - 1];
 	tr = t->board.cells[i].terrain;
-	if (tr == a->lake && !board_has(&t->board, i, a->bridge)) {
+	if (tr == a->lake && a->cost[tr] < 0 &&
+	    !board_has(&t->board, i, a->bridge)) {
 		order_rule(t, o, OS_ILLEGAL, R_LAKE_END, "aeonis 3",
 		    "flying units may cross the lake at %s but not end a "
 		    "move on it", cell_name(t, i));
@@ -623,10 +633,26 @@ validate(struct arb_turn *t, struct order *o)
 		return;
 	}
 	if (t->board.cells[target].owner != o->player) {
-		order_rule(t, o, OS_ILLEGAL, R_NOT_CONTROLLED,
-		    o->kind == K_REINFORCE ? "aeonis A3" : "aeonis 4",
-		    "%s is not controlled by %s", cell_name(t, target),
-		    pl->name);
+		const struct ochange *lost = NULL;
+		size_t k;
+
+		/* Failed if an earlier order took the hex from the
+		 * player. */
+		for (k = 0; k < t->ownership.n; k++)
+			if (t->ownership.v[k].cell == target)
+				lost = &t->ownership.v[k];
+		if (lost != NULL && lost->from == o->player &&
+		    lost->order >= 0)
+			order_rule(t, o, OS_FAILED, R_NOT_CONTROLLED,
+			    o->kind == K_REINFORCE ? "aeonis A3" : "aeonis 4",
+			    "%s is no longer controlled by %s: order %s "
+			    "took it", cell_name(t, target), pl->name,
+			    t->orders.v[lost->order].id);
+		else
+			order_rule(t, o, OS_ILLEGAL, R_NOT_CONTROLLED,
+			    o->kind == K_REINFORCE ? "aeonis A3" : "aeonis 4",
+			    "%s is not controlled by %s",
+			    cell_name(t, target), pl->name);
 		return;
 	}
 	if (!destination_ok(t, o, target, false))
