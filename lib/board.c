@@ -7,6 +7,7 @@
  * column 3, row 4, each half zero-padded to board.width digits.  Hexes are
  * flat-topped, in columns; by default the even columns sit half a hex lower
  * (layout "even-low"), so 0304 touches 0303, 0305, 0203, 0204, 0403, 0404.
+ * Graph boards (territory games) name their cells and list which touch.
  */
 #include <stdio.h>
 #include <string.h>
@@ -18,6 +19,8 @@ board_find(const struct board *b, const char *label)
 {
 	int	 i, c = 0, r = 0, w = b->width;
 
+	if (b->kind == BOARD_GRAPH)
+		return strmap_get(&b->by_name, label);
 	if (strlen(label) != (size_t)(2 * w))
 		return -1;
 	for (i = 0; i < 2 * w; i++) {
@@ -33,9 +36,11 @@ board_find(const struct board *b, const char *label)
 	return (r - 1) * b->cols + (c - 1);
 }
 
-char *
+const char *
 board_label(const struct board *b, int cell, char buf[32])
 {
+	if (b->kind == BOARD_GRAPH)
+		return b->names[cell];
 	snprintf(buf, 32, "%0*d%0*d", b->width, cell % b->cols + 1,
 	    b->width, cell / b->cols + 1);
 	return buf;
@@ -73,7 +78,24 @@ board_neighbors(const struct board *b, int cell, int out[6])
 bool
 board_is_adjacent(const struct board *b, int a, int c)
 {
-	int	 nb[6], i, n = board_neighbors(b, a, nb);
+	int	 nb[6], i, n;
+
+	if (b->kind == BOARD_GRAPH) {
+		int lo = b->adj_at[a], hi = b->adj_at[a + 1];
+
+		while (lo < hi) {	/* each list is sorted */
+			int mid = lo + (hi - lo) / 2;
+
+			if (b->adj[mid] == c)
+				return true;
+			if (b->adj[mid] < c)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		return false;
+	}
+	n = board_neighbors(b, a, nb);
 
 	for (i = 0; i < n; i++)
 		if (nb[i] == c)

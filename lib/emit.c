@@ -280,10 +280,76 @@ changes(struct out *w, const char *key, const struct ochange *v, size_t n,
 	close_array(w);
 }
 
+/* Cell features as an array of names. */
+static json_t *
+features(struct arb_turn *t, uint32_t f)
+{
+	json_t	*a = ok(json_array());
+	int	 k;
+
+	for (k = 0; k < t->board.nfeatures; k++)
+		if (f >> k & 1)
+			add(a, str(t->board.features[k]));
+	return a;
+}
+
+/* Where a rule system counts forces in cells: every cell as it ends. */
+static void
+cells(struct out *w)
+{
+	struct arb_turn	*t = w->t;
+	struct board	*b = &t->board;
+	const struct ufield *cx = t->rs->cell_x;
+	int		 c, k;
+
+	open_array(w, "cells");
+	for (c = 0; c < b->ncells; c++) {
+		const struct cell *cl = &b->cells[c];
+		json_t	*j = ok(json_object());
+
+		set(j, "cell", cellv(t, c));
+		set(j, "owner", playerv(t, cl->owner));
+		for (k = 0; cx[k].name != NULL; k++)
+			set(j, cx[k].name, num(b->cx[k][c]));
+		set(j, "loyalty", num(cl->loyalty));
+		set(j, "features", features(t, cl->features));
+		element(w, j);
+	}
+	close_array(w);
+}
+
+/* A player's forces in cells: at the start, lost, at the end. */
+static void
+holdings(struct arb_turn *t, json_t *j, int p)
+{
+	struct board	*b = &t->board;
+	const char	*name = t->rs->cell_x[0].name;
+	long		 before = 0, after = 0, lost = 0;
+	size_t		 i;
+	int		 c;
+	char		 key[64];
+
+	for (c = 0; c < b->ncells; c++) {
+		if (b->owner0[c] == p)
+			before += b->cx0[0][c];
+		if (b->cells[c].owner == p)
+			after += b->cx[0][c];
+	}
+	for (i = 0; i < t->losses.n; i++)
+		if (t->losses.v[i].player == p && t->losses.v[i].unit < 0)
+			lost += t->losses.v[i].strength;
+	set(j, name, num(before));
+	snprintf(key, sizeof(key), "%s_lost", name);
+	set(j, key, num(lost));
+	snprintf(key, sizeof(key), "%s_left", name);
+	set(j, key, num(after));
+}
+
 void
 emit_result(struct arb_turn *t, int flags, FILE *fp)
 {
 	const char *const *res = t->rs->player_res;
+	const struct ufield *cx = t->rs->cell_x;
 	struct out	 w = { t, fp, "", false };
 	json_t		*j, *p, *a;
 	int		*idx;
@@ -329,13 +395,18 @@ emit_result(struct arb_turn *t, int flags, FILE *fp)
 		open_array(&w, "losses");
 		for (i = 0; i < t->losses.n; i++) {
 			const struct loss *l = &t->losses.v[i];
-			const struct unit *u = &t->units.v[l->unit];
 
 			j = ok(json_object());
-			set(j, "unit", str(u->id));
-			set(j, "player", str(t->players.v[u->player].name));
+			if (l->unit >= 0)
+				set(j, "unit", str(t->units.v[l->unit].id));
+			set(j, "player", str(t->players.v[l->player].name));
+			if (l->step > 0)
+				set(j, "step", num(l->step));
 			set(j, "at", cellv(t, l->at));
-			set(j, "strength", num(l->strength));
+			if (l->target >= 0)
+				set(j, "target", cellv(t, l->target));
+			set(j, l->unit >= 0 ? "strength" : cx[0].name,
+			    num(l->strength));
 			set(j, "cause", str(l->cause));
 			if (l->order >= 0)
 				set(j, "order", str(t->orders.v[l->order].id));
@@ -344,11 +415,15 @@ emit_result(struct arb_turn *t, int flags, FILE *fp)
 		close_array(&w);
 		changes(&w, "ownership", t->ownership.v, t->ownership.n, true);
 		changes(&w, "loyalty", t->loyalty.v, t->loyalty.n, false);
+		if (cx != NULL)
+			cells(&w);
 		p = ok(json_object());
 		for (i = 0; i < t->players.n; i++) {
 			const struct player *pl = &t->players.v[i];
 
 			j = ok(json_object());
+			if (cx != NULL)
+				holdings(t, j, (int)i);
 			for (k = 0; res != NULL && res[k] != NULL; k++) {
 				char key[64];
 
@@ -465,7 +540,7 @@ void
 emit_next(struct arb_turn *t, FILE *fp)
 {
 	const char *const *res = t->rs->player_res;
-	const struct ufield *x = t->rs->unit_x;
+	const struct ufield *x = t->rs->unit_x, *cx = t->rs->cell_x;
 	struct board	*b = &t->board;
 	json_t		*root, *j, *a, *c, *cells;
 	size_t		 i;
@@ -481,10 +556,32 @@ emit_next(struct arb_turn *t, FILE *fp)
 	set(root, "turn", num(t->number + 1));
 	set(root, "seed", ok(json_integer((json_int_t)(t->seed + 1))));
 	j = ok(json_object());
-	set(j, "grid", str("hex"));
-	set(j, "cols", num(b->cols));
-	set(j, "rows", num(b->rows));
-	set(j, "default", str(b->terrains[b->default_terrain]));
+	if (b->kind == BOARD_GRAPH) {
+		set(j, "grid", str("graph"));
+		a = ok(json_array());
+		for (i = 0; i < (size_t)b->ncells; i++)
+			add(a, cellv(t, (int)i));
+		set(j, "territories", a);
+		a = ok(json_array());
+		for (i = 0; i < (size_t)b->ncells; i++)
+			for (k = b->adj_at[i]; k < b->adj_at[i + 1]; k++) {
+				json_t *e;
+
+				if (b->adj[k] < (int)i)
+					continue;
+				e = ok(json_array());
+				add(e, cellv(t, (int)i));
+				add(e, cellv(t, b->adj[k]));
+				add(a, e);
+			}
+		set(j, "edges", a);
+	} else {
+		set(j, "grid", str("hex"));
+		set(j, "cols", num(b->cols));
+		set(j, "rows", num(b->rows));
+	}
+	if (b->nterrains > 0)
+		set(j, "default", str(b->terrains[b->default_terrain]));
 	if (b->odd_low)
 		set(j, "layout", str("odd-low"));
 	if (b->has_rows) {
@@ -540,23 +637,24 @@ emit_next(struct arb_turn *t, FILE *fp)
 		bool	 terr = b->has_rows ? legend_of[cl->terrain] == 0 &&
 		    cl->terrain != b->default_terrain :
 		    cl->terrain != b->default_terrain;
+		bool	 counted = false;
 		char	 lbl[32];
 
+		for (k = 0; cx != NULL && cx[k].name != NULL; k++)
+			counted |= b->cx[k][i] != cx[k].dflt;
 		if (!terr && cl->features == 0 && cl->owner < 0 &&
-		    cl->loyalty == 0)
+		    cl->loyalty == 0 && !counted)
 			continue;
 		c = ok(json_object());
 		if (terr)
 			set(c, "terrain", str(b->terrains[cl->terrain]));
-		if (cl->features != 0) {
-			a = ok(json_array());
-			for (k = 0; k < b->nfeatures; k++)
-				if (cl->features >> k & 1)
-					add(a, str(b->features[k]));
-			set(c, "features", a);
-		}
+		if (cl->features != 0)
+			set(c, "features", features(t, cl->features));
 		if (cl->owner >= 0)
 			set(c, "owner", playerv(t, cl->owner));
+		for (k = 0; cx != NULL && cx[k].name != NULL; k++)
+			if (b->cx[k][i] != cx[k].dflt)
+				set(c, cx[k].name, num(b->cx[k][i]));
 		if (cl->loyalty != 0)
 			set(c, "loyalty", num(cl->loyalty));
 		set(cells, board_label(b, (int)i, lbl), c);

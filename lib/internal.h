@@ -63,7 +63,8 @@ void	 arena_release(struct chunk *);
 
 /* board.c: cells and adjacency.  Cells are numbered 0 .. ncells-1. */
 enum board_kind {
-	BOARD_HEX
+	BOARD_HEX,		/* column-row labels, six neighbours */
+	BOARD_GRAPH		/* named territories, explicit adjacency */
 };
 
 struct cell {
@@ -90,8 +91,15 @@ struct board {
 	int		 cols, rows;	/* hex */
 	int		 width;		/* digits per label half */
 	bool		 odd_low;	/* odd columns half a hex lower */
+	const char	**names;	/* graph: cell names */
+	struct strmap	 by_name;	/* graph: name -> cell */
+	int		*adj_at;	/* graph: cell i's neighbours are */
+	int		*adj;		/* adj[adj_at[i] .. adj_at[i+1]-1] */
 	int		 ncells;
 	struct cell	*cells;
+	int		*cx[UNIT_X];	/* the rule system's cell counters */
+	int		*cx0[UNIT_X];	/* the same at the start */
+	int16_t		*owner0;	/* owners at the start */
 	const char	*terrains[256];
 	int		 nterrains;
 	int		 default_terrain;
@@ -105,8 +113,8 @@ struct board {
 };
 
 int	 board_find(const struct board *, const char *label);	/* -1 */
-char	*board_label(const struct board *, int cell, char buf[32]);
-int	 board_neighbors(const struct board *, int cell, int out[6]);
+const char *board_label(const struct board *, int cell, char buf[32]);
+int	 board_neighbors(const struct board *, int cell, int out[6]); /* hex */
 bool	 board_is_adjacent(const struct board *, int a, int b);
 int	 board_terrain(struct arb_turn *, const char *name);	/* interns */
 int	 board_feature(struct arb_turn *, const char *name);	/* interns */
@@ -217,11 +225,14 @@ struct attack {
 };
 
 struct loss {
-	int		 unit;
+	int		 unit;		/* -1: a loss of cell counter 0 */
+	int		 player;
 	int		 at;
-	int		 strength;
+	int		 strength;	/* or how much of the counter */
 	const char	*cause;
 	int		 order;		/* -1 when no order caused it */
+	int		 target;	/* the cell fought for, or -1 */
+	int		 step;		/* 0, or the step it happened in */
 };
 
 struct ochange {			/* ownership or loyalty */
@@ -320,6 +331,9 @@ struct okind {				/* an order kind: its key */
 		OK_PATH,		/* an array of cells */
 		OK_CELL			/* one cell */
 	}		 arg;
+	const char	*count;		/* NULL: the order names "units";
+					 * else the key of a count (>= 1)
+					 * it moves instead, in order.n */
 };
 
 struct ruleset {
@@ -329,6 +343,7 @@ struct ruleset {
 	const char *const	*player_res;	/* its player resources */
 	const bool		*res_resets;	/* next map: back to start? */
 	const struct ufield	*unit_x;	/* NULL-named end */
+	const struct ufield	*cell_x;	/* counters a cell carries */
 	const char *const	*unit_marks;
 	const struct okind	*order_kinds;	/* NULL-keyed end */
 	const char *const	*order_keys;	/* other keys it reads */
@@ -338,6 +353,12 @@ struct ruleset {
 	void	(*load)(struct arb_turn *, struct ld *, const struct jv *root);
 	/* The next map's copy of its own parts (emit.c calls it). */
 	void	(*save)(struct arb_turn *, struct jv *root);
+	/* Checks across the whole map once it is loaded (may be NULL). */
+	void	(*loaded)(struct arb_turn *, struct ld *, const struct jv *);
+	/* Simultaneous rule systems: resolves every legal order at once,
+	 * after all are validated (NULL: each order is executed at its
+	 * moment). */
+	void	(*resolve)(struct arb_turn *);
 	/* The start of the turn, before any order. */
 	void	(*begin)(struct arb_turn *);
 	/* Validation: sets status OS_ILLEGAL with reason, or leaves it. */
@@ -390,6 +411,8 @@ int	 unit_range(const struct arb_turn *, const struct unit *);
 void	 unit_place(struct arb_turn *, int u, int cell);
 void	 unit_lose(struct arb_turn *, int u, int amount, const char *cause,
 	    int order);
+struct loss *loss_add(struct arb_turn *, int player, int at, int amount,
+	    const char *cause, int order);
 void	 order_rule(struct arb_turn *, struct order *, enum ostatus,
 	    enum reason, const char *rule, const char *, ...)
 	    __attribute__((format(printf, 6, 7)));

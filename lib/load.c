@@ -352,6 +352,9 @@ static const char *const map_keys[] = {
 static const char *const board_keys[] = {
 	"grid", "cols", "rows", "default", "layout", "legend", "terrain", NULL
 };
+static const char *const graph_keys[] = {
+	"grid", "territories", "edges", "default", NULL
+};
 static const char *const cell_keys[] = {
 	"terrain", "features", "owner", "loyalty", NULL
 };
@@ -374,23 +377,121 @@ terrain_v(struct ld *ld, const struct jv *v)
 	ld_fail(ld, "unknown terrain \"%.40s\"", name);
 }
 
+static int
+by_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * A graph board: "territories" names the cells, "edges" lists the pairs
+ * that touch.  Adjacency is kept as one sorted list per cell.
+ */
+static void
+load_graph(struct arb_turn *t, struct ld *ld, const struct jv *bv)
+{
+	struct board	*b = &t->board;
+	const struct jv	*l, *e;
+	size_t		 i, n;
+	int		*deg, *pair;
+
+	l = need(ld, bv, "territories");
+	ld_push(ld, "territories");
+	n = ld_len(ld, l);
+	if (n == 0)
+		ld_fail(ld, "no territories");
+	if (n > 16L * 1000 * 1000)
+		ld_fail(ld, "too many territories: %zu, at most 16000000", n);
+	b->ncells = (int)n;
+	b->names = t_alloc(t, n * sizeof(*b->names));
+	for (i = 0; i < n; i++) {
+		const char *name;
+
+		ld_pushi(ld, i);
+		name = ld_strv(ld, ld_at(l, i));
+		if (strmap_get(&b->by_name, name) >= 0)
+			ld_fail(ld, "territory \"%.40s\" named twice", name);
+		b->names[i] = name;
+		strmap_put(t, &b->by_name, name, (int)i);
+		ld_pop(ld);
+	}
+	ld_pop(ld);
+
+	l = need(ld, bv, "edges");
+	ld_push(ld, "edges");
+	n = ld_len(ld, l);
+	deg = t_alloc(t, ((size_t)b->ncells + 1) * sizeof(int));
+	pair = t_alloc(t, 2 * n * sizeof(int) + 1);
+	for (i = 0; i < n; i++) {
+		int k;
+
+		ld_pushi(ld, i);
+		e = ld_at(l, i);
+		if (ld_len(ld, e) != 2)
+			ld_fail(ld, "an edge joins two territories, not %zu",
+			    ld_len(ld, e));
+		for (k = 0; k < 2; k++) {
+			ld_pushi(ld, (size_t)k);
+			pair[2 * i + k] = ld_cellv(ld, ld_at(e, (size_t)k));
+			ld_pop(ld);
+		}
+		if (pair[2 * i] == pair[2 * i + 1])
+			ld_fail(ld, "territory \"%.40s\" cannot touch itself",
+			    b->names[pair[2 * i]]);
+		deg[pair[2 * i]]++;
+		deg[pair[2 * i + 1]]++;
+		ld_pop(ld);
+	}
+	b->adj_at = t_alloc(t, ((size_t)b->ncells + 1) * sizeof(int));
+	for (i = 0; i < (size_t)b->ncells; i++)
+		b->adj_at[i + 1] = b->adj_at[i] + deg[i];
+	b->adj = t_alloc(t, 2 * n * sizeof(int) + 1);
+	memset(deg, 0, (size_t)b->ncells * sizeof(int));
+	for (i = 0; i < n; i++) {
+		int x = pair[2 * i], y = pair[2 * i + 1];
+
+		b->adj[b->adj_at[x] + deg[x]++] = y;
+		b->adj[b->adj_at[y] + deg[y]++] = x;
+	}
+	for (i = 0; i < (size_t)b->ncells; i++) {
+		int	 lo = b->adj_at[i], hi = b->adj_at[i + 1], k;
+
+		qsort(b->adj + lo, (size_t)(hi - lo), sizeof(int), by_int);
+		for (k = lo + 1; k < hi; k++)
+			if (b->adj[k] == b->adj[k - 1])
+				ld_fail(ld, "%s and %s are joined twice",
+				    b->names[i], b->names[b->adj[k]]);
+	}
+	ld_pop(ld);
+}
+
 /* The board's shape: what rule systems need to name cells. */
 static void
 load_shape(struct arb_turn *t, struct ld *ld, const struct jv *bv)
 {
 	struct board	*b = &t->board;
-	const char	*grid, *layout;
+	const char	*grid, *layout, *want;
 	long		 digits, n;
 
 	ld_push(ld, "board");
 	need_object(ld, bv);
-	ld_keys(ld, bv, board_keys, NULL);
+	want = t->rs->board == BOARD_GRAPH ? "graph" : "hex";
 	grid = ld_str(ld, bv, "grid", NULL);
-	if (strcmp(grid, "hex") != 0) {
+	if (strcmp(grid, want) != 0) {
 		ld_push(ld, "grid");
-		ld_fail(ld, "bad grid \"%.40s\": %s plays on \"hex\"", grid,
-		    t->rs->name);
+		ld_fail(ld, "bad grid \"%.40s\": %s plays on \"%s\"", grid,
+		    t->rs->name, want);
 	}
+	b->kind = t->rs->board;
+	if (b->kind == BOARD_GRAPH) {
+		ld_keys(ld, bv, graph_keys, NULL);
+		load_graph(t, ld, bv);
+		ld_pop(ld);
+		return;
+	}
+	ld_keys(ld, bv, board_keys, NULL);
 	need(ld, bv, "cols");
 	need(ld, bv, "rows");
 	b->cols = (int)ld_int(ld, bv, "cols", 0, 1, 9999);
@@ -418,6 +519,7 @@ load_shape(struct arb_turn *t, struct ld *ld, const struct jv *bv)
 static void
 load_board(struct arb_turn *t, struct ld *ld, const struct jv *bv)
 {
+	const struct ufield *cx = t->rs->cell_x;
 	struct board	*b = &t->board;
 	const struct jv	*rows, *legend;
 	const char	*key;
@@ -438,6 +540,11 @@ load_board(struct arb_turn *t, struct ld *ld, const struct jv *bv)
 		b->cells[c].terrain = (uint8_t)dflt;
 		b->cells[c].owner = -1;
 		b->cells[c].first_unit = -1;
+	}
+	for (i = 0; cx != NULL && cx[i].name != NULL; i++) {
+		b->cx[i] = t_alloc(t, (size_t)b->ncells * sizeof(int));
+		for (c = 0; c < b->ncells; c++)
+			b->cx[i][c] = cx[i].dflt;
 	}
 	legend = ld_get(bv, "legend");
 	rows = ld_get(bv, "terrain");
@@ -498,10 +605,16 @@ load_board(struct arb_turn *t, struct ld *ld, const struct jv *bv)
 static void
 load_cells(struct arb_turn *t, struct ld *ld, const struct jv *cv)
 {
+	const struct ufield *x = t->rs->cell_x;
+	const char	*xkeys[UNIT_X + 1] = { NULL };
 	const char	*key;
 	const struct jv	*val, *f;
 	void		*it;
 	size_t		 i;
+	int		 k;
+
+	for (k = 0; x != NULL && x[k].name != NULL; k++)
+		xkeys[k] = x[k].name;
 
 	ld_push(ld, "cells");
 	need_object(ld, cv);
@@ -515,7 +628,10 @@ load_cells(struct arb_turn *t, struct ld *ld, const struct jv *cv)
 			ld_fail(ld, "unknown cell \"%.40s\"", key);
 		c = &t->board.cells[idx];
 		need_object(ld, val);
-		ld_keys(ld, val, cell_keys, NULL);
+		ld_keys(ld, val, cell_keys, xkeys);
+		for (k = 0; xkeys[k] != NULL; k++)
+			t->board.cx[k][idx] = (int)ld_int(ld, val, xkeys[k],
+			    x[k].dflt, x[k].min, INT_MAX);
 		if (ld_get(val, "terrain") != NULL) {
 			ld_push(ld, "terrain");
 			c->terrain = (uint8_t)terrain_v(ld,
@@ -526,7 +642,6 @@ load_cells(struct arb_turn *t, struct ld *ld, const struct jv *cv)
 			ld_push(ld, "features");
 			for (i = 0; i < ld_len(ld, f); i++) {
 				const char	*name;
-				int		 k;
 
 				ld_pushi(ld, i);
 				name = ld_strv(ld, ld_at(f, i));
@@ -800,6 +915,23 @@ load_units(struct arb_turn *t, struct ld *ld, const struct jv *arr)
 
 extern const struct ruleset *const registry[];
 
+/* The cells' owners and counters as the turn starts, for the balance. */
+static void
+snapshot(struct arb_turn *t)
+{
+	struct board	*b = &t->board;
+	size_t		 n = (size_t)b->ncells;
+	int		 k, c;
+
+	b->owner0 = t_alloc(t, n * sizeof(*b->owner0));
+	for (c = 0; c < b->ncells; c++)
+		b->owner0[c] = b->cells[c].owner;
+	for (k = 0; k < UNIT_X && b->cx[k] != NULL; k++) {
+		b->cx0[k] = t_alloc(t, n * sizeof(int));
+		memcpy(b->cx0[k], b->cx[k], n * sizeof(int));
+	}
+}
+
 void
 load_map(struct arb_turn *t, struct ld *ld)
 {
@@ -831,11 +963,15 @@ load_map(struct arb_turn *t, struct ld *ld)
 	load_board(t, ld, ld_get(root, "board"));
 	if ((v = ld_get(root, "cells")) != NULL)
 		load_cells(t, ld, v);
+	snapshot(t);
 	load_sides(t, ld, root);
 	if ((v = ld_get(root, "connections")) != NULL)
 		load_connections(t, ld, v);
 	load_turn_order(t, ld, root);
-	load_units(t, ld, need(ld, root, "units"));
+	if ((v = ld_get(root, "units")) != NULL)
+		load_units(t, ld, v);
+	if (t->rs->loaded != NULL)
+		t->rs->loaded(t, ld, root);
 	release(ld);
 }
 
@@ -843,15 +979,55 @@ static const char *const orders_keys[] = {
 	"arbiter", "player", "turn", "orders", NULL
 };
 
+/* The units an order names: the player's own, each once. */
+static void
+order_units(struct arb_turn *t, struct ld *ld, struct order *o,
+    const struct jv *v, int player)
+{
+	const struct jv	*l;
+	size_t		 i, j;
+
+	l = need(ld, v, "units");
+	ld_push(ld, "units");
+	o->nunits = (int)ld_len(ld, l);
+	if (o->nunits == 0)
+		ld_fail(ld, "an order needs at least one unit");
+	o->units = t_alloc(t, (size_t)o->nunits * sizeof(int));
+	for (i = 0; i < (size_t)o->nunits; i++) {
+		const struct jv	*u = ld_at(l, i);
+		int		 n;
+
+		ld_pushi(ld, i);
+		if (!json_is_string(J(u)))
+			expect(ld, J(u), "unit", "a unit id");
+		n = strmap_get(&t->unit_ids, json_string_value(J(u)));
+		if (n < 0)
+			ld_fail(ld, "unknown unit \"%.40s\"",
+			    json_string_value(J(u)));
+		if (t->units.v[n].player != player)
+			ld_fail(ld, "unit \"%.40s\" belongs to %s, not %s",
+			    t->units.v[n].id,
+			    t->players.v[t->units.v[n].player].name,
+			    t->players.v[player].name);
+		for (j = 0; j < i; j++)
+			if (o->units[j] == n)
+				ld_fail(ld, "unit \"%.40s\" listed twice",
+				    t->units.v[n].id);
+		o->units[i] = n;
+		ld_pop(ld);
+	}
+	ld_pop(ld);
+}
+
 static void
 load_order(struct arb_turn *t, struct ld *ld, const struct jv *v,
     int player, int file, int index, struct strmap *ids)
 {
 	const struct okind *ok = t->rs->order_kinds;
-	const char	*base[16] = { "id", "units" };
-	const struct jv	*l, *arg = NULL;
+	const char	*base[16] = { "id", NULL };
+	const struct jv	*arg = NULL;
 	struct order	*o = VPUSH(t, t->orders);
-	size_t		 i, j;
+	size_t		 i;
 	char		 buf[32];
 	int		 k;
 
@@ -859,6 +1035,8 @@ load_order(struct arb_turn *t, struct ld *ld, const struct jv *v,
 	o->file = file;
 	o->index = index;
 	o->kind = -1;
+	/* "units", or the count key, of any kind. */
+	base[1] = ok[0].count != NULL ? ok[0].count : "units";
 	for (k = 0; ok[k].key != NULL && k < 13; k++)
 		base[k + 2] = ok[k].key;
 	need_object(ld, v);
@@ -892,36 +1070,11 @@ load_order(struct arb_turn *t, struct ld *ld, const struct jv *v,
 		ld_fail(ld, "duplicate order id \"%.40s\"", o->id);
 	}
 	strmap_put(t, ids, o->id, index);
-	l = need(ld, v, "units");
-	ld_push(ld, "units");
-	o->nunits = (int)ld_len(ld, l);
-	if (o->nunits == 0)
-		ld_fail(ld, "an order needs at least one unit");
-	o->units = t_alloc(t, (size_t)o->nunits * sizeof(int));
-	for (i = 0; i < (size_t)o->nunits; i++) {
-		const struct jv	*u = ld_at(l, i);
-		int		 n;
-
-		ld_pushi(ld, i);
-		if (!json_is_string(J(u)))
-			expect(ld, J(u), "unit", "a unit id");
-		n = strmap_get(&t->unit_ids, json_string_value(J(u)));
-		if (n < 0)
-			ld_fail(ld, "unknown unit \"%.40s\"",
-			    json_string_value(J(u)));
-		if (t->units.v[n].player != player)
-			ld_fail(ld, "unit \"%.40s\" belongs to %s, not %s",
-			    t->units.v[n].id,
-			    t->players.v[t->units.v[n].player].name,
-			    t->players.v[player].name);
-		for (j = 0; j < i; j++)
-			if (o->units[j] == n)
-				ld_fail(ld, "unit \"%.40s\" listed twice",
-				    t->units.v[n].id);
-		o->units[i] = n;
-		ld_pop(ld);
-	}
-	ld_pop(ld);
+	if (ok[o->kind].count != NULL) {
+		need(ld, v, ok[o->kind].count);
+		o->n = ld_int(ld, v, ok[o->kind].count, 1, 1, INT_MAX);
+	} else
+		order_units(t, ld, o, v, player);
 	ld_push(ld, ok[o->kind].key);
 	if (ok[o->kind].arg == OK_CELL) {
 		o->ncells = 1;

@@ -140,25 +140,35 @@ arb_turn_set_seed(struct arb_turn *t, unsigned long long seed)
 }
 
 /* Players' strength before = after + losses: nothing vanishes unrecorded. */
+/*
+ * The balance every run checks: for each player, what it held at the
+ * start (units' strength, and the cells' first counter in the cells it
+ * owned) equals what it holds at the end plus what the losses record.
+ */
 static void
-check_strength(struct arb_turn *t)
+check_balance(struct arb_turn *t)
 {
-	long	 bal[MAXPLAYERS] = { 0 };
-	size_t	 i;
+	struct board	*b = &t->board;
+	long		 bal[MAXPLAYERS] = { 0 };
+	size_t		 i;
+	int		 c;
 
 	for (i = 0; i < t->units.n; i++) {
 		struct unit *u = &t->units.v[i];
 
 		bal[u->player] += u->strength0 - (u->gone ? 0 : u->strength);
 	}
-	for (i = 0; i < t->losses.n; i++) {
-		struct unit *u = &t->units.v[t->losses.v[i].unit];
-
-		bal[u->player] -= t->losses.v[i].strength;
+	for (c = 0; b->cx[0] != NULL && c < b->ncells; c++) {
+		if (b->owner0[c] >= 0)
+			bal[b->owner0[c]] += b->cx0[0][c];
+		if (b->cells[c].owner >= 0)
+			bal[b->cells[c].owner] -= b->cx[0][c];
 	}
+	for (i = 0; i < t->losses.n; i++)
+		bal[t->losses.v[i].player] -= t->losses.v[i].strength;
 	for (i = 0; i < t->players.n; i++)
 		if (bal[i] != 0)
-			t_fail(t, ARB_EINTERNAL, "strength of %s does not "
+			t_fail(t, ARB_EINTERNAL, "the forces of %s do not "
 			    "balance: %ld unaccounted", t->players.v[i].name,
 			    bal[i]);
 }
@@ -193,17 +203,27 @@ arb_turn_run(struct arb_turn *t, int flags, struct arb_error *e)
 		 * earlier order is the cause; either way it is not carried
 		 * out. */
 		t->rs->validate(t, o);
-		if (o->status == OS_PENDING)
+		if (o->status == OS_PENDING && t->rs->resolve == NULL)
 			t->rs->execute(t, o);
-		if (o->status == OS_PENDING)
-			t_fail(t, ARB_EINTERNAL, "order %s left undecided",
-			    o->id);
 		if (o->status == OS_ILLEGAL || o->status == OS_FAILED)
 			t->illegal++;
 	}
+	/* A simultaneous rule system moves everything at once; --check
+	 * stops at validation. */
+	if (t->rs->resolve != NULL && !(flags & ARB_CHECK))
+		t->rs->resolve(t);
+	for (i = 0; i < t->sequence.n; i++) {
+		struct order *o = &t->orders.v[t->sequence.v[i]];
+
+		if (o->status == OS_PENDING && (flags & ARB_CHECK))
+			o->status = OS_LEGAL;
+		if (o->status == OS_PENDING)
+			t_fail(t, ARB_EINTERNAL, "order %s left undecided",
+			    o->id);
+	}
 	if (!(flags & ARB_CHECK)) {
 		t->rs->end(t);
-		check_strength(t);
+		check_balance(t);
 	}
 	t->jmp = NULL;
 	return 0;
@@ -311,6 +331,23 @@ unit_place(struct arb_turn *t, int u, int cell)
 	*p = u;
 }
 
+/* A loss record; the caller takes the amount off whatever it counts. */
+struct loss *
+loss_add(struct arb_turn *t, int player, int at, int amount,
+    const char *cause, int order)
+{
+	struct loss	*l = VPUSH(t, t->losses);
+
+	l->unit = -1;
+	l->player = player;
+	l->at = at;
+	l->strength = amount;
+	l->cause = cause;
+	l->order = order;
+	l->target = -1;
+	return l;
+}
+
 void
 unit_lose(struct arb_turn *t, int u, int amount, const char *cause,
     int order)
@@ -320,12 +357,8 @@ unit_lose(struct arb_turn *t, int u, int amount, const char *cause,
 
 	if (amount > un->strength)
 		amount = un->strength;
-	l = VPUSH(t, t->losses);
+	l = loss_add(t, un->player, un->at, amount, cause, order);
 	l->unit = u;
-	l->at = un->at;
-	l->strength = amount;
-	l->cause = cause;
-	l->order = order;
 	un->strength -= amount;
 	trace_event(t, "loss", "unit", TF_STR, un->id, "at", TF_CELL,
 	    (long)un->at, "strength", TF_INT, (long)amount, "left", TF_INT,

@@ -55,11 +55,11 @@ static const struct ufield unit_x[] = {
 };
 static const char *const unit_marks[] = { "defensive_bonus", NULL };
 static const struct okind order_kinds[] = {
-	{ "move", OK_PATH },
-	{ "attack", OK_CELL },
-	{ "translocate", OK_CELL },
-	{ "reinforce", OK_CELL },
-	{ NULL, OK_PATH }
+	{ "move", OK_PATH, NULL },
+	{ "attack", OK_CELL, NULL },
+	{ "translocate", OK_CELL, NULL },
+	{ "reinforce", OK_CELL, NULL },
+	{ NULL, OK_PATH, NULL }
 };
 
 static struct aeonis *
@@ -1017,20 +1017,19 @@ save(struct arb_turn *t, struct jv *root)
 }
 
 const struct ruleset rules_aeonis = {
-	"aeonis",
-	BOARD_HEX,
-	map_keys,
-	player_res,
-	res_resets,
-	unit_x,
-	unit_marks,
-	order_kinds,
-	NULL,
-	init,
-	load,
-	save,
-	begin,
-	validate,
-	execute,
-	end
+	.name = "aeonis",
+	.board = BOARD_HEX,
+	.map_keys = map_keys,
+	.player_res = player_res,
+	.res_resets = res_resets,
+	.unit_x = unit_x,
+	.unit_marks = unit_marks,
+	.order_kinds = order_kinds,
+	.init = init,
+	.load = load,
+	.save = save,
+	.begin = begin,
+	.validate = validate,
+	.execute = execute,
+	.end = end
 };
