@@ -324,7 +324,7 @@ holdings(struct arb_turn *t, json_t *j, int p)
 {
 	struct board	*b = &t->board;
 	const char	*name = t->rs->cell_x[0].name;
-	long		 before = 0, after = 0, lost = 0;
+	long		 before = 0, after = 0, lost = 0, gained = 0;
 	size_t		 i;
 	int		 c;
 	char		 key[64];
@@ -338,9 +338,14 @@ holdings(struct arb_turn *t, json_t *j, int p)
 	for (i = 0; i < t->losses.n; i++)
 		if (t->losses.v[i].player == p && t->losses.v[i].unit < 0)
 			lost += t->losses.v[i].strength;
+	for (i = 0; i < t->gains.n; i++)
+		if (t->gains.v[i].player == p)
+			gained += t->gains.v[i].strength;
 	set(j, name, num(before));
 	snprintf(key, sizeof(key), "%s_lost", name);
 	set(j, key, num(lost));
+	snprintf(key, sizeof(key), "%s_gained", name);
+	set(j, key, num(gained));
 	snprintf(key, sizeof(key), "%s_left", name);
 	set(j, key, num(after));
 }
@@ -415,8 +420,36 @@ emit_result(struct arb_turn *t, int flags, FILE *fp)
 		close_array(&w);
 		changes(&w, "ownership", t->ownership.v, t->ownership.n, true);
 		changes(&w, "loyalty", t->loyalty.v, t->loyalty.n, false);
-		if (cx != NULL)
+		if (cx != NULL) {
 			cells(&w);
+			open_array(&w, "destroyed");
+			for (i = 0; i < t->destroyed.n; i++) {
+				const struct destroyed *d = &t->destroyed.v[i];
+
+				j = ok(json_object());
+				set(j, "cell", cellv(t, d->cell));
+				set(j, "feature", str(t->board.features[
+				    d->feature]));
+				if (d->order >= 0)
+					set(j, "order",
+					    str(t->orders.v[d->order].id));
+				element(&w, j);
+			}
+			close_array(&w);
+			open_array(&w, "gains");
+			for (i = 0; i < t->gains.n; i++) {
+				const struct loss *g = &t->gains.v[i];
+
+				j = ok(json_object());
+				set(j, "player", str(t->players.v[
+				    g->player].name));
+				set(j, "at", cellv(t, g->at));
+				set(j, cx[0].name, num(g->strength));
+				set(j, "cause", str(g->cause));
+				element(&w, j);
+			}
+			close_array(&w);
+		}
 		p = ok(json_object());
 		for (i = 0; i < t->players.n; i++) {
 			const struct player *pl = &t->players.v[i];

@@ -184,6 +184,8 @@ enum reason {
 	R_TARGET_NOT_ADJACENT,
 	R_UNIT_GONE,
 	R_EMPTY_PATH,
+	R_NOT_OWNED,
+	R_INSUFFICIENT_ARMIES,
 	R_NREASONS
 };
 const char	*reason_name(enum reason);
@@ -233,6 +235,12 @@ struct loss {
 	int		 order;		/* -1 when no order caused it */
 	int		 target;	/* the cell fought for, or -1 */
 	int		 step;		/* 0, or the step it happened in */
+};
+
+struct destroyed {			/* a feature a cell lost */
+	int		 cell;
+	int		 feature;
+	int		 order;		/* -1 when no order caused it */
 };
 
 struct ochange {			/* ownership or loyalty */
@@ -370,6 +378,7 @@ struct ruleset {
 };
 
 extern const struct ruleset rules_aeonis;
+extern const struct ruleset rules_territory;
 
 struct arb_turn {
 	jmp_buf			*jmp;		/* where errors jump */
@@ -393,6 +402,8 @@ struct arb_turn {
 	VEC(int)		 sequence;	/* orders, adjudication order */
 	VEC(struct attack)	 attacks;
 	VEC(struct loss)	 losses;
+	VEC(struct loss)	 gains;		/* raised, not moved in */
+	VEC(struct destroyed)	 destroyed;
 	VEC(struct ochange)	 ownership;
 	VEC(struct ochange)	 loyalty;
 	VEC(struct draw)	 draws;
@@ -419,6 +430,9 @@ void	 order_rule(struct arb_turn *, struct order *, enum ostatus,
 void	 order_num(struct arb_turn *, struct order *, const char *, long);
 void	 owner_set(struct arb_turn *, int cell, int player, const char *why,
 	    int order);
+void	 loyalty_set(struct arb_turn *, int cell, int value, const char *why,
+	    int order);
+void	 feature_destroy(struct arb_turn *, int cell, int feature, int order);
 bool	 players_allied(const struct arb_turn *, int a, int b);
 const char *cell_name(const struct arb_turn *, int cell);	/* lent */
 const char *unit_list(struct arb_turn *, const int *, int);	/* ids */

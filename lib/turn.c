@@ -16,6 +16,7 @@
 /* The only place the core names the rule systems. */
 const struct ruleset *const registry[] = {
 	&rules_aeonis,
+	&rules_territory,
 	NULL
 };
 
@@ -143,7 +144,8 @@ arb_turn_set_seed(struct arb_turn *t, unsigned long long seed)
 /*
  * The balance every run checks: for each player, what it held at the
  * start (units' strength, and the cells' first counter in the cells it
- * owned) equals what it holds at the end plus what the losses record.
+ * owned), plus what it raised, equals what it holds at the end plus what
+ * the losses record.
  */
 static void
 check_balance(struct arb_turn *t)
@@ -166,6 +168,8 @@ check_balance(struct arb_turn *t)
 	}
 	for (i = 0; i < t->losses.n; i++)
 		bal[t->losses.v[i].player] -= t->losses.v[i].strength;
+	for (i = 0; i < t->gains.n; i++)
+		bal[t->gains.v[i].player] += t->gains.v[i].strength;
 	for (i = 0; i < t->players.n; i++)
 		if (bal[i] != 0)
 			t_fail(t, ARB_EINTERNAL, "the forces of %s do not "
@@ -370,6 +374,43 @@ unit_lose(struct arb_turn *t, int u, int amount, const char *cause,
 }
 
 void
+loyalty_set(struct arb_turn *t, int cell, int value, const char *why,
+    int order)
+{
+	struct cell	*c = &t->board.cells[cell];
+	struct ochange	*ch;
+
+	if (c->loyalty == value)
+		return;
+	ch = VPUSH(t, t->loyalty);
+	ch->cell = cell;
+	ch->from = c->loyalty;
+	ch->to = value;
+	ch->why = why;
+	ch->order = order;
+	trace_event(t, "loyalty", "cell", TF_CELL, (long)cell, "from", TF_INT,
+	    (long)c->loyalty, "to", TF_INT, (long)value, "why", TF_STR, why,
+	    NULL);
+	c->loyalty = value;
+}
+
+void
+feature_destroy(struct arb_turn *t, int cell, int feature, int order)
+{
+	struct destroyed *d;
+
+	if (!board_has(&t->board, cell, feature))
+		return;
+	d = VPUSH(t, t->destroyed);
+	d->cell = cell;
+	d->feature = feature;
+	d->order = order;
+	trace_event(t, "destroyed", "cell", TF_CELL, (long)cell, "feature",
+	    TF_STR, t->board.features[feature], NULL);
+	t->board.cells[cell].features &= ~(1u << feature);
+}
+
+void
 order_rule(struct arb_turn *t, struct order *o, enum ostatus status,
     enum reason reason, const char *rule, const char *fmt, ...)
 {
@@ -470,7 +511,8 @@ reason_name(enum reason r)
 		"not_adjacent", "impassable", "lake_end", "enemy_occupied",
 		"borders", "not_together", "portal_denied", "no_discovery",
 		"not_controlled", "not_a_city", "no_target",
-		"target_not_adjacent", "unit_gone", "empty_path"
+		"target_not_adjacent", "unit_gone", "empty_path",
+		"not_owned", "insufficient_armies"
 	};
 
 	return (unsigned)r < R_NREASONS ? names[r] : "?";

@@ -1,0 +1,797 @@
+/*
+ * arbiter: a turn adjudicator for hex and territory wargames.
+ * Copyright (c) 2026 the arbiter developers.  ISC license (see README.md).
+ *
+ * Territory: the movement phase of Global Domination VI
+ * (rules/territory.md), with the readings of rules/READINGS.md.  Rules are
+ * cited as "territory N" for the numbered basics 1-5 and by the name of
+ * their part otherwise ("territory skirmish", "territory invasion",
+ * "territory watchtower", "territory loyalty").  Every "Ruling:" comment
+ * is also in the RULINGS section of arbiter-rules(7) and has a casebook
+ * case.
+ *
+ * Moves are simultaneous.  Every legal order becomes a packet of armies;
+ * all first steps are resolved, conflicts included, before any second
+ * step.  Within a step the classes of move are resolved in the order of
+ * READINGS until nothing is left moving:
+ *
+ *	a  moves into the mover's own territory arrive;
+ *	b  moves into a neutral territory only one player targets arrive;
+ *	c  skirmishes where two or more players target one territory;
+ *	d  closed loops of attacks, each fought as one skirmish;
+ *	e  invasions.
+ *
+ * After c or d the survivors are classified again from a.  Each pass
+ * sorts what is still moving, so a step costs O(P log P) per pass for P
+ * packets, and the loops are found in one depth-first walk.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../internal.h"
+
+enum { ARMIES };
+enum { K_MOVE };
+
+struct packet {
+	int	 order;
+	int	 player;
+	int	 n, n0;		/* armies now, and as ordered */
+	int	 at, dest;	/* this step: from, to */
+	int	 next_here;	/* next packet that arrived in dest this step */
+	int	 seq;		/* priority: place in the order sequence */
+	bool	 moving;	/* not yet arrived or dead this step */
+	bool	 done;		/* dead, or at the end of its path */
+};
+
+struct terr {
+	int		 watchtower, bivouac;
+	bool		 upkeep;
+	int		*avail;		/* validation: armies not yet ordered */
+	VEC(struct packet) pk;
+	int		*here;		/* per cell: packets arrived this step */
+	int		*tail;		/* and the last of them */
+	int		*here_step;
+	int		*mark, *onstack;	/* loop search */
+	int		*pend;		/* indices of moving packets */
+	size_t		 npend;
+	int		 step;
+};
+
+static const char *const map_keys[] = { "rules", NULL };
+static const struct ufield cell_x[] = {
+	{ "armies", 0, 0 },
+	{ NULL, 0, 0 }
+};
+static const struct okind order_kinds[] = {
+	{ "move", OK_PATH, "armies" },
+	{ NULL, OK_PATH, NULL }
+};
+
+static struct terr *
+T_(struct arb_turn *t)
+{
+	return t->rsdata;
+}
+
+static int *
+armies(struct arb_turn *t)
+{
+	return t->board.cx[ARMIES];
+}
+
+static void
+init(struct arb_turn *t)
+{
+	struct terr	*r = t_alloc(t, sizeof(*r));
+
+	t->rsdata = r;
+	r->watchtower = board_feature(t, "watchtower");
+	r->bivouac = board_feature(t, "bivouac");
+}
+
+static void
+load(struct arb_turn *t, struct ld *ld, const struct jv *root)
+{
+	static const char *const keys[] = { "upkeep", NULL };
+	const struct jv	*rules = ld_get(root, "rules");
+
+	if (rules == NULL)
+		return;
+	ld_push(ld, "rules");
+	if (!ld_is_object(rules))
+		ld_fail(ld, "expected an object");
+	ld_keys(ld, rules, keys, NULL);
+	T_(t)->upkeep = ld_bool(ld, rules, "upkeep", false);
+	ld_pop(ld);
+}
+
+/* Armies always belong to the territory's owner. */
+static void
+loaded(struct arb_turn *t, struct ld *ld, const struct jv *root)
+{
+	int	 c;
+
+	(void)root;
+	for (c = 0; c < t->board.ncells; c++)
+		if (t->board.cells[c].owner < 0 && armies(t)[c] > 0) {
+			ld_push(ld, "cells");
+			ld_push(ld, t->board.names[c]);
+			ld_push(ld, "armies");
+			ld_fail(ld, "%d armies in neutral territory %s: armies "
+			    "belong to a territory's owner", armies(t)[c],
+			    t->board.names[c]);
+		}
+}
+
+static void
+save(struct arb_turn *t, struct jv *root)
+{
+	if (T_(t)->upkeep)
+		emit_set_bool(emit_set_object(root, "rules"), "upkeep", true);
+}
+
+static void
+begin(struct arb_turn *t)
+{
+	struct terr	*r = T_(t);
+	size_t		 n = (size_t)t->board.ncells;
+
+	r->avail = t_alloc(t, n * sizeof(int));
+	memcpy(r->avail, armies(t), n * sizeof(int));
+}
+
+/* Ruling T1: the refusals, in this order. */
+static void
+validate(struct arb_turn *t, struct order *o)
+{
+	struct terr	*r = T_(t);
+	int		 i, from = o->cells[0];
+
+	if (o->ncells == 1) {
+		order_rule(t, o, OS_ILLEGAL, R_EMPTY_PATH, "territory 1",
+		    "the path names only %s and takes no step",
+		    cell_name(t, from));
+		return;
+	}
+	if (o->ncells > 3) {
+		order_rule(t, o, OS_ILLEGAL, R_OUT_OF_RANGE, "territory 1",
+		    "the path takes %d steps; armies move at most 2",
+		    o->ncells - 1);
+		return;
+	}
+	if (t->board.cells[from].owner != o->player) {
+		order_rule(t, o, OS_ILLEGAL, R_NOT_OWNED, "territory 1",
+		    "%s is not %s's territory", cell_name(t, from),
+		    t->players.v[o->player].name);
+		return;
+	}
+	for (i = 1; i < o->ncells; i++)
+		if (!board_is_adjacent(&t->board, o->cells[i - 1],
+		    o->cells[i])) {
+			order_rule(t, o, OS_ILLEGAL, R_NOT_ADJACENT,
+			    "territory 1", "%s does not border %s",
+			    cell_name(t, o->cells[i - 1]),
+			    cell_name(t, o->cells[i]));
+			return;
+		}
+	if (o->n > r->avail[from]) {
+		order_rule(t, o, OS_ILLEGAL, R_INSUFFICIENT_ARMIES,
+		    "territory 1", "%ld armies ordered from %s, where %d "
+		    "stand%s", o->n, cell_name(t, from), r->avail[from],
+		    r->avail[from] == armies(t)[from] ? "" :
+		    " once earlier orders are counted");
+		return;
+	}
+	r->avail[from] -= (int)o->n;
+}
+
+/* Nothing happens order by order: resolve() moves everything. */
+static void
+execute(struct arb_turn *t, struct order *o)
+{
+	(void)t;
+	(void)o;
+}
+
+/* Takes amount armies from packet p, recording the loss. */
+static void
+take(struct arb_turn *t, struct packet *p, int amount, int at, int target,
+    const char *cause)
+{
+	struct loss	*l;
+
+	if (amount <= 0)
+		return;
+	p->n -= amount;
+	l = loss_add(t, p->player, at, amount, cause, p->order);
+	l->target = target;
+	l->step = T_(t)->step;
+	trace_event(t, "loss", "order", TF_STR, t->orders.v[p->order].id,
+	    "player", TF_STR, t->players.v[p->player].name, "at", TF_CELL,
+	    (long)at, "target", TF_CELL, (long)target, "armies", TF_INT,
+	    (long)amount, "left", TF_INT, (long)p->n, "cause", TF_STR, cause,
+	    NULL);
+}
+
+/*
+ * Ruling T7: a moving side loses its armies first-listed first.  list
+ * holds the packets of one player, in priority order.
+ */
+static void
+take_side(struct arb_turn *t, int *list, int n, int amount,
+    const char *cause)
+{
+	struct terr	*r = T_(t);
+	int		 i;
+
+	for (i = 0; i < n && amount > 0; i++) {
+		struct packet	*p = &r->pk.v[list[i]];
+		int		 k = p->n < amount ? p->n : amount;
+
+		take(t, p, k, p->at, p->dest, cause);
+		amount -= k;
+	}
+}
+
+/*
+ * Ruling T7: a defending territory loses the armies that arrived in it
+ * this step first, first-listed first, then its garrison.
+ */
+static void
+take_defenders(struct arb_turn *t, int c, int amount, const char *cause)
+{
+	struct terr	*r = T_(t);
+	int		 i;
+	struct loss	*l;
+
+	armies(t)[c] -= amount;
+	if (r->here_step[c] == r->step)
+		for (i = r->here[c]; i >= 0 && amount > 0;
+		    i = r->pk.v[i].next_here) {
+			struct packet	*p = &r->pk.v[i];
+			int		 k = p->n < amount ? p->n : amount;
+
+			take(t, p, k, c, c, cause);
+			amount -= k;
+		}
+	if (amount <= 0)
+		return;
+	l = loss_add(t, t->board.cells[c].owner, c, amount, cause, -1);
+	l->target = c;
+	l->step = r->step;
+	trace_event(t, "loss", "player", TF_STR,
+	    t->players.v[t->board.cells[c].owner].name, "at", TF_CELL,
+	    (long)c, "target", TF_CELL, (long)c, "armies", TF_INT,
+	    (long)amount, "left", TF_INT, (long)armies(t)[c], "cause",
+	    TF_STR, cause, NULL);
+}
+
+/* Packet p's armies arrive in its destination (territory 3). */
+static void
+arrive(struct arb_turn *t, int i, const char *why)
+{
+	struct terr	*r = T_(t);
+	struct packet	*p = &r->pk.v[i];
+	int		 c = p->dest;
+	struct order	*o = &t->orders.v[p->order];
+
+	p->moving = false;
+	if (p->n == 0)
+		return;
+	trace_event(t, "arrive", "order", TF_STR, o->id, "player", TF_STR,
+	    t->players.v[p->player].name, "from", TF_CELL, (long)p->at,
+	    "to", TF_CELL, (long)c, "armies", TF_INT, (long)p->n, "why",
+	    TF_STR, why, NULL);
+	armies(t)[c] += p->n;
+	if (t->board.cells[c].owner != p->player) {
+		/* territory 3: moving in claims; loyalty starts again. */
+		owner_set(t, c, p->player, "claimed", p->order);
+		loyalty_set(t, c, 0, "claimed", p->order);
+	}
+	if (r->here_step[c] != r->step) {
+		r->here_step[c] = r->step;
+		r->here[c] = -1;
+	}
+	/* Keep the list in priority order: append. */
+	p->next_here = -1;
+	if (r->here[c] < 0)
+		r->here[c] = i;
+	else
+		r->pk.v[r->tail[c]].next_here = i;
+	r->tail[c] = i;
+	p->at = c;
+}
+
+/* qsort on the pending packets: by destination, then priority. */
+static struct arb_turn *S;
+
+static int
+by_dest(const void *a, const void *b)
+{
+	const struct packet *p = &T_(S)->pk.v[*(const int *)a];
+	const struct packet *q = &T_(S)->pk.v[*(const int *)b];
+
+	if (p->dest != q->dest)
+		return p->dest < q->dest ? -1 : 1;
+	return (p->seq > q->seq) - (p->seq < q->seq);
+}
+
+static int
+by_source(const void *a, const void *b)
+{
+	const struct packet *p = &T_(S)->pk.v[*(const int *)a];
+	const struct packet *q = &T_(S)->pk.v[*(const int *)b];
+
+	if (p->at != q->at)
+		return p->at < q->at ? -1 : 1;
+	return (p->seq > q->seq) - (p->seq < q->seq);
+}
+
+/* Drops what no longer moves from the pending list. */
+static void
+compact(struct terr *r)
+{
+	size_t	 i, n = 0;
+
+	for (i = 0; i < r->npend; i++)
+		if (r->pk.v[r->pend[i]].moving && r->pk.v[r->pend[i]].n > 0)
+			r->pend[n++] = r->pend[i];
+		else
+			r->pk.v[r->pend[i]].moving = false;
+	r->npend = n;
+}
+
+/* "red 5, blue 3" or, with after, "red 5->4, blue 3->2". */
+static const char *
+sides(struct arb_turn *t, const int *pl, const long *before,
+    const long *after, int n)
+{
+	char	*buf = t_alloc(t, (size_t)n * 96 + 1);
+	size_t	 len = 0;
+	int	 i;
+
+	for (i = 0; i < n; i++) {
+		if (after != NULL)
+			len += (size_t)snprintf(buf + len, 96, "%s%.40s "
+			    "%ld->%ld", i ? ", " : "", t->players.v[pl[i]].name,
+			    before[i], after[i]);
+		else
+			len += (size_t)snprintf(buf + len, 96, "%s%.40s %ld",
+			    i ? ", " : "", t->players.v[pl[i]].name,
+			    before[i]);
+	}
+	return buf;
+}
+
+/*
+ * territory skirmish (ruling T4): list holds the packets of the conflict,
+ * in priority order.  Every player loses one army a round until at most
+ * one is left; the winner keeps its force less the second largest.  kind
+ * is "skirmish" or "loop"; target is the territory fought over (the first
+ * of the loop).
+ */
+static void
+skirmish(struct arb_turn *t, int *list, int n, const char *kind,
+    int target)
+{
+	struct terr	*r = T_(t);
+	int		 pl[MAXPLAYERS], np = 0, i, k;
+	long		 force[MAXPLAYERS], left[MAXPLAYERS], top = 0, second = 0;
+	int		*mine = t_alloc(t, (size_t)n * sizeof(int) + 1);
+	int		 nmine;
+
+	for (i = 0; i < n; i++) {
+		struct packet *p = &r->pk.v[list[i]];
+
+		for (k = 0; k < np && pl[k] != p->player; k++)
+			;
+		if (k == np) {
+			pl[np] = p->player;
+			force[np++] = 0;
+		}
+		force[k] += p->n;
+	}
+	/* Players in map order, for a stable trace. */
+	for (i = 1; i < np; i++)
+		for (k = i; k > 0 && pl[k - 1] > pl[k]; k--) {
+			int	 q = pl[k];
+			long	 f = force[k];
+
+			pl[k] = pl[k - 1];
+			force[k] = force[k - 1];
+			pl[k - 1] = q;
+			force[k - 1] = f;
+		}
+	for (i = 0; i < np; i++) {
+		if (force[i] > top) {
+			second = top;
+			top = force[i];
+		} else if (force[i] > second)
+			second = force[i];
+	}
+	trace_event(t, kind, "step", TF_INT, (long)r->step, "target",
+	    TF_CELL, (long)target, "sides", TF_STR,
+	    sides(t, pl, force, NULL, np), NULL);
+	for (i = 0; i < np; i++)
+		left[i] = force[i];
+	if (t->flags & ARB_TRACE) {
+		long round = 0, before[MAXPLAYERS];
+		int alive = np;
+
+		while (alive > 1) {
+			alive = 0;
+			for (i = 0; i < np; i++) {
+				before[i] = left[i];
+				if (left[i] > 0)
+					left[i]--;
+				alive += left[i] > 0;
+			}
+			trace_event(t, "round", "target", TF_CELL,
+			    (long)target, "round", TF_INT, ++round, "sides",
+			    TF_STR, sides(t, pl, before, left, np), NULL);
+		}
+	} else
+		for (i = 0; i < np; i++)
+			left[i] = force[i] == top && top > second ?
+			    top - second : 0;
+	for (k = 0; k < np; k++) {
+		nmine = 0;
+		for (i = 0; i < n; i++)
+			if (r->pk.v[list[i]].player == pl[k])
+				mine[nmine++] = list[i];
+		take_side(t, mine, nmine, (int)(force[k] - left[k]), kind);
+	}
+}
+
+/*
+ * territory invasion and watchtower (ruling T5): list holds one player's
+ * packets into c, in priority order.
+ */
+static void
+invade(struct arb_turn *t, int *list, int n, int c)
+{
+	struct terr	*r = T_(t);
+	struct packet	*first = &r->pk.v[list[0]];
+	int		 q = t->board.cells[c].owner, i;
+	long		 a = 0, d = armies(t)[c], pay, k;
+	bool		 full;
+
+	for (i = 0; i < n; i++)
+		a += r->pk.v[list[i]].n;
+	trace_event(t, "invasion", "step", TF_INT, (long)r->step, "target",
+	    TF_CELL, (long)c, "attacker", TF_STR,
+	    t->players.v[first->player].name, "armies", TF_INT, a,
+	    "defender", TF_STR, t->players.v[q].name, "defenders", TF_INT, d,
+	    "watchtower", TF_BOOL, (long)board_has(&t->board, c,
+	    r->watchtower), NULL);
+	/* The penalty: 2 armies before any damage. */
+	pay = a < 2 ? a : 2;
+	take_side(t, list, n, (int)pay, "penalty");
+	a -= pay;
+	full = pay == 2;
+	if (full && board_has(&t->board, c, r->watchtower)) {
+		pay = a < 2 ? a : 2;
+		take_side(t, list, n, (int)pay, "watchtower");
+		a -= pay;
+		if (pay == 2)
+			feature_destroy(t, c, r->watchtower, first->order);
+		else
+			full = false;	/* no partial damage stays */
+	}
+	if (full) {
+		k = a < d ? a : d;
+		if (t->flags & ARB_TRACE)
+			for (i = 0; i < k; i++)
+				trace_event(t, "round", "target", TF_CELL,
+				    (long)c, "round", TF_INT, (long)i + 1,
+				    "attackers", TF_INT, a - i, "defenders",
+				    TF_INT, d - i, NULL);
+		take_side(t, list, n, (int)k, "invasion");
+		take_defenders(t, c, (int)k, "invasion");
+		a -= k;
+		d -= k;
+	}
+	if (!full || d > 0)
+		return;
+	/* Defenders gone, or none there: the territory falls neutral. */
+	owner_set(t, c, -1, "neutralized", first->order);
+	loyalty_set(t, c, 0, "neutralized", first->order);
+	feature_destroy(t, c, r->bivouac, first->order);
+	for (i = 0; i < n; i++)
+		arrive(t, list[i], "invasion");
+}
+
+/*
+ * Ruling T3 (d): closed loops of attacks.  Every pending packet is an
+ * edge from where it stands to where it goes.  One depth-first walk
+ * finds loops that share no territory; each is fought as one skirmish
+ * among the packets along it.  Returns whether it found any.
+ */
+static bool
+loops(struct arb_turn *t)
+{
+	struct terr	*r = T_(t);
+	size_t		 i, np = r->npend;
+	int		*edge_at = t_alloc(t, ((size_t)t->board.ncells + 1) *
+			    sizeof(int));
+	int		*path = t_alloc(t, (np + 1) * sizeof(int));
+	int		*iter = t_alloc(t, (np + 1) * sizeof(int));
+	int		*list = t_alloc(t, (np + 1) * sizeof(int));
+	bool		 found = false;
+	int		 stamp = ++r->mark[t->board.ncells];
+
+	/* The pending packets by source: edges out of each territory. */
+	S = t;
+	qsort(r->pend, np, sizeof(int), by_source);
+	for (i = 0; i < (size_t)t->board.ncells + 1; i++)
+		edge_at[i] = -1;
+	for (i = np; i-- > 0;)
+		edge_at[r->pk.v[r->pend[i]].at] = (int)i;
+
+	/* mark[c] == stamp: visited; onstack[c]: its depth + 1, or 0. */
+	for (i = 0; i < np; i++) {
+		int start = r->pk.v[r->pend[i]].at, depth = 0;
+
+		if (r->mark[start] == stamp)
+			continue;
+		r->mark[start] = stamp;
+		r->onstack[start] = 1;
+		path[0] = start;
+		iter[0] = edge_at[start];
+		while (depth >= 0) {
+			int	 c = path[depth], e = iter[depth], to;
+
+			if (e < 0 || (size_t)e >= np ||
+			    r->pk.v[r->pend[e]].at != c) {
+				r->onstack[c] = 0;
+				depth--;
+				continue;
+			}
+			iter[depth] = e + 1;
+			to = r->pk.v[r->pend[e]].dest;
+			if (r->mark[to] == stamp && r->onstack[to] > 0) {
+				/* A loop: path[onstack[to]-1 .. depth]. */
+				int	 from = r->onstack[to] - 1, d, n = 0;
+				size_t	 j;
+
+				for (d = from; d <= depth; d++) {
+					int x = path[d], y = d < depth ?
+					    path[d + 1] : to;
+
+					for (j = (size_t)edge_at[x]; j < np &&
+					    r->pk.v[r->pend[j]].at == x; j++)
+						if (r->pk.v[r->pend[j]].dest == y)
+							list[n++] = r->pend[j];
+				}
+				/* Priority order within the loop. */
+				for (d = 1; d < n; d++) {
+					int v = list[d], w = d;
+
+					while (w > 0 && r->pk.v[list[w - 1]].seq >
+					    r->pk.v[v].seq) {
+						list[w] = list[w - 1];
+						w--;
+					}
+					list[w] = v;
+				}
+				skirmish(t, list, n, "loop", to);
+				for (j = 0; j < (size_t)n; j++)
+					r->pk.v[list[j]].moving =
+					    r->pk.v[list[j]].n > 0;
+				found = true;
+				/* Leave the loop's territories behind. */
+				while (depth >= from) {
+					r->onstack[path[depth]] = 0;
+					depth--;
+				}
+				continue;
+			}
+			if (r->mark[to] == stamp)
+				continue;
+			r->mark[to] = stamp;
+			r->onstack[to] = ++depth + 1;
+			path[depth] = to;
+			iter[depth] = edge_at[to];
+		}
+	}
+	return found;
+}
+
+/* One step (territory 2): every move's step, conflicts included. */
+static void
+step(struct arb_turn *t, int s)
+{
+	struct terr	*r = T_(t);
+	size_t		 i, j, k;
+	int		 passes = 0;
+
+	r->step = s;
+	r->npend = 0;
+	for (i = 0; i < r->pk.n; i++) {
+		struct packet	*p = &r->pk.v[i];
+		struct order	*o = &t->orders.v[p->order];
+
+		if (p->done || p->n == 0 || o->ncells <= s)
+			continue;
+		/* Ruling T2: movers leave first; they do not defend. */
+		p->at = o->cells[s - 1];
+		p->dest = o->cells[s];
+		p->moving = true;
+		armies(t)[p->at] -= p->n;
+		r->pend[r->npend++] = (int)i;
+	}
+	trace_event(t, "step", "step", TF_INT, (long)s, "moves", TF_INT,
+	    (long)r->npend, NULL);
+	S = t;
+	while (r->npend > 0) {
+		bool changed = false;
+
+		if (++passes > 4 * (int)r->pk.n + 8)
+			t_fail(t, ARB_EINTERNAL, "step %d does not settle", s);
+		/* a: into one's own territory. */
+		for (i = 0; i < r->npend; i++) {
+			struct packet *p = &r->pk.v[r->pend[i]];
+
+			if (t->board.cells[p->dest].owner == p->player) {
+				arrive(t, r->pend[i], "own");
+				changed = true;
+			}
+		}
+		compact(r);
+		qsort(r->pend, r->npend, sizeof(int), by_dest);
+		/* b: into a neutral territory one player targets. */
+		for (i = 0; i < r->npend; i = j) {
+			struct packet	*p = &r->pk.v[r->pend[i]];
+			bool		 one = true;
+
+			for (j = i + 1; j < r->npend &&
+			    r->pk.v[r->pend[j]].dest == p->dest; j++)
+				one &= r->pk.v[r->pend[j]].player == p->player;
+			if (!one || t->board.cells[p->dest].owner >= 0)
+				continue;
+			for (k = i; k < j; k++)
+				arrive(t, r->pend[k], "neutral");
+			changed = true;
+		}
+		if (changed) {
+			compact(r);
+			continue;
+		}
+		/* c: two or more players target one territory. */
+		for (i = 0; i < r->npend; i = j) {
+			struct packet	*p = &r->pk.v[r->pend[i]];
+			bool		 one = true;
+
+			for (j = i + 1; j < r->npend &&
+			    r->pk.v[r->pend[j]].dest == p->dest; j++)
+				one &= r->pk.v[r->pend[j]].player == p->player;
+			if (one)
+				continue;
+			skirmish(t, r->pend + i, (int)(j - i), "skirmish",
+			    p->dest);
+			changed = true;
+		}
+		if (changed) {
+			compact(r);
+			continue;
+		}
+		/* d: closed loops. */
+		if (loops(t)) {
+			compact(r);
+			continue;
+		}
+		/* e: invasions, one player into another's territory. */
+		qsort(r->pend, r->npend, sizeof(int), by_dest);
+		for (i = 0; i < r->npend; i = j) {
+			int c = r->pk.v[r->pend[i]].dest;
+
+			for (j = i + 1; j < r->npend &&
+			    r->pk.v[r->pend[j]].dest == c; j++)
+				;
+			invade(t, r->pend + i, (int)(j - i), c);
+			for (k = i; k < j; k++)
+				r->pk.v[r->pend[k]].moving = false;
+		}
+		compact(r);
+	}
+}
+
+static void
+resolve(struct arb_turn *t)
+{
+	struct terr	*r = T_(t);
+	size_t		 i, n = (size_t)t->board.ncells;
+
+	for (i = 0; i < t->sequence.n; i++) {
+		struct order	*o = &t->orders.v[t->sequence.v[i]];
+		struct packet	*p;
+
+		if (o->status != OS_PENDING)
+			continue;
+		p = VPUSH(t, r->pk);
+		p->order = t->sequence.v[i];
+		p->player = o->player;
+		p->n = p->n0 = (int)o->n;
+		p->seq = (int)i;
+		p->next_here = -1;
+	}
+	r->here = t_alloc(t, n * sizeof(int));
+	r->here_step = t_alloc(t, n * sizeof(int));
+	r->tail = t_alloc(t, n * sizeof(int));
+	r->mark = t_alloc(t, (n + 1) * sizeof(int));
+	r->onstack = t_alloc(t, n * sizeof(int));
+	r->pend = t_alloc(t, (r->pk.n + 1) * sizeof(int));
+	step(t, 1);
+	step(t, 2);
+	for (i = 0; i < r->pk.n; i++) {
+		struct packet	*p = &r->pk.v[i];
+		struct order	*o = &t->orders.v[p->order];
+		char		 path[160];
+		int		 k;
+		size_t		 len = 0;
+
+		path[0] = '\0';
+		for (k = 1; k < o->ncells; k++)
+			len += (size_t)snprintf(path + len, sizeof(path) - len,
+			    "%s%.40s", k > 1 ? ", " : "",
+			    cell_name(t, o->cells[k]));
+		order_rule(t, o, OS_DONE, R_OK, "territory 1",
+		    "%d armies from %s to %s: %d arrived, %d lost", p->n0,
+		    cell_name(t, o->cells[0]), path, p->n, p->n0 - p->n);
+		order_num(t, o, "arrived", p->n);
+		order_num(t, o, "lost", p->n0 - p->n);
+	}
+}
+
+/* Ruling T9: upkeep, when the map asks for it. */
+static void
+end(struct arb_turn *t)
+{
+	struct terr	*r = T_(t);
+	int		 c;
+
+	if (!r->upkeep)
+		return;
+	for (c = 0; c < t->board.ncells; c++) {
+		int	 p = t->board.cells[c].owner;
+
+		if (p < 0)
+			continue;
+		loyalty_set(t, c, t->board.cells[c].loyalty + 1, "upkeep", -1);
+		if (board_has(&t->board, c, r->bivouac)) {
+			struct loss *g = VPUSH(t, t->gains);
+
+			g->unit = -1;
+			g->player = p;
+			g->at = c;
+			g->strength = 1;
+			g->cause = "bivouac";
+			g->order = -1;
+			g->target = -1;
+			armies(t)[c]++;
+			trace_event(t, "raise", "cell", TF_CELL, (long)c,
+			    "player", TF_STR, t->players.v[p].name, "armies",
+			    TF_INT, 1L, "cause", TF_STR, "bivouac", NULL);
+		}
+	}
+}
+
+const struct ruleset rules_territory = {
+	.name = "territory",
+	.board = BOARD_GRAPH,
+	.map_keys = map_keys,
+	.cell_x = cell_x,
+	.order_kinds = order_kinds,
+	.init = init,
+	.load = load,
+	.save = save,
+	.loaded = loaded,
+	.resolve = resolve,
+	.begin = begin,
+	.validate = validate,
+	.execute = execute,
+	.end = end
+};
