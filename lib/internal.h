@@ -375,6 +375,8 @@ struct ruleset {
 	void	(*execute)(struct arb_turn *, struct order *);
 	/* The end of the turn, after every order. */
 	void	(*end)(struct arb_turn *);
+	/* Frees what it keeps outside the turn's arena (may be NULL). */
+	void	(*release)(struct arb_turn *);
 };
 
 extern const struct ruleset rules_aeonis;

@@ -46,6 +46,8 @@ arb_turn_free(struct arb_turn *t)
 		return;
 	for (i = 0; i < t->orders.n; i++)
 		free(t->orders.v[i].nums.v);
+	if (t->rs != NULL && t->rs->release != NULL && t->rsdata != NULL)
+		t->rs->release(t);
 	free(t->orders.v);
 	free(t->units.v);
 	free(t->players.v);
@@ -54,6 +56,8 @@ arb_turn_free(struct arb_turn *t)
 	free(t->sequence.v);
 	free(t->attacks.v);
 	free(t->losses.v);
+	free(t->gains.v);
+	free(t->destroyed.v);
 	free(t->ownership.v);
 	free(t->loyalty.v);
 	free(t->draws.v);
@@ -64,6 +68,7 @@ arb_turn_free(struct arb_turn *t)
 	strmap_release(&t->unit_ids);
 	strmap_release(&t->player_names);
 	strmap_release(&t->order_ids);
+	strmap_release(&t->board.by_name);
 	emit_release(t);
 	arena_release(t->arena);
 	free(t);

@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../internal.h"
@@ -1016,6 +1017,13 @@ save(struct arb_turn *t, struct jv *root)
 	}
 }
 
+static void
+release(struct arb_turn *t)
+{
+	free(A(t)->borders.v);
+	free(A(t)->events.v);
+}
+
 const struct ruleset rules_aeonis = {
 	.name = "aeonis",
 	.board = BOARD_HEX,
@@ -1031,5 +1039,6 @@ const struct ruleset rules_aeonis = {
 	.begin = begin,
 	.validate = validate,
 	.execute = execute,
-	.end = end
+	.end = end,
+	.release = release
 };

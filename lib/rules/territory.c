@@ -50,7 +50,10 @@ struct terr {
 	int		 watchtower, bivouac;
 	bool		 upkeep;
 	int		*avail;		/* validation: armies not yet ordered */
-	VEC(struct packet) pk;
+	struct {
+		struct packet	*v;
+		size_t		 n;
+	}		 pk;		/* one per legal order */
 	int		*here;		/* per cell: packets arrived this step */
 	int		*tail;		/* and the last of them */
 	int		*here_step;
@@ -705,13 +708,14 @@ resolve(struct arb_turn *t)
 	struct terr	*r = T_(t);
 	size_t		 i, n = (size_t)t->board.ncells;
 
+	r->pk.v = t_alloc(t, (t->sequence.n + 1) * sizeof(*r->pk.v));
 	for (i = 0; i < t->sequence.n; i++) {
 		struct order	*o = &t->orders.v[t->sequence.v[i]];
 		struct packet	*p;
 
 		if (o->status != OS_PENDING)
 			continue;
-		p = VPUSH(t, r->pk);
+		p = &r->pk.v[r->pk.n++];
 		p->order = t->sequence.v[i];
 		p->player = o->player;
 		p->n = p->n0 = (int)o->n;
