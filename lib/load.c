@@ -353,7 +353,7 @@ static const char *const board_keys[] = {
 	"grid", "cols", "rows", "default", "layout", "legend", "terrain", NULL
 };
 static const char *const graph_keys[] = {
-	"grid", "territories", "edges", "default", NULL
+	"grid", "territories", "edges", NULL
 };
 static const char *const cell_keys[] = {
 	"terrain", "features", "owner", "loyalty", NULL
@@ -1083,8 +1083,8 @@ load_order(struct arb_turn *t, struct ld *ld, const struct jv *v,
 	} else {
 		o->ncells = (int)ld_len(ld, arg);
 		if (o->ncells == 0)
-			ld_fail(ld, "empty path: it starts with the units' "
-			    "cell");
+			ld_fail(ld, "empty path: a path starts with the cell "
+			    "the move leaves");
 		o->cells = t_alloc(t, (size_t)o->ncells * sizeof(int));
 		for (i = 0; i < (size_t)o->ncells; i++) {
 			ld_pushi(ld, i);

@@ -22,6 +22,7 @@ const struct ruleset *const registry[] = {
 
 static const char *registry_names[] = {
 	"aeonis",
+	"territory",
 	NULL
 };
 
@@ -145,7 +146,6 @@ arb_turn_set_seed(struct arb_turn *t, unsigned long long seed)
 	t->seed_set = true;
 }
 
-/* Players' strength before = after + losses: nothing vanishes unrecorded. */
 /*
  * The balance every run checks: for each player, what it held at the
  * start (units' strength, and the cells' first counter in the cells it

@@ -3,12 +3,12 @@
  * Copyright (c) 2026 the arbiter developers.  ISC license (see README.md).
  *
  * Territory: the movement phase of Global Domination VI
- * (rules/territory.md), with the readings of rules/READINGS.md.  Rules are
- * cited as "territory N" for the numbered basics 1-5 and by the name of
- * their part otherwise ("territory skirmish", "territory invasion",
- * "territory watchtower", "territory loyalty").  Every "Ruling:" comment
- * is also in the RULINGS section of arbiter-rules(7) and has a casebook
- * case.
+ * (rules/territory.md), with the readings of rules/READINGS.md.  Rulings
+ * cite "territory N" for the numbered basics 1-5: refusals territory 1
+ * (or 3 for a territory not owned), moves carried out territory 2; losses
+ * name their part of the text by their cause (skirmish, loop, penalty,
+ * watchtower, invasion).  The rulings T1-T9 below are in the RULINGS
+ * section of arbiter-rules(7), each with casebook cases.
  *
  * Moves are simultaneous.  Every legal order becomes a packet of armies;
  * all first steps are resolved, conflicts included, before any second
@@ -43,7 +43,6 @@ struct packet {
 	int	 next_here;	/* next packet that arrived in dest this step */
 	int	 seq;		/* priority: place in the order sequence */
 	bool	 moving;	/* not yet arrived or dead this step */
-	bool	 done;		/* dead, or at the end of its path */
 };
 
 struct terr {
@@ -111,22 +110,45 @@ load(struct arb_turn *t, struct ld *ld, const struct jv *root)
 	ld_pop(ld);
 }
 
-/* Armies always belong to the territory's owner. */
+#define MAXARMIES	1000000000	/* on a map: sums stay in an int */
+
+/*
+ * Armies always belong to the territory's owner; the map's armies and
+ * each loyalty stay below MAXARMIES, so no sum or upkeep overflows.
+ */
 static void
 loaded(struct arb_turn *t, struct ld *ld, const struct jv *root)
 {
+	long	 sum = 0;
 	int	 c;
 
 	(void)root;
-	for (c = 0; c < t->board.ncells; c++)
-		if (t->board.cells[c].owner < 0 && armies(t)[c] > 0) {
-			ld_push(ld, "cells");
-			ld_push(ld, t->board.names[c]);
-			ld_push(ld, "armies");
-			ld_fail(ld, "%d armies in neutral territory %s: armies "
-			    "belong to a territory's owner", armies(t)[c],
-			    t->board.names[c]);
-		}
+	for (c = 0; c < t->board.ncells; c++) {
+		const char *bad = NULL;
+
+		sum += armies(t)[c];
+		if (t->board.cells[c].owner < 0 && armies(t)[c] > 0)
+			bad = "armies";
+		else if (sum > MAXARMIES)
+			bad = "armies";
+		else if (t->board.cells[c].loyalty < 0 ||
+		    t->board.cells[c].loyalty > MAXARMIES)
+			bad = "loyalty";
+		if (bad == NULL)
+			continue;
+		ld_push(ld, "cells");
+		ld_push(ld, t->board.names[c]);
+		ld_push(ld, bad);
+		if (*bad == 'l')
+			ld_fail(ld, "loyalty %d: expected 0 to %d",
+			    t->board.cells[c].loyalty, MAXARMIES);
+		if (sum > MAXARMIES)
+			ld_fail(ld, "more than %d armies on the map",
+			    MAXARMIES);
+		ld_fail(ld, "%d armies in neutral territory %s: armies "
+		    "belong to a territory's owner", armies(t)[c],
+		    t->board.names[c]);
+	}
 }
 
 static void
@@ -153,6 +175,7 @@ validate(struct arb_turn *t, struct order *o)
 	struct terr	*r = T_(t);
 	int		 i, from = o->cells[0];
 
+	order_num(t, o, "armies", o->n);
 	if (o->ncells == 1) {
 		order_rule(t, o, OS_ILLEGAL, R_EMPTY_PATH, "territory 1",
 		    "the path names only %s and takes no step",
@@ -166,7 +189,7 @@ validate(struct arb_turn *t, struct order *o)
 		return;
 	}
 	if (t->board.cells[from].owner != o->player) {
-		order_rule(t, o, OS_ILLEGAL, R_NOT_OWNED, "territory 1",
+		order_rule(t, o, OS_ILLEGAL, R_NOT_OWNED, "territory 3",
 		    "%s is not %s's territory", cell_name(t, from),
 		    t->players.v[o->player].name);
 		return;
@@ -182,13 +205,18 @@ validate(struct arb_turn *t, struct order *o)
 		}
 	if (o->n > r->avail[from]) {
 		order_rule(t, o, OS_ILLEGAL, R_INSUFFICIENT_ARMIES,
-		    "territory 1", "%ld armies ordered from %s, where %d "
-		    "stand%s", o->n, cell_name(t, from), r->avail[from],
-		    r->avail[from] == armies(t)[from] ? "" :
-		    " once earlier orders are counted");
+		    "territory 1", "%ld arm%s ordered from %s, which has %d "
+		    "%s", o->n, o->n == 1 ? "y" : "ies", cell_name(t, from),
+		    r->avail[from], r->avail[from] == armies(t)[from] ?
+		    "" : "left once earlier orders are counted");
 		return;
 	}
 	r->avail[from] -= (int)o->n;
+	/* --check stops here: say what would move. */
+	if (t->flags & ARB_CHECK)
+		order_rule(t, o, OS_DONE, R_OK, "territory 2", "%ld arm%s "
+		    "would leave %s", o->n, o->n == 1 ? "y" : "ies",
+		    cell_name(t, from));
 }
 
 /* Nothing happens order by order: resolve() moves everything. */
@@ -347,23 +375,26 @@ compact(struct terr *r)
 	r->npend = n;
 }
 
-/* "red 5, blue 3" or, with after, "red 5->4, blue 3->2". */
+/* "red 5, blue 3" or, with after, "red 5->4, blue 3->2"; live leaves
+ * out the players who had nothing left. */
 static const char *
 sides(struct arb_turn *t, const int *pl, const long *before,
-    const long *after, int n)
+    const long *after, int n, bool live)
 {
 	char	*buf = t_alloc(t, (size_t)n * 96 + 1);
 	size_t	 len = 0;
 	int	 i;
 
 	for (i = 0; i < n; i++) {
+		if (live && before[i] == 0)
+			continue;	/* out of the fight already */
 		if (after != NULL)
 			len += (size_t)snprintf(buf + len, 96, "%s%.40s "
-			    "%ld->%ld", i ? ", " : "", t->players.v[pl[i]].name,
+			    "%ld->%ld", len ? ", " : "", t->players.v[pl[i]].name,
 			    before[i], after[i]);
 		else
 			len += (size_t)snprintf(buf + len, 96, "%s%.40s %ld",
-			    i ? ", " : "", t->players.v[pl[i]].name,
+			    len ? ", " : "", t->players.v[pl[i]].name,
 			    before[i]);
 	}
 	return buf;
@@ -417,7 +448,7 @@ skirmish(struct arb_turn *t, int *list, int n, const char *kind,
 	}
 	trace_event(t, kind, "step", TF_INT, (long)r->step, "target",
 	    TF_CELL, (long)target, "sides", TF_STR,
-	    sides(t, pl, force, NULL, np), NULL);
+	    sides(t, pl, force, NULL, np, false), NULL);
 	for (i = 0; i < np; i++)
 		left[i] = force[i];
 	if (t->flags & ARB_TRACE) {
@@ -434,7 +465,8 @@ skirmish(struct arb_turn *t, int *list, int n, const char *kind,
 			}
 			trace_event(t, "round", "target", TF_CELL,
 			    (long)target, "round", TF_INT, ++round, "sides",
-			    TF_STR, sides(t, pl, before, left, np), NULL);
+			    TF_STR, sides(t, pl, before, left, np, true),
+			    NULL);
 		}
 	} else
 		for (i = 0; i < np; i++)
@@ -617,7 +649,7 @@ step(struct arb_turn *t, int s)
 		struct packet	*p = &r->pk.v[i];
 		struct order	*o = &t->orders.v[p->order];
 
-		if (p->done || p->n == 0 || o->ncells <= s)
+		if (p->n == 0 || o->ncells <= s)
 			continue;
 		/* Ruling T2: movers leave first; they do not defend. */
 		p->at = o->cells[s - 1];
@@ -742,9 +774,10 @@ resolve(struct arb_turn *t)
 			len += (size_t)snprintf(path + len, sizeof(path) - len,
 			    "%s%.40s", k > 1 ? ", " : "",
 			    cell_name(t, o->cells[k]));
-		order_rule(t, o, OS_DONE, R_OK, "territory 1",
-		    "%d armies from %s to %s: %d arrived, %d lost", p->n0,
-		    cell_name(t, o->cells[0]), path, p->n, p->n0 - p->n);
+		order_rule(t, o, OS_DONE, R_OK, "territory 2",
+		    "%d arm%s from %s to %s: %d arrived, %d lost", p->n0,
+		    p->n0 == 1 ? "y" : "ies", cell_name(t, o->cells[0]), path,
+		    p->n, p->n0 - p->n);
 		order_num(t, o, "arrived", p->n);
 		order_num(t, o, "lost", p->n0 - p->n);
 	}
