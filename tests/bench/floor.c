@@ -5,7 +5,8 @@
  * size as arbiter's (every order echoed with a status and a message, every
  * unit with its place and strength, a claim of every destination, the
  * players' AP), indented the same.
- * It applies no rule.
+ * For a territory turn it echoes the orders with their armies, writes a
+ * loss for each and every territory as it ends.  It applies no rule.
  *
  *	floor OUT MAP ORDERS...
  */
@@ -36,6 +37,110 @@ str(json_t *o, const char *key)
 	return s != NULL ? s : "";
 }
 
+/*
+ * The territory result: every order echoed with its armies, a loss for
+ * each, every territory as it ends, the players.
+ */
+static int
+territory(json_t *map, json_t *root, int argc, char *argv[])
+{
+	json_t	*orders = json_array(), *losses = json_array();
+	json_t	*cells = json_array(), *players = json_object(), *v;
+	json_t	*cellmap = json_object_get(map, "cells");
+	const char *key;
+	size_t	 i;
+	int	 f;
+
+	for (f = 3; f < argc; f++) {
+		json_t	*file = load(argv[f]), *list;
+
+		if (file == NULL)
+			return 65;
+		list = json_object_get(file, "orders");
+		for (i = 0; i < json_array_size(list); i++) {
+			json_t	*o = json_array_get(list, i), *e;
+			json_t	*path = json_object_get(o, "move");
+			json_int_t n = json_integer_value(json_object_get(o,
+			    "armies"));
+			char	 msg[256];
+
+			e = json_object();
+			json_object_set_new(e, "file", json_string(argv[f]));
+			json_object_set_new(e, "index", json_integer((int)i));
+			json_object_set(e, "player",
+			    json_object_get(file, "player"));
+			json_object_set(e, "id", json_object_get(o, "id"));
+			json_object_set_new(e, "kind", json_string("move"));
+			json_object_set_new(e, "units", json_array());
+			json_object_set(e, "path", path);
+			json_object_set_new(e, "status", json_string("done"));
+			json_object_set_new(e, "reason", json_string("ok"));
+			json_object_set_new(e, "rule",
+			    json_string("territory 2"));
+			snprintf(msg, sizeof(msg), "%d armies from %s to %s: "
+			    "%d arrived, %d lost", (int)n,
+			    json_string_value(json_array_get(path, 0)),
+			    json_string_value(json_array_get(path, 1)),
+			    (int)n / 2, (int)n - (int)n / 2);
+			json_object_set_new(e, "message", json_string(msg));
+			json_object_set_new(e, "armies", json_integer(n));
+			json_object_set_new(e, "arrived", json_integer(n / 2));
+			json_object_set_new(e, "lost", json_integer(n - n / 2));
+			json_array_append_new(orders, e);
+			e = json_object();
+			json_object_set(e, "player",
+			    json_object_get(file, "player"));
+			json_object_set_new(e, "step", json_integer(1));
+			json_object_set(e, "at", json_array_get(path, 0));
+			json_object_set(e, "target", json_array_get(path, 1));
+			json_object_set_new(e, "armies", json_integer(n - n / 2));
+			json_object_set_new(e, "cause", json_string("skirmish"));
+			json_object_set(e, "order", json_object_get(o, "id"));
+			json_array_append_new(losses, e);
+		}
+		json_decref(file);
+	}
+	v = json_object_get(json_object_get(map, "board"), "territories");
+	for (i = 0; i < json_array_size(v); i++) {
+		json_t	*name = json_array_get(v, i), *e = json_object();
+		json_t	*c = json_object_get(cellmap, json_string_value(name));
+		json_t	*x;
+
+		json_object_set(e, "cell", name);
+		x = json_object_get(c, "owner");
+		json_object_set_new(e, "owner", x != NULL ? json_incref(x) :
+		    json_null());
+		x = json_object_get(c, "armies");
+		json_object_set_new(e, "armies", x != NULL ? json_incref(x) :
+		    json_integer(0));
+		x = json_object_get(c, "loyalty");
+		json_object_set_new(e, "loyalty", x != NULL ? json_incref(x) :
+		    json_integer(0));
+		x = json_object_get(c, "features");
+		json_object_set_new(e, "features", x != NULL ? json_incref(x) :
+		    json_array());
+		json_array_append_new(cells, e);
+	}
+	json_object_set_new(root, "orders", orders);
+	json_object_set_new(root, "attacks", json_array());
+	json_object_set_new(root, "units", json_array());
+	json_object_set_new(root, "losses", losses);
+	json_object_set_new(root, "ownership", json_array());
+	json_object_set_new(root, "loyalty", json_array());
+	json_object_set_new(root, "cells", cells);
+	json_object_foreach(json_object_get(map, "players"), key, v) {
+		json_t *p = json_object();
+
+		json_object_set_new(p, "armies", json_integer(0));
+		json_object_set_new(p, "armies_lost", json_integer(0));
+		json_object_set_new(p, "armies_gained", json_integer(0));
+		json_object_set_new(p, "armies_left", json_integer(0));
+		json_object_set_new(players, key, p);
+	}
+	json_object_set_new(root, "players", players);
+	return 0;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -56,6 +161,13 @@ main(int argc, char *argv[])
 	json_object_set(root, "ruleset", json_object_get(map, "ruleset"));
 	json_object_set(root, "turn", json_object_get(map, "turn"));
 	json_object_set(root, "seed", json_object_get(map, "seed"));
+	if (strcmp(str(map, "ruleset"), "territory") == 0) {
+		int rc = territory(map, root, argc, argv);
+
+		if (rc != 0)
+			return rc;
+		goto write;
+	}
 	orders = json_array();
 	own = json_array();
 	for (f = 3; f < argc; f++) {
@@ -137,7 +249,7 @@ main(int argc, char *argv[])
 		json_object_set_new(players, key, p);
 	}
 	json_object_set_new(root, "players", players);
-
+write:
 	if ((fp = fopen(argv[1], "w")) == NULL) {
 		perror(argv[1]);
 		return 73;

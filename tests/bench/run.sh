@@ -1,13 +1,17 @@
 #!/bin/sh
-# make bench: generates the large aeonis turn (tests/bench/gen), then runs
-# the floor (tests/bench/floor: jansson alone loads the inputs and writes a
-# result of the same size) and arbiter on it, each RUNS times (default 3)
-# in turn, and reports the best wall time and the peak memory of each with
-# the ratios against the goals: arbiter at most 1.3 times the floor's time
-# and 1.5 times its memory.  Exits 1 when a goal is missed.
+# make bench: generates the benchmark turns (tests/bench/gen) and runs the
+# floor (tests/bench/floor: jansson alone loads the inputs and writes a
+# result of the same size) and arbiter on each, RUNS times (default 3) in
+# turn, keeping the best wall time and the largest peak memory.  Reports
+# them with the ratios against the goals and exits 1 when one is missed:
 #
-#	BENCH_DIR=dir	where the turn is written (default: a temporary one)
-#	BENCH_SIZE="COLS ROWS UNITS"	(default "1000 1000 100000")
+#	aeonis     1000x1000 hexes, 100000 units and moves:
+#	           time <= 1.3 x floor, memory <= 1.5 x floor
+#	territory  10000 territories, 100000 armies in orders:
+#	           time <= 1.5 x floor; and 10 times the work (100000
+#	           territories, 1000000 armies) in <= 12 times the time
+#
+#	BENCH_DIR=dir	where the turns are written (default: a temporary one)
 #	RUNS=n
 top=$(cd "$(dirname "$0")/../.." && pwd)
 bin=$top/tests/bench
@@ -19,45 +23,86 @@ else
 	dir=$(mktemp -d) || exit 1
 	trap 'rm -rf "$dir"' EXIT INT TERM
 fi
-size=${BENCH_SIZE:-1000 1000 100000}
-"$bin/gen" "$dir" $size || exit 1
-cd "$dir" || exit 1
-rm -f orders/*.json.out
-set -- orders/*.json
-echo "bench: aeonis turn $size (cols rows units), $# order files," \
-    "$(wc -c <map.json) bytes of map"
+missed=0
 
-# best wall time and largest peak over the runs: "MS KB"
+# best DIR PROGRAM ARGS...: runs in DIR, prints "MS KB"
 best() {
-	ms= kb=0
-	i=0
+	(
+	cd "$1" || exit 1
+	shift
+	ms= kb=0 i=0
 	while [ $i -lt "$runs" ]; do
-		"$bin/measure" "$@" 2>"$dir/m" >/dev/null ||
-		    { echo "bench: $1 failed" >&2; cat "$dir/m" >&2; exit 1; }
-		read -r m k <"$dir/m"
+		"$bin/measure" "$@" 2>m >/dev/null ||
+		    { echo "bench: $1 failed" >&2; cat m >&2; exit 1; }
+		read -r m k <m
 		{ [ -z "$ms" ] || [ "$m" -lt "$ms" ]; } && ms=$m
 		[ "$k" -gt "$kb" ] && kb=$k
 		i=$((i + 1))
 	done
 	echo "$ms $kb"
+	)
 }
 
-f=$(best "$bin/floor" floor.json map.json "$@") || exit 1
-a=$(best "$top/arbiter" -o result.json map.json "$@") || exit 1
-set -- $f $a
-fms=$1 fkb=$2 ams=$3 akb=$4
-[ "$fms" -gt 0 ] || fms=1
-printf '%-8s %8s %10s %12s\n' "" "wall ms" "peak KiB" "output bytes"
-printf '%-8s %8d %10d %12d\n' floor "$fms" "$fkb" "$(wc -c <floor.json)"
-printf '%-8s %8d %10d %12d\n' arbiter "$ams" "$akb" "$(wc -c <result.json)"
-# ratios in hundredths, integers only
-tr=$((ams * 100 / fms)) mr=$((akb * 100 / fkb))
-ok=0
-verdict() { if [ "$1" -le "$2" ]; then echo met; else echo MISSED; ok=1; fi; }
-tv=$(verdict $tr 130) mv=$(verdict $mr 150)
-[ "$tv" = met ] && [ "$mv" = met ] || ok=1
-printf 'time   %d.%02d x floor (goal <= 1.30): %s\n' $((tr / 100)) \
-    $((tr % 100)) "$tv"
-printf 'memory %d.%02d x floor (goal <= 1.50): %s\n' $((mr / 100)) \
-    $((mr % 100)) "$mv"
-exit $ok
+# ratio A B: A/B in hundredths, as "1.23"
+ratio() {
+	r=$(($1 * 100 / ($2 > 0 ? $2 : 1)))
+	printf '%d.%02d' $((r / 100)) $((r % 100))
+}
+
+# verdict A B LIMIT: is A/B (hundredths) within LIMIT (hundredths)?
+verdict() {
+	if [ $(($1 * 100 / ($2 > 0 ? $2 : 1))) -le "$3" ]; then
+		echo met
+	else
+		echo MISSED
+	fi
+}
+
+# compare NAME DIR: floor and arbiter on the turn in DIR; sets fms fkb
+# ams akb
+compare() {
+	(cd "$2" && ls orders/*.json) >"$dir/list" || exit 1
+	f=$(best "$2" "$bin/floor" floor.json map.json $(cat "$dir/list")) ||
+	    exit 1
+	a=$(best "$2" "$top/arbiter" -o result.json map.json \
+	    $(cat "$dir/list")) || exit 1
+	set -- $f $a "$2"
+	fms=$1 fkb=$2 ams=$3 akb=$4
+	printf '%-10s %8s %10s %12s\n' "" "wall ms" "peak KiB" "output bytes"
+	printf '%-10s %8d %10d %12d\n' floor "$fms" "$fkb" \
+	    "$(wc -c <"$5/floor.json")"
+	printf '%-10s %8d %10d %12d\n' arbiter "$ams" "$akb" \
+	    "$(wc -c <"$5/result.json")"
+}
+
+echo "== aeonis: 1000x1000 hexes, 100000 units, 100000 moves"
+"$bin/gen" "$dir/aeonis" || exit 1
+compare aeonis "$dir/aeonis"
+v=$(verdict "$ams" "$fms" 130)
+[ "$v" = met ] || missed=1
+echo "time      $(ratio "$ams" "$fms") x floor (goal <= 1.30): $v"
+v=$(verdict "$akb" "$fkb" 150)
+[ "$v" = met ] || missed=1
+echo "memory    $(ratio "$akb" "$fkb") x floor (goal <= 1.50): $v"
+rm -rf "$dir/aeonis"
+
+echo "== territory: 10000 territories, 100000 armies in orders"
+"$bin/gen" -t "$dir/territory" || exit 1
+compare territory "$dir/territory"
+v=$(verdict "$ams" "$fms" 150)
+[ "$v" = met ] || missed=1
+echo "time      $(ratio "$ams" "$fms") x floor (goal <= 1.50): $v"
+small=$ams
+rm -rf "$dir/territory"
+
+echo "== territory x10: 100000 territories, 1000000 armies"
+"$bin/gen" -t "$dir/territory10" 100000 1000000 || exit 1
+big=$(best "$dir/territory10" "$top/arbiter" -o result.json map.json \
+    $(cd "$dir/territory10" && ls orders/*.json)) || exit 1
+big=${big% *}
+v=$(verdict "$big" "$small" 1200)
+[ "$v" = met ] || missed=1
+echo "arbiter   $big ms, $(ratio "$big" "$small") x the smaller turn" \
+    "(goal <= 12.00): $v"
+rm -rf "$dir/territory10"
+exit $missed
