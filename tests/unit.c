@@ -216,6 +216,53 @@ test_load(void)
 	CHECK(e.code == ARB_EDATA && e.line >= 1 && e.column >= 1);
 }
 
+#define GRAPH(edges, cells) "{\"arbiter\": 1, \"ruleset\": " \
+	"\"territory\",\n\"board\": {\"grid\": \"graph\", " \
+	"\"territories\": [\"A\", \"B\", \"C\", \"D\"],\n" \
+	"\"edges\": " edges "},\n\"players\": {\"red\": {}}" cells "}"
+
+/* Graph boards: names, edges both ways, and the loader's refusals. */
+static void
+test_graph(void)
+{
+	struct arb_turn	*t = arb_turn_new();
+	struct arb_error e;
+	const char	*text = GRAPH("[[\"A\", \"B\"], [\"C\", \"A\"], "
+	    "[\"C\", \"D\"]]", "");
+	struct board	*b;
+	char		 buf[32];
+
+	CHECK(arb_turn_load_map(t, "g.json", text, strlen(text), &e) == 0);
+	b = &t->board;
+	CHECK(b->kind == BOARD_GRAPH && b->ncells == 4);
+	CHECK(board_find(b, "C") == 2 && board_find(b, "E") == -1);
+	CHECK(strcmp(board_label(b, 3, buf), "D") == 0);
+	CHECK(board_is_adjacent(b, 0, 1) && board_is_adjacent(b, 1, 0));
+	CHECK(board_is_adjacent(b, 0, 2) && board_is_adjacent(b, 2, 0));
+	CHECK(board_is_adjacent(b, 2, 3) && !board_is_adjacent(b, 0, 3));
+	CHECK(!board_is_adjacent(b, 1, 2) && !board_is_adjacent(b, 0, 0));
+	arb_turn_free(t);
+
+	e = load(GRAPH("[[\"A\", \"A\"]]", ""));
+	CHECK(e.code == ARB_EDATA && strcmp(e.pointer, "/board/edges/0") ==
+	    0);
+	e = load(GRAPH("[[\"A\", \"B\"], [\"B\", \"A\"]]", ""));
+	CHECK(e.code == ARB_EDATA && strstr(e.text, "twice") != NULL);
+	e = load(GRAPH("[[\"A\", \"E\"]]", ""));
+	CHECK(e.code == ARB_EDATA && strcmp(e.pointer, "/board/edges/0/1") ==
+	    0);
+	e = load(GRAPH("[]", ",\n\"cells\": {\"B\": {\"armies\": 2}}"));
+	CHECK(e.code == ARB_EDATA && e.line == 5 && strcmp(e.pointer,
+	    "/cells/B/armies") == 0);
+	e = load(GRAPH("[]", ",\n\"cells\": {\"B\": {\"owner\": \"red\", "
+	    "\"armies\": 2}}"));
+	CHECK(e.code == ARB_EOK);
+	/* A hex rule system refuses a graph board. */
+	e = load("{\"arbiter\": 1, \"ruleset\": \"aeonis\", \"board\": "
+	    "{\"grid\": \"graph\"}, \"players\": {\"red\": {}}}");
+	CHECK(e.code == ARB_EDATA && strcmp(e.pointer, "/board/grid") == 0);
+}
+
 int
 main(void)
 {
@@ -224,6 +271,7 @@ main(void)
 	test_dice();
 	test_strmap();
 	test_load();
+	test_graph();
 	printf("unit: %d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }
