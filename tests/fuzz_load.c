@@ -3,8 +3,9 @@
  * Copyright (c) 2026 the arbiter developers.  ISC license (see README.md).
  *
  * The fuzz target for the loaders and the turn.  The first byte picks the
- * role of the rest: even, a map, adjudicated with no orders; odd, an orders
- * file for the bundled demo map, adjudicated.  Built by `make fuzz` with
+ * role of the rest: even, a map, adjudicated with no orders; 1 mod 4, an
+ * orders file for a small aeonis map; 3 mod 4, one for a small territory
+ * map; each adjudicated.  Built by `make fuzz` with
  * clang -fsanitize=fuzzer, and replayed by tests/fuzz_main.c in make check.
  */
 #include <stdint.h>
@@ -32,6 +33,19 @@ static const char map[] =
     "  {\"id\": \"b1\", \"player\": \"blue\", \"type\": \"infantry\", "
     "\"at\": \"0403\"}]}\n";
 
+/* A small territory map, for inputs whose first byte is 3 mod 4. */
+static const char graph[] =
+    "{\"arbiter\": 1, \"ruleset\": \"territory\", \"turn\": 1,\n"
+    " \"board\": {\"grid\": \"graph\", \"territories\": [\"A\", \"B\",\n"
+    "   \"C\", \"D\"], \"edges\": [[\"A\", \"B\"], [\"B\", \"C\"],\n"
+    "   [\"C\", \"D\"], [\"D\", \"A\"]]},\n"
+    " \"cells\": {\"A\": {\"owner\": \"red\", \"armies\": 9},\n"
+    "   \"B\": {\"owner\": \"blue\", \"armies\": 3,\n"
+    "   \"features\": [\"watchtower\", \"bivouac\"]},\n"
+    "   \"C\": {\"owner\": \"green\", \"armies\": 4}},\n"
+    " \"players\": {\"red\": {}, \"blue\": {}, \"green\": {}},\n"
+    " \"rules\": {\"upkeep\": true}}\n";
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -46,6 +60,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (data[0] % 2 == 0) {
 		if (arb_turn_load_map(t, "fuzz", (const char *)data + 1,
 		    size - 1, &e) != 0)
+			goto out;
+	} else if (data[0] % 4 == 3) {
+		if (arb_turn_load_map(t, "graph", graph, strlen(graph),
+		    &e) != 0 || arb_turn_load_orders(t, "fuzz", NULL,
+		    (const char *)data + 1, size - 1, &e) != 0)
 			goto out;
 	} else if (arb_turn_load_map(t, "map", map, strlen(map), &e) != 0 ||
 	    arb_turn_load_orders(t, "fuzz", NULL, (const char *)data + 1,
