@@ -45,6 +45,10 @@ arbiter-clang: $(CLISRC) $(LIBSRC) $(HDRS)
 	$(CC) $(ARB_CFLAGS) $(JANSSON_CFLAGS) -o build-clang/arbiter \
 	    $(CLISRC) $(LIBSRC) $(JANSSON_LIBS)
 
+tests/expect: tests/expect.c
+	$(CC) $(ARB_CFLAGS) $(JANSSON_CFLAGS) -o $@ tests/expect.c \
+	    $(JANSSON_LIBS)
+
 tests/unit: tests/unit.c $(LIBSRC) $(HDRS)
 	$(CC) $(ARB_CFLAGS) $(SAN_CFLAGS) $(JANSSON_CFLAGS) -o $@ \
 	    tests/unit.c $(LIBSRC) $(JANSSON_LIBS)
@@ -75,7 +79,8 @@ demo: deps
 	    red=orders/red.json blue=orders/blue.json
 
 check: deps
-	@$(MAKE) arbiter build-san/arbiter tests/unit tests/fuzz_main
+	@$(MAKE) arbiter build-san/arbiter tests/unit tests/fuzz_main \
+	    tests/expect
 	@SHARED="$(SHARED)" sh tests/check.sh
 
 bench: deps
@@ -116,7 +121,7 @@ uninstall:
 	    "$(DESTDIR)$(MANDIR)/man7/arbiter-rules.7"
 
 clean:
-	rm -rf arbiter build-san build-clang tests/unit tests/fuzz_main tests/fuzz_load tests/bench/gen tests/bench/floor \
+	rm -rf arbiter build-san build-clang tests/unit tests/expect tests/fuzz_main tests/fuzz_load tests/bench/gen tests/bench/floor \
 	    tests/bench/measure
 
 .PHONY: all arbiter-clang check clean demo deps bench fuzz install lint uninstall

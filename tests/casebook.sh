@@ -6,7 +6,9 @@
 # expected.next.json it also writes the next map and compares it, and checks
 # that the next map loads again.  Every case runs twice (outputs must be
 # byte-identical) and once more with the order files reversed on the
-# command line (the result must not change).
+# command line (the result must not change).  Where a case has expect.txt,
+# the outcome worked out by hand, tests/expect checks the result against it
+# too, so that a golden cannot drift from the hand computation.
 #
 #	ARBITER=path	the program (default ./arbiter)
 #	VERBOSE=1	print each command
@@ -17,6 +19,7 @@
 # Prints one TAP line per case and ends with "N passed, N failed".
 top=$(cd "$(dirname "$0")/.." && pwd)
 arbiter=${ARBITER:-$top/arbiter}
+expect=$top/tests/expect
 case $arbiter in /*) ;; *) arbiter=$top/$arbiter ;; esac
 tmp=$(mktemp -d) || exit 70
 trap 'rm -rf "$tmp"' EXIT INT TERM
@@ -73,6 +76,9 @@ for dir in "$top"/fixtures/*/*/; do
 		diff -u expected.next.json "$tmp/next.json" | sed 's/^/# /' | head -40
 	elif [ -n "$nextarg" ] && ! $run "$tmp/next.json" >/dev/null 2>"$tmp/err2"; then
 		why="the next map does not load again: $(cat "$tmp/err2")"
+	elif [ -f expect.txt ] && ! "$expect" expect.txt "$tmp/out" >"$tmp/exp" 2>&1; then
+		why="the result is not the outcome worked out in expect.txt"
+		sed 's/^/# /' "$tmp/exp" | head -40
 	else
 		$run $args map.json $orders >"$tmp/out2" 2>"$tmp/err2"
 		$run $args map.json $reversed >"$tmp/out3" 2>"$tmp/err3"

@@ -1,0 +1,200 @@
+/*
+ * arbiter: a turn adjudicator for hex and territory wargames.
+ * Copyright (c) 2026 the arbiter developers.  ISC license (see README.md).
+ *
+ * expect: checks a territory result against the outcome worked out by
+ * hand in a case's expect.txt, one fact a line:
+ *
+ *	territory NAME owner PLAYER|neutral armies N loyalty N
+ *	    watchtower yes|no bivouac yes|no
+ *	order ID status STATUS reason REASON arrived N
+ *	lost PLAYER N
+ *	owner NAME FROM TO WHY
+ *	destroyed NAME FEATURE
+ *
+ *	expect EXPECT.TXT RESULT.JSON
+ *
+ * The facts must match as a set, and the ownership changes in order.
+ * Lines starting with '#' and blank lines are skipped.  Exits 0 when they
+ * match, 1 with the differences on standard output, 2 on bad input.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+struct lines {
+	char	**v;
+	size_t	  n, cap;
+};
+
+static void
+add(struct lines *l, const char *s)
+{
+	size_t	 len = strlen(s) + 1;
+
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 64;
+		if ((l->v = realloc(l->v, l->cap * sizeof(*l->v))) == NULL) {
+			perror("expect");
+			exit(2);
+		}
+	}
+	if ((l->v[l->n] = malloc(len)) == NULL) {
+		perror("expect");
+		exit(2);
+	}
+	memcpy(l->v[l->n++], s, len);
+}
+
+static int
+cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static const char *
+s(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_string(v) ? json_string_value(v) : "neutral";
+}
+
+static long
+n(json_t *o, const char *key)
+{
+	return (long)json_integer_value(json_object_get(o, key));
+}
+
+static const char *
+has(json_t *features, const char *name)
+{
+	size_t	 i;
+
+	for (i = 0; i < json_array_size(features); i++)
+		if (strcmp(json_string_value(json_array_get(features, i)),
+		    name) == 0)
+			return "yes";
+	return "no";
+}
+
+/* The facts of the result, in the form of expect.txt. */
+static void
+facts(json_t *r, struct lines *got)
+{
+	json_t		*v, *x;
+	const char	*key;
+	char		 buf[512];
+	size_t		 i;
+
+	json_array_foreach(json_object_get(r, "cells"), i, v) {
+		x = json_object_get(v, "features");
+		snprintf(buf, sizeof(buf), "territory %s owner %s armies %ld "
+		    "loyalty %ld watchtower %s bivouac %s", s(v, "cell"),
+		    s(v, "owner"), n(v, "armies"), n(v, "loyalty"),
+		    has(x, "watchtower"), has(x, "bivouac"));
+		add(got, buf);
+	}
+	json_array_foreach(json_object_get(r, "orders"), i, v) {
+		snprintf(buf, sizeof(buf), "order %s status %s reason %s "
+		    "arrived %ld", s(v, "id"), s(v, "status"), s(v, "reason"),
+		    n(v, "arrived"));
+		add(got, buf);
+	}
+	json_object_foreach(json_object_get(r, "players"), key, v) {
+		snprintf(buf, sizeof(buf), "lost %s %ld", key,
+		    n(v, "armies_lost"));
+		add(got, buf);
+	}
+	json_array_foreach(json_object_get(r, "ownership"), i, v) {
+		snprintf(buf, sizeof(buf), "owner %s %s %s %s", s(v, "cell"),
+		    s(v, "from"), s(v, "to"), s(v, "why"));
+		add(got, buf);
+	}
+	json_array_foreach(json_object_get(r, "destroyed"), i, v) {
+		snprintf(buf, sizeof(buf), "destroyed %s %s", s(v, "cell"),
+		    s(v, "feature"));
+		add(got, buf);
+	}
+}
+
+/* The ownership lines, in their order, as one string. */
+static void
+owners(const struct lines *l, char *out, size_t size)
+{
+	size_t	 i, len = 0;
+
+	out[0] = '\0';
+	for (i = 0; i < l->n && len < size; i++)
+		if (strncmp(l->v[i], "owner ", 6) == 0)
+			len += (size_t)snprintf(out + len, size - len, "%s\n",
+			    l->v[i]);
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct lines	 want = { NULL, 0, 0 }, got = { NULL, 0, 0 };
+	static char	 ow[65536], og[65536];
+	json_error_t	 je;
+	json_t		*r;
+	char		 buf[1024];
+	size_t		 i, j;
+	FILE		*fp;
+	int		 bad = 0;
+
+	if (argc != 3) {
+		fprintf(stderr, "usage: expect EXPECT.TXT RESULT.JSON\n");
+		return 2;
+	}
+	if ((fp = fopen(argv[1], "r")) == NULL) {
+		perror(argv[1]);
+		return 2;
+	}
+	while (fgets(buf, sizeof(buf), fp) != NULL) {
+		buf[strcspn(buf, "\r\n")] = '\0';
+		if (buf[0] != '\0' && buf[0] != '#')
+			add(&want, buf);
+	}
+	fclose(fp);
+	if ((r = json_load_file(argv[2], 0, &je)) == NULL) {
+		fprintf(stderr, "expect: %s:%d:%d: %s\n", argv[2], je.line,
+		    je.column, je.text);
+		return 2;
+	}
+	facts(r, &got);
+	json_decref(r);
+	owners(&want, ow, sizeof(ow));
+	owners(&got, og, sizeof(og));
+	if (strcmp(ow, og) != 0) {
+		printf("ownership changes in another order:\nwant:\n%sgot:\n%s",
+		    ow, og);
+		bad = 1;
+	}
+	qsort(want.v, want.n, sizeof(char *), cmp);
+	qsort(got.v, got.n, sizeof(char *), cmp);
+	for (i = j = 0; i < want.n || j < got.n;) {
+		int c = i == want.n ? 1 : j == got.n ? -1 :
+		    strcmp(want.v[i], got.v[j]);
+
+		if (c == 0) {
+			i++;
+			j++;
+		} else if (c < 0) {
+			printf("want: %s\n", want.v[i++]);
+			bad = 1;
+		} else {
+			printf("got:  %s\n", got.v[j++]);
+			bad = 1;
+		}
+	}
+	for (i = 0; i < want.n; i++)
+		free(want.v[i]);
+	for (i = 0; i < got.n; i++)
+		free(got.v[i]);
+	free(want.v);
+	free(got.v);
+	return bad;
+}
