@@ -97,10 +97,13 @@ tests/bench/floor: tests/bench/floor.c
 tests/bench/measure: tests/bench/measure.c
 	$(CC) $(ARB_CFLAGS) -O2 -o $@ tests/bench/measure.c
 
+# The code follows style(9) by hand: clang-format cannot align declarations
+# the KNF way (a tab, then a space before the name), so there is no
+# .clang-format and the format is checked only where one is added.
 lint:
-	@if command -v clang-format >/dev/null 2>&1; then \
-	    clang-format --dry-run -Werror $(CLISRC) $(LIBSRC) $(HDRS); \
-	else echo "clang-format not found: format not checked"; fi
+	@if [ -f .clang-format ] && command -v clang-format >/dev/null 2>&1; \
+	then clang-format --dry-run -Werror $(CLISRC) $(LIBSRC) $(HDRS); \
+	else echo "no .clang-format or no clang-format: format not checked"; fi
 	sh tests/manlint.sh
 
 install: arbiter
