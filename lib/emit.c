@@ -218,14 +218,20 @@ indented(const char *buf, size_t size, void *data)
 	return size > 0 && fwrite(buf, 1, size, w->fp) != size ? -1 : 0;
 }
 
+/*
+ * Writes the piece v and releases it.  The turn holds v while it is
+ * written, so that if writing fails the entry point's emit_release() frees
+ * it (t_fail() does not come back here).
+ */
 static void
 put(struct out *w, json_t *v, const char *pad)
 {
+	w->t->json = v;
 	w->pad = pad;
 	if (json_dump_callback(v, indented, w, JSON_INDENT(2) |
 	    JSON_ENCODE_ANY) != 0)
 		t_fail(w->t, ARB_EINTERNAL, "cannot write the output");
-	json_decref(v);
+	emit_release(w->t);
 }
 
 /* A member of the top object: ",\n  \"key\": value". */

@@ -16,6 +16,7 @@
 #define ARBITER_INTERNAL_H
 
 #include <setjmp.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -35,6 +36,8 @@ void	*t_alloc(struct arb_turn *, size_t);	/* zeroed, lives with t */
 char	*t_strdup(struct arb_turn *, const char *);
 char	*t_printf(struct arb_turn *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));
+char	*t_vprintf(struct arb_turn *, const char *, va_list)
+	    __attribute__((format(printf, 2, 0)));
 void	 t_grow(struct arb_turn *, void *vecp, size_t *cap, size_t need,
 	    size_t size);
 void	 t_nomem(struct arb_turn *) __attribute__((noreturn));

@@ -423,10 +423,11 @@ order_rule(struct arb_turn *t, struct order *o, enum ostatus status,
 		"pending", "legal", "done", "illegal", "failed"
 	};
 	va_list	 ap;
-	char	 buf[512];
 
+	/* The message is never cut: it names units and hexes, and a cut
+	 * could split a UTF-8 character. */
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	o->msg = t_vprintf(t, fmt, ap);
 	va_end(ap);
 	/* --check plays the orders out, so that each is judged where the
 	 * earlier ones leave the units, and reports "legal" for what would
@@ -436,7 +437,6 @@ order_rule(struct arb_turn *t, struct order *o, enum ostatus status,
 	o->status = status;
 	o->reason = reason;
 	o->rule = rule;
-	o->msg = t_strdup(t, buf);
 	trace_event(t, "ruling", "order", TF_STR, o->id, "player", TF_STR,
 	    t->players.v[o->player].name, "status", TF_STR, names[status],
 	    "reason", TF_STR, reason_name(reason), "rule", TF_STR,

@@ -100,22 +100,39 @@ t_strdup(struct arb_turn *t, const char *s)
 }
 
 char *
-t_printf(struct arb_turn *t, const char *fmt, ...)
+t_vprintf(struct arb_turn *t, const char *fmt, va_list ap)
 {
-	va_list	 ap;
+	va_list	 ap2;
 	char	 buf[512], *p;
 	int	 n;
 
-	va_start(ap, fmt);
+	va_copy(ap2, ap);
 	n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	if (n < 0)
+	if (n < 0) {
+		va_end(ap2);
 		t_fail(t, ARB_EINTERNAL, "bad format");
-	if ((size_t)n < sizeof(buf))
+	}
+	if ((size_t)n < sizeof(buf)) {
+		va_end(ap2);
 		return t_strdup(t, buf);
+	}
+	/* Too long for the buffer: format again into the whole length, so
+	 * that no message is ever cut (a cut could split a UTF-8
+	 * character, which the JSON writer refuses). */
 	p = t_alloc(t, (size_t)n + 1);
+	vsnprintf(p, (size_t)n + 1, fmt, ap2);
+	va_end(ap2);
+	return p;
+}
+
+char *
+t_printf(struct arb_turn *t, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*p;
+
 	va_start(ap, fmt);
-	vsnprintf(p, (size_t)n + 1, fmt, ap);
+	p = t_vprintf(t, fmt, ap);
 	va_end(ap);
 	return p;
 }

@@ -216,6 +216,52 @@ test_load(void)
 	CHECK(e.code == ARB_EDATA && e.line >= 1 && e.column >= 1);
 }
 
+/*
+ * Messages are built whole, however long, so a long unit id keeps its UTF-8
+ * intact.  Should the JSON writer refuse a string all the same, the write
+ * fails with ARB_EINTERNAL and the piece being written is freed:
+ * AddressSanitizer, which make check runs this under, reports a leak
+ * otherwise.
+ */
+static void
+test_messages(void)
+{
+	struct arb_turn	*t = arb_turn_new();
+	struct arb_error e;
+	char		 id[2 * 300 + 1], map[1024], orders[1024];
+	const char	*msg;
+	FILE		*fp;
+	int		 i;
+
+	for (i = 0; i < 300; i++)
+		memcpy(id + 2 * i, "\xc3\xa9", 2);	/* U+00E9 */
+	id[2 * 300] = '\0';
+	snprintf(map, sizeof(map), MAP("\"units\": [{\"id\": \"%s\", "
+	    "\"player\": \"red\", \"type\": \"infantry\", \"at\": "
+	    "\"0101\"}]"), id);
+	snprintf(orders, sizeof(orders), "{\"arbiter\": 1, \"player\": "
+	    "\"red\", \"turn\": 1, \"orders\": [{\"id\": \"a\", "
+	    "\"units\": [\"%s\"], \"move\": [\"0101\", \"0201\"]}]}", id);
+	CHECK(arb_turn_load_map(t, "m.json", map, strlen(map), &e) == 0);
+	CHECK(arb_turn_load_orders(t, "o.json", NULL, orders, strlen(orders),
+	    &e) == 0);
+	CHECK(arb_turn_run(t, ARB_TRACE, &e) == 0);
+	msg = t->orders.n == 1 ? t->orders.v[0].msg : NULL;
+	CHECK(msg != NULL && strncmp(msg, id, strlen(id)) == 0 &&
+	    strcmp(msg + strlen(id), " move 0101 to 0201 for 1 AP "
+	    "(0201 plains 1)") == 0);
+	/* A string the writer refuses: a lone UTF-8 lead byte. */
+	CHECK((fp = tmpfile()) != NULL);
+	if (t->orders.n == 1 && fp != NULL) {
+		t->orders.v[0].msg = "\xc3";
+		CHECK(arb_turn_write_result(t, ARB_RESULT_TRACE, fp, &e) ==
+		    -1 && e.code == ARB_EINTERNAL && t->json == NULL);
+	}
+	if (fp != NULL)
+		fclose(fp);
+	arb_turn_free(t);
+}
+
 #define GRAPH(edges, cells) "{\"arbiter\": 1, \"ruleset\": " \
 	"\"territory\",\n\"board\": {\"grid\": \"graph\", " \
 	"\"territories\": [\"A\", \"B\", \"C\", \"D\"],\n" \
@@ -271,6 +317,7 @@ main(void)
 	test_dice();
 	test_strmap();
 	test_load();
+	test_messages();
 	test_graph();
 	printf("unit: %d passed, %d failed\n", passed, failed);
 	return failed != 0;

@@ -666,24 +666,44 @@ struct walk {
 	int	 total;
 	int	 zoc_free;	/* the cavalry exemption is unused */
 	bool	 pair_open;	/* a plains hex waits for its partner */
-	char	 why[400];	/* "0404 plains 1, 0405 forest 1+ZOC 1" */
+	char	*why;		/* "0404 plains 1, 0405 forest 1+ZOC 1" */
+	size_t	 len, cap;
 };
 
 static void
-why_add(struct walk *w, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+why_add(struct arb_turn *t, struct walk *w, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
+/*
+ * Adds to the breakdown, which grows in the turn's arena as long as the
+ * path is: it is never cut, since a cut could split a UTF-8 character of
+ * a hex's name.
+ */
 static void
-why_add(struct walk *w, const char *fmt, ...)
+why_add(struct arb_turn *t, struct walk *w, const char *fmt, ...)
 {
-	size_t	 n = strlen(w->why);
 	va_list	 ap;
+	char	*s;
+	size_t	 n;
 
-	if (n + 8 >= sizeof(w->why))
-		return;
 	va_start(ap, fmt);
-	vsnprintf(w->why + n, sizeof(w->why) - n, fmt, ap);
+	s = t_vprintf(t, fmt, ap);
 	va_end(ap);
+	n = strlen(s);
+	if (w->len + n + 1 > w->cap) {
+		size_t	 cap = w->cap < 64 ? 64 : w->cap;
+		char	*p;
+
+		while (cap < w->len + n + 1)
+			cap *= 2;
+		p = t_alloc(t, cap);
+		if (w->len > 0)
+			memcpy(p, w->why, w->len);
+		w->why = p;
+		w->cap = cap;
+	}
+	memcpy(w->why + w->len, s, n + 1);
+	w->len += n;
 }
 
 static void
@@ -751,14 +771,14 @@ step_cost(struct arb_turn *t, struct order *o, struct walk *w, int from,
 		}
 	}
 	w->total += hex + zoc;
-	why_add(w, "%s%s %s %d", w->why[0] ? ", " : "", cell_name(t, to),
-	    basis, hex);
+	why_add(t, w, "%s%s %s %d", w->len > 0 ? ", " : "",
+	    cell_name(t, to), basis, hex);
 	if (zoc)
-		why_add(w, "+ZOC 1");
+		why_add(t, w, "+ZOC 1");
 	else if (flank)
-		why_add(w, "+ZOC waived (cavalry flanking)");
+		why_add(t, w, "+ZOC waived (cavalry flanking)");
 	if (pair)
-		why_add(w, " (second of a cavalry plains pair)");
+		why_add(t, w, " (second of a cavalry plains pair)");
 	trace_event(t, "step", "order", TF_STR, o->id, "from", TF_CELL,
 	    (long)from, "to", TF_CELL, (long)to, "terrain", TF_STR,
 	    t->board.terrains[tr], "basis", TF_STR, basis, "base", TF_INT,
@@ -905,7 +925,7 @@ execute(struct arb_turn *t, struct order *o)
 		if (!board_is_adjacent(&t->board, from, to)) {
 			/* aeonis 4: the hop costs nothing, and no ZOC. */
 			w.pair_open = false;
-			why_add(&w, "%shop to %s 0", w.why[0] ? ", " : "",
+			why_add(t, &w, "%shop to %s 0", w.len > 0 ? ", " : "",
 			    cell_name(t, to));
 			trace_event(t, "hop", "order", TF_STR, o->id, "from",
 			    TF_CELL, (long)from, "to", TF_CELL, (long)to,
