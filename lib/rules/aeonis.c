@@ -378,12 +378,47 @@ begin(struct arb_turn *t)
 }
 
 /*
+ * Ruling: a failure waits until every rule check of the order is made: an
+ * order that breaks a rule is illegal whatever the earlier orders did
+ * (arbiter-rules(7)), so the rule's reason must win over a failure that an
+ * earlier order caused, wherever in the order each is found.  Only the
+ * first failure is kept; validate() rules it if no check found the order
+ * illegal.
+ */
+struct later {
+	enum reason	 reason;
+	const char	*rule;
+	const char	*msg;		/* NULL: nothing has failed */
+};
+
+static void
+fail_later(struct arb_turn *t, struct later *l, enum reason reason,
+    const char *rule, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+static void
+fail_later(struct arb_turn *t, struct later *l, enum reason reason,
+    const char *rule, const char *fmt, ...)
+{
+	va_list	 ap;
+
+	if (l->msg != NULL)
+		return;
+	va_start(ap, fmt);
+	l->msg = t_vprintf(t, fmt, ap);
+	va_end(ap);
+	l->reason = reason;
+	l->rule = rule;
+}
+
+/*
  * Are the order's units still there, together in one cell?  Returns the
- * cell, or -1 after ruling: illegal when the order was wrong from the
- * start, failed when an earlier order moved a unit away.
+ * cell, or -1 after ruling the order illegal when it was wrong from the
+ * start.  When an earlier order moved a unit away, the failure waits in l
+ * and the cell is returned, so that the rule checks go on.
  */
 static int
-group_cell(struct arb_turn *t, struct order *o, int want)
+group_cell(struct arb_turn *t, struct order *o, int want, struct later *l)
 {
 	int	 i, c = want >= 0 ? want : t->units.v[o->units[0]].at;
 
@@ -391,24 +426,25 @@ group_cell(struct arb_turn *t, struct order *o, int want)
 		struct unit *u = &t->units.v[o->units[i]];
 
 		if (u->gone) {
-			order_rule(t, o, OS_FAILED, R_UNIT_GONE, "aeonis 1",
+			fail_later(t, l, R_UNIT_GONE, "aeonis 1",
 			    "unit %s was eliminated", u->id);
-			return -1;
+			continue;
 		}
 		if (u->at == c)
 			continue;
 		/* Failed only if the unit stood in the order's hex as
 		 * the turn began and an earlier order took it away. */
-		if (u->by >= 0 && u->from == c)
-			order_rule(t, o, OS_FAILED, R_NOT_TOGETHER, "aeonis 1",
+		if (u->by >= 0 && u->from == c) {
+			fail_later(t, l, R_NOT_TOGETHER, "aeonis 1",
 			    "unit %s is at %s (moved by order %s), not at %s",
 			    u->id, cell_name(t, u->at),
 			    t->orders.v[u->by].id, cell_name(t, c));
-		else
-			order_rule(t, o, OS_ILLEGAL, R_NOT_TOGETHER,
-			    "aeonis 1", "unit %s is at %s, not at %s: a "
-			    "group is units stacked in one hex", u->id,
-			    cell_name(t, u->at), cell_name(t, c));
+			continue;
+		}
+		order_rule(t, o, OS_ILLEGAL, R_NOT_TOGETHER, "aeonis 1",
+		    "unit %s is at %s, not at %s: a group is units stacked "
+		    "in one hex", u->id, cell_name(t, u->at),
+		    cell_name(t, c));
 		return -1;
 	}
 	return c;
@@ -416,11 +452,11 @@ group_cell(struct arb_turn *t, struct order *o, int want)
 
 /*
  * Can the group end up in c?  Enemy units bar it (READINGS: entering them
- * is an Attack); illegal when they stood there from the start, failed when
- * an earlier order brought them.
+ * is an Attack); illegal when they stood there from the start, returning
+ * false.  When an earlier order brought them, the failure waits in l.
  */
 static bool
-enterable(struct arb_turn *t, struct order *o, int c)
+enterable(struct arb_turn *t, struct order *o, int c, struct later *l)
 {
 	/* The message names the order's kind: a translocation or a
 	 * reinforcement cannot go there either. */
@@ -438,25 +474,30 @@ enterable(struct arb_turn *t, struct order *o, int c)
 			u = v;
 			break;
 		}
-	if (t->units.v[u].by >= 0)
-		order_rule(t, o, OS_FAILED, R_ENEMY_OCCUPIED, "aeonis 1",
+	if (t->units.v[u].by >= 0) {
+		fail_later(t, l, R_ENEMY_OCCUPIED, "aeonis 1",
 		    "%s's %s holds %s (moved there by order %s); a %s "
 		    "cannot enter another player's hex", t->players.v[
 		    t->units.v[u].player].name, t->units.v[u].id,
 		    cell_name(t, c), t->orders.v[t->units.v[u].by].id,
 		    what[o->kind]);
-	else
-		order_rule(t, o, OS_ILLEGAL, R_ENEMY_OCCUPIED, "aeonis 1",
-		    "%s's %s holds %s; a %s cannot enter another "
-		    "player's hex (against an enemy, that is an attack)",
-		    t->players.v[t->units.v[u].player].name,
-		    t->units.v[u].id, cell_name(t, c), what[o->kind]);
+		return true;
+	}
+	order_rule(t, o, OS_ILLEGAL, R_ENEMY_OCCUPIED, "aeonis 1",
+	    "%s's %s holds %s; a %s cannot enter another player's hex "
+	    "(against an enemy, that is an attack)",
+	    t->players.v[t->units.v[u].player].name, t->units.v[u].id,
+	    cell_name(t, c), what[o->kind]);
 	return false;
 }
 
-/* Checks that concern any hex a group goes to, walking or not. */
+/*
+ * Checks that concern any hex a group goes to, walking or not: false after
+ * ruling the order illegal.
+ */
 static bool
-destination_ok(struct arb_turn *t, struct order *o, int c, bool walk)
+destination_ok(struct arb_turn *t, struct order *o, int c, bool walk,
+    struct later *l)
 {
 	struct aeonis	*a = A(t);
 	int		 tr = t->board.cells[c].terrain;
@@ -479,16 +520,16 @@ destination_ok(struct arb_turn *t, struct order *o, int c, bool walk)
 		    " without a bridge" : "");
 		return false;
 	}
-	return enterable(t, o, c);
+	return enterable(t, o, c, l);
 }
 
 static void
-validate_move(struct arb_turn *t, struct order *o)
+validate_move(struct arb_turn *t, struct order *o, struct later *l)
 {
 	struct aeonis	*a = A(t);
 	int		 i, tr, range = INT_MAX, slow = -1, n = o->ncells;
 
-	if (group_cell(t, o, o->cells[0]) < 0)
+	if (group_cell(t, o, o->cells[0], l) < 0)
 		return;
 	if (n == 1) {
 		order_rule(t, o, OS_ILLEGAL, R_EMPTY_PATH, "aeonis 1",
@@ -537,7 +578,7 @@ validate_move(struct arb_turn *t, struct order *o)
 				return;
 			}
 		}
-		if (!destination_ok(t, o, to, !hop))
+		if (!destination_ok(t, o, to, !hop, l))
 			return;
 	}
 	/* READINGS: flyers cross lakes but do not end a move on one; nor
@@ -560,22 +601,17 @@ validate_move(struct arb_turn *t, struct order *o)
 	}
 }
 
+/* The rule checks of every kind but the move; see validate(). */
 static void
-validate(struct arb_turn *t, struct order *o)
+validate_other(struct arb_turn *t, struct order *o, struct later *l)
 {
-	struct aeonis	*a = A(t);
 	struct player	*pl = &t->players.v[o->player];
 	int		 at, target = o->cells[0], i, u;
 
-	for (i = 0; i < o->nunits; i++)
-		t->units.v[o->units[i]].named = true;
 	switch (o->kind) {
-	case K_MOVE:
-		validate_move(t, o);
-		return;
 	case K_ATTACK:
 		/* aeonis 1, combat: adjacent, into a hex with enemies. */
-		if ((at = group_cell(t, o, -1)) < 0)
+		if ((at = group_cell(t, o, -1, l)) < 0)
 			return;
 		if (!board_is_adjacent(&t->board, at, target)) {
 			order_rule(t, o, OS_ILLEGAL, R_TARGET_NOT_ADJACENT,
@@ -593,10 +629,9 @@ validate(struct arb_turn *t, struct order *o)
 
 			if (un->from == target && un->player != o->player &&
 			    un->by >= 0 && un->at != target) {
-				order_rule(t, o, OS_FAILED, R_NO_TARGET,
-				    "aeonis 1", "no enemy unit stands in %s: "
-				    "%s left it (order %s)",
-				    cell_name(t, target), un->id,
+				fail_later(t, l, R_NO_TARGET, "aeonis 1",
+				    "no enemy unit stands in %s: %s left it "
+				    "(order %s)", cell_name(t, target), un->id,
 				    t->orders.v[un->by].id);
 				return;
 			}
@@ -619,7 +654,7 @@ validate(struct arb_turn *t, struct order *o)
 		break;
 	}
 	/* Translocation (aeonis 4) and reinforcement (aeonis A3). */
-	if ((at = group_cell(t, o, -1)) < 0)
+	if ((at = group_cell(t, o, -1, l)) < 0)
 		return;
 	if (o->kind == K_REINFORCE && !is_city(t, at)) {
 		order_rule(t, o, OS_ILLEGAL, R_NOT_A_CITY, "aeonis A3",
@@ -642,23 +677,42 @@ validate(struct arb_turn *t, struct order *o)
 		for (k = 0; k < t->ownership.n; k++)
 			if (t->ownership.v[k].cell == target)
 				lost = &t->ownership.v[k];
-		if (lost != NULL && lost->from == o->player &&
-		    lost->order >= 0)
-			order_rule(t, o, OS_FAILED, R_NOT_CONTROLLED,
-			    o->kind == K_REINFORCE ? "aeonis A3" : "aeonis 4",
-			    "%s is no longer controlled by %s: order %s "
-			    "took it", cell_name(t, target), pl->name,
-			    t->orders.v[lost->order].id);
-		else
+		if (lost == NULL || lost->from != o->player ||
+		    lost->order < 0) {
 			order_rule(t, o, OS_ILLEGAL, R_NOT_CONTROLLED,
 			    o->kind == K_REINFORCE ? "aeonis A3" : "aeonis 4",
 			    "%s is not controlled by %s",
 			    cell_name(t, target), pl->name);
-		return;
+			return;
+		}
+		fail_later(t, l, R_NOT_CONTROLLED, o->kind == K_REINFORCE ?
+		    "aeonis A3" : "aeonis 4", "%s is no longer controlled "
+		    "by %s: order %s took it", cell_name(t, target),
+		    pl->name, t->orders.v[lost->order].id);
 	}
-	if (!destination_ok(t, o, target, false))
-		return;
-	(void)a;
+	(void)destination_ok(t, o, target, false, l);
+}
+
+/*
+ * Validation: the rule checks in the order of the rule text, each of which
+ * rules the order illegal and ends the checks; then, if none did, the
+ * first failure an earlier order caused (struct later).
+ */
+static void
+validate(struct arb_turn *t, struct order *o)
+{
+	struct later	 l;
+	int		 i;
+
+	memset(&l, 0, sizeof(l));
+	for (i = 0; i < o->nunits; i++)
+		t->units.v[o->units[i]].named = true;
+	if (o->kind == K_MOVE)
+		validate_move(t, o, &l);
+	else
+		validate_other(t, o, &l);
+	if (o->status == OS_PENDING && l.msg != NULL)
+		order_rule(t, o, OS_FAILED, l.reason, l.rule, "%s", l.msg);
 }
 
 /* One hex entered on foot: its cost, with the trace and the breakdown. */
