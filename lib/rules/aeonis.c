@@ -411,19 +411,109 @@ fail_later(struct arb_turn *t, struct later *l, enum reason reason,
 	l->rule = rule;
 }
 
+/* The order's units in the map's order, so that no ruling depends on
+ * the order in which the order lists them. */
+static int *
+group_sorted(struct arb_turn *t, const struct order *o)
+{
+	int	*v = t_alloc(t, (size_t)o->nunits * sizeof(int) + 1);
+	int	 i, k, u;
+
+	for (i = 0; i < o->nunits; i++) {
+		u = o->units[i];
+		for (k = i; k > 0 && v[k - 1] > u; k--)
+			v[k] = v[k - 1];
+		v[k] = u;
+	}
+	return v;
+}
+
 /*
- * Are the order's units still there, together in one cell?  Returns the
- * cell, or -1 after ruling the order illegal when it was wrong from the
- * start.  When an earlier order moved a unit away, the failure waits in l
- * and the cell is returned, so that the rule checks go on.
+ * Could c be the group's hex?  Every unit stands there, or stood there as
+ * the turn began and an earlier order moved it away.
+ */
+static bool
+group_fits(struct arb_turn *t, const int *v, int n, int c)
+{
+	int	 i;
+
+	for (i = 0; i < n; i++) {
+		const struct unit *u = &t->units.v[v[i]];
+
+		if (!u->gone && u->at != c && !(u->by >= 0 && u->from == c))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The hex of a group that an order other than a move commits: where its
+ * units stand together; else the lowest-numbered hex it fits (they stood
+ * there together as the turn began, and an earlier order moved some
+ * away); else, for the message of an illegal order, the hex where most of
+ * them stand (*fits false).  Ruling: the listing order plays no part.
+ */
+static int
+group_home(struct arb_turn *t, const int *v, int n, bool *fits)
+{
+	int	 i, k, c, best = -1, most = 0;
+
+	*fits = true;
+	for (i = 0, c = -1; i < n; i++) {
+		const struct unit *u = &t->units.v[v[i]];
+
+		if (u->gone)
+			continue;
+		if (c >= 0 && u->at != c)
+			break;
+		c = u->at;
+	}
+	if (i == n)
+		return c >= 0 ? c : t->units.v[v[0]].at;
+	for (i = 0; i < 2 * n; i++) {
+		const struct unit *u = &t->units.v[v[i / 2]];
+
+		c = i % 2 == 0 ? u->at : u->from;
+		if (!u->gone && (best < 0 || c < best) &&
+		    group_fits(t, v, n, c))
+			best = c;
+	}
+	if (best >= 0)
+		return best;
+	*fits = false;
+	for (i = 0; i < n; i++) {
+		int	 here = 0;
+
+		c = t->units.v[v[i]].at;
+		for (k = 0; k < n; k++)
+			if (!t->units.v[v[k]].gone && t->units.v[v[k]].at == c)
+				here++;
+		if (here > most || (here == most && c < best)) {
+			most = here;
+			best = c;
+		}
+	}
+	return best;
+}
+
+/*
+ * Are the order's units still there, together in one cell?  want is a
+ * move's first hex, or -1 for the hex the group shares (group_home()).
+ * Returns the cell, or -1 after ruling the order illegal when it was wrong
+ * from the start.  When an earlier order moved a unit away, the failure
+ * waits in l and the cell is returned, so that the rule checks go on.
  */
 static int
 group_cell(struct arb_turn *t, struct order *o, int want, struct later *l)
 {
-	int	 i, c = want >= 0 ? want : t->units.v[o->units[0]].at;
+	const int	*v = group_sorted(t, o);
+	int		 i, n = o->nunits, c = want;
+	bool		 fits = true;
 
-	for (i = 0; i < o->nunits; i++) {
-		struct unit *u = &t->units.v[o->units[i]];
+	if (c < 0)
+		c = group_home(t, v, n, &fits);
+	for (i = 0; i < n; i++) {
+		struct unit *u = &t->units.v[v[i]];
 
 		if (u->gone) {
 			fail_later(t, l, R_UNIT_GONE, "aeonis 1",
@@ -432,9 +522,9 @@ group_cell(struct arb_turn *t, struct order *o, int want, struct later *l)
 		}
 		if (u->at == c)
 			continue;
-		/* Failed only if the unit stood in the order's hex as
+		/* Failed only if the unit stood in the group's hex as
 		 * the turn began and an earlier order took it away. */
-		if (u->by >= 0 && u->from == c) {
+		if (fits && u->by >= 0 && u->from == c) {
 			fail_later(t, l, R_NOT_TOGETHER, "aeonis 1",
 			    "unit %s is at %s (moved by order %s), not at %s",
 			    u->id, cell_name(t, u->at),
