@@ -1113,7 +1113,10 @@ end(struct arb_turn *t)
 			u->x[DESERT_TURNS] = 0;
 			continue;
 		}
-		u->x[DESERT_TURNS]++;
+		/* The count stops at INT_MAX rather than overflow; any count
+		 * above 2 costs the same. */
+		if (u->x[DESERT_TURNS] < INT_MAX)
+			u->x[DESERT_TURNS]++;
 		trace_event(t, "desert", "unit", TF_STR, u->id, "at", TF_CELL,
 		    (long)u->at, "turns", TF_INT, (long)u->x[DESERT_TURNS],
 		    NULL);
