@@ -646,6 +646,17 @@ validate_move(struct arb_turn *t, struct order *o, struct later *l)
 		int	 from = o->cells[i - 1], to = o->cells[i];
 		bool	 hop;
 
+		/* Ruling: a path does not stay in a hex; in particular a
+		 * hop goes to another portal (aeonis 4: "between Portals"),
+		 * never to the one the group is in. */
+		if (from == to) {
+			order_rule(t, o, OS_ILLEGAL, R_NOT_ADJACENT,
+			    is_portal(t, from) ? "aeonis 4" : "aeonis 1",
+			    "%s to %s is not a step: a step goes to an "
+			    "adjacent hex, and a hop to another portal",
+			    cell_name(t, from), cell_name(t, to));
+			return;
+		}
 		hop = !board_is_adjacent(&t->board, from, to);
 		if (hop && !(is_portal(t, from) && is_portal(t, to))) {
 			order_rule(t, o, OS_ILLEGAL, R_NOT_ADJACENT,
