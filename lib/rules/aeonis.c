@@ -582,11 +582,11 @@ enterable(struct arb_turn *t, struct order *o, int c, struct later *l)
 }
 
 /*
- * Checks that concern any hex a group goes to, walking or not: false after
- * ruling the order illegal.
+ * Checks that concern any hex a group goes to, along a move's path or
+ * not: false after ruling the order illegal.
  */
 static bool
-destination_ok(struct arb_turn *t, struct order *o, int c, bool walk,
+destination_ok(struct arb_turn *t, struct order *o, int c, bool path,
     struct later *l)
 {
 	struct aeonis	*a = A(t);
@@ -600,9 +600,11 @@ destination_ok(struct arb_turn *t, struct order *o, int c, bool walk,
 		return false;
 	}
 	/* aeonis 2 and A1: lakes only with a bridge; flyers cross them
-	 * (aeonis 3) when walking. */
+	 * (aeonis 3) on a move's path.  Ruling: a hop is part of the path,
+	 * so a flying group may hop into a portal on a lake and fly on; it
+	 * may not end its move there (lake_end). */
 	if (a->cost[tr] < 0 && !(tr == a->lake && board_has(&t->board, c,
-	    a->bridge)) && !(fly && walk)) {
+	    a->bridge)) && !(fly && path)) {
 		order_rule(t, o, OS_ILLEGAL, R_IMPASSABLE, tr == a->lake ?
 		    "aeonis 2" : "aeonis 2 (house rule)",
 		    "%s is %s, impassable%s", cell_name(t, c),
@@ -679,7 +681,7 @@ validate_move(struct arb_turn *t, struct order *o, struct later *l)
 				return;
 			}
 		}
-		if (!destination_ok(t, o, to, !hop, l))
+		if (!destination_ok(t, o, to, true, l))
 			return;
 	}
 	/* READINGS: flyers cross lakes but do not end a move on one; nor
