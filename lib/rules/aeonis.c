@@ -900,8 +900,10 @@ step_cost(struct arb_turn *t, struct order *o, struct walk *w, int from,
 			if (board_has(&t->board, nb[i], a->hub))
 				hub = -1;
 	}
-	if (a->roads && (tr == a->plains || (is_city(t, from) &&
-	    is_city(t, to))))
+	/* Ruling: roads cut what the terrain costs; a flying group and a
+	 * portal hex pay their own flat cost, which they do not cut. */
+	if (a->roads && basis == t->board.terrains[tr] && (tr == a->plains ||
+	    (is_city(t, from) && is_city(t, to))))
 		roads = -1;
 	hex = base + winter + festival + hub + roads;
 	if (hex < 1)
