@@ -919,6 +919,9 @@ end(struct arb_turn *t)
 	struct morne	*m = M(t);
 	size_t		 i;
 
+	for (i = 0; i < t->units.n; i++)
+		if (demoralised(t, (int)i))
+			t->units.v[i].marks |= 1u << M_DEMORALISED;
 	for (i = 0; i < t->orders.n; i++) {
 		struct order *o = &t->orders.v[i];
 		struct charge *ch;
