@@ -775,6 +775,8 @@ charge(struct arb_turn *t, struct order *o, int u, int target)
 		ch->why = "artillery that fails the test is eliminated";
 		unit_lose(t, target, tu->strength, "charge", oi);
 	} else if ((to = retreat_hex(t, ch, &ro)) < 0) {
+		if (ro >= 0)
+			m->retreat_used[ro] = -2;	/* refused */
 		ch->outcome = ELIMINATED;
 		ch->why = "it could not retreat";
 		unit_lose(t, target, tu->strength, "charge", oi);
@@ -801,8 +803,9 @@ charge(struct arb_turn *t, struct order *o, int u, int target)
 		    "(%s); %s took %s", test, tu->id, ch->why, cu->id,
 		    cell_name(t, ch->at));
 	return t_printf(t, "%s, %s failed the test and retreated to %s "
-	    "(morale -%d, strength -%d); %s took %s", test, tu->id,
-	    cell_name(t, ch->retreat), ch->mv_lost, ch->cs_lost, cu->id,
+	    "(morale -%d%s); %s took %s", test, tu->id,
+	    cell_name(t, ch->retreat), ch->mv_lost, ch->cs_lost > 0 ?
+	    t_printf(t, ", strength -%d", ch->cs_lost) : "", cu->id,
 	    cell_name(t, ch->at));
 }
 
