@@ -106,6 +106,7 @@ struct morne {
 	int		 terr[7];	/* board terrain index per chart row */
 	int		 row[256];	/* chart row per board terrain */
 	uint16_t	*side;		/* ncells * 6: S_* bits */
+	uint8_t		*lines;		/* per cell: S_ROAD, S_TRACK >> 8 */
 	struct mover	*mv;		/* per unit */
 	int		*retreat_used;	/* per order: a retreat order used */
 	VEC(struct charge) charges;
@@ -116,6 +117,7 @@ struct step {
 	int		 from, to, dir;
 	enum how	 how;
 	int		 base, water, leave, cost;
+	unsigned	 sd;		/* the hexside crossed */
 	bool		 marsh;
 };
 
@@ -220,6 +222,7 @@ loaded(struct arb_turn *t, struct ld *ld, const struct jv *root)
 
 	(void)root;
 	m->side = t_alloc(t, (size_t)b->ncells * 6 * sizeof(*m->side));
+	m->lines = t_alloc(t, (size_t)b->ncells);
 	for (i = 0; i < b->sides.n; i++) {
 		const char *f = b->sidefeats.v[b->sides.v[i].feature];
 
@@ -251,6 +254,8 @@ loaded(struct arb_turn *t, struct ld *ld, const struct jv *root)
 		}
 		for (k = 1; k < cn->ncells; k++)
 			side_set(t, cn->cells[k - 1], cn->cells[k], bit);
+		for (k = 0; k < cn->ncells; k++)
+			m->lines[cn->cells[k]] |= (uint8_t)(bit >> 8);
 	}
 	for (i = 0; i < t->units.n; i++) {
 		struct unit *u = &t->units.v[i];
@@ -517,7 +522,7 @@ check(struct arb_turn *t, struct order *o, int *target)
 		s->from = o->cells[k - 1];
 		s->to = o->cells[k];
 		s->dir = dir[k];
-		sd = side(t, s->from, s->dir);
+		sd = s->sd = side(t, s->from, s->dir);
 		/* morne-plaine stacking: never into or through a unit. */
 		if ((e = occupant(t, s->to)) >= 0) {
 			msg = t_printf(t, "%s is occupied by %s: no unit "
@@ -533,7 +538,10 @@ check(struct arb_turn *t, struct order *o, int *target)
 			s->how = H_ROAD;
 			s->base = roads % 2;
 			roads++;
-		} else if (sd & S_TRACK) {
+		} else if ((sd & S_TRACK) || ((m->lines[s->to] &
+		    S_TRACK >> 8) && (m->lines[s->from] & S_ROAD >> 8))) {
+			/* Ruling: following the track, or onto it from a
+			 * road hex. */
 			int slopes = sd & S_TRIPLE ? 3 : sd & S_DOUBLE ? 2 :
 			    sd & S_SLOPE ? 1 : 0;
 
@@ -822,8 +830,9 @@ steps_text(struct arb_turn *t, const struct step *st, int n)
 		    t->board.cells[p->to].terrain];
 
 		s = t_printf(t, "%s%s%s %s %d%s%s", s, k ? ", " : "",
-		    cell_name(t, p->to), what, p->base, p->water ?
-		    "+stream 1" : "", p->leave ? "+leaving ZoC 1" : "");
+		    cell_name(t, p->to), what, p->base, !p->water ? "" :
+		    p->sd & S_FORD ? "+ford 1" : "+stream 1", p->leave ?
+		    "+leaving ZoC 1" : "");
 	}
 	return s;
 }
