@@ -54,24 +54,62 @@ is_low(const struct board *b, int c)
 }
 
 /*
- * The neighbours of a cell clockwise from north: N, NE, SE, S, SW, NW.
- * Returns how many there are (fewer at the map's edge).
+ * The neighbour of a hex in direction dir, clockwise from north: 0 N, 1 NE,
+ * 2 SE, 3 S, 4 SW, 5 NW; -1 off the board.  Going on in one direction is a
+ * straight line.
  */
+int
+board_step(const struct board *b, int cell, int dir)
+{
+	static const int dc[6] = { 0, 1, 1, 0, -1, -1 };
+	int	 c = cell % b->cols + 1, r = cell / b->cols + 1;
+	int	 up = is_low(b, c) ? r : r - 1;	/* row of NE and NW */
+	int	 dr[6] = { r - 1, up, up + 1, r + 1, up + 1, up };
+	int	 nc = c + dc[dir], nr = dr[dir];
+
+	if (nc < 1 || nc > b->cols || nr < 1 || nr > b->rows)
+		return -1;
+	return (nr - 1) * b->cols + (nc - 1);
+}
+
+/* The direction from a hex to its neighbour, or -1 when not adjacent. */
+int
+board_dir(const struct board *b, int from, int to)
+{
+	int	 d;
+
+	for (d = 0; d < 6; d++)
+		if (board_step(b, from, d) == to)
+			return d;
+	return -1;
+}
+
+/*
+ * Hexes between two cells.  In "doubled" coordinates (the column, and twice
+ * the row plus one in a lower column) a step changes the column by one and
+ * the doubled row by one, or the doubled row alone by two.
+ */
+int
+board_distance(const struct board *b, int a, int c)
+{
+	int	 ca = a % b->cols + 1, cc = c % b->cols + 1;
+	int	 ya = 2 * (a / b->cols) + is_low(b, ca);
+	int	 yc = 2 * (c / b->cols) + is_low(b, cc);
+	int	 dx = ca > cc ? ca - cc : cc - ca, dy = ya > yc ? ya - yc : yc - ya;
+
+	return dx + (dy > dx ? (dy - dx) / 2 : 0);
+}
+
+/* The neighbours of a cell clockwise from north; how many (fewer at the
+ * map's edge). */
 int
 board_neighbors(const struct board *b, int cell, int out[6])
 {
-	int	 c = cell % b->cols + 1, r = cell / b->cols + 1;
-	int	 up = is_low(b, c) ? r : r - 1;	/* row of NE and NW */
-	int	 dc[6] = { 0, 1, 1, 0, -1, -1 };
-	int	 dr[6] = { r - 1, up, up + 1, r + 1, up + 1, up };
-	int	 i, n = 0;
+	int	 d, nb, n = 0;
 
-	for (i = 0; i < 6; i++) {
-		int nc = c + dc[i], nr = dr[i];
-
-		if (nc >= 1 && nc <= b->cols && nr >= 1 && nr <= b->rows)
-			out[n++] = (nr - 1) * b->cols + (nc - 1);
-	}
+	for (d = 0; d < 6; d++)
+		if ((nb = board_step(b, cell, d)) >= 0)
+			out[n++] = nb;
 	return n;
 }
 

@@ -456,6 +456,16 @@ emit_result(struct arb_turn *t, int flags, FILE *fp)
 			}
 			close_array(&w);
 		}
+		if (t->rs->report != NULL) {
+			const char	*key;
+			json_t		*v;
+
+			j = ok(json_object());
+			t->rs->report(t, (struct jv *)j);
+			json_object_foreach(j, key, v)
+				member(&w, key, json_incref(v));
+			json_decref(j);
+		}
 		p = ok(json_object());
 		for (i = 0; i < t->players.n; i++) {
 			const struct player *pl = &t->players.v[i];
@@ -773,6 +783,10 @@ emit_next(struct arb_turn *t, FILE *fp)
 		for (k = 0; x != NULL && x[k].name != NULL; k++)
 			if (u->x[k] != x[k].dflt || u->has_x[k])
 				set(uj, x[k].name, num(u->x[k]));
+		for (k = 0; t->rs->unit_marks != NULL &&
+		    t->rs->unit_marks[k] != NULL; k++)
+			if (u->marks & t->rs->marks_kept >> k & 1)
+				set(uj, t->rs->unit_marks[k], ok(json_true()));
 		add(a, uj);
 	}
 	set(root, "units", a);

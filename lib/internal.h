@@ -119,6 +119,9 @@ int	 board_find(const struct board *, const char *label);	/* -1 */
 const char *board_label(const struct board *, int cell, char buf[32]);
 int	 board_neighbors(const struct board *, int cell, int out[6]); /* hex */
 bool	 board_is_adjacent(const struct board *, int a, int b);
+int	 board_step(const struct board *, int cell, int dir);	/* hex, -1 */
+int	 board_dir(const struct board *, int from, int to);	/* hex, -1 */
+int	 board_distance(const struct board *, int a, int b);	/* hex */
 int	 board_terrain(struct arb_turn *, const char *name);	/* interns */
 int	 board_feature(struct arb_turn *, const char *name);	/* interns */
 int	 board_feature_find(const struct board *, const char *name);
@@ -189,6 +192,16 @@ enum reason {
 	R_EMPTY_PATH,
 	R_NOT_OWNED,
 	R_INSUFFICIENT_ARMIES,
+	R_OCCUPIED,
+	R_INSUFFICIENT_MP,
+	R_ZOC_STOP,
+	R_ZOC_EXIT,
+	R_STUCK,
+	R_BOMBARDED,
+	R_CHARGE_ENDS,
+	R_ONE_UNIT,
+	R_NOT_CHARGED,
+	R_RETREAT_BLOCKED,
 	R_NREASONS
 };
 const char	*reason_name(enum reason);
@@ -356,6 +369,8 @@ struct ruleset {
 	const struct ufield	*unit_x;	/* NULL-named end */
 	const struct ufield	*cell_x;	/* counters a cell carries */
 	const char *const	*unit_marks;
+	unsigned		 marks_in;	/* marks a map may set */
+	unsigned		 marks_kept;	/* marks the next map keeps */
 	const struct okind	*order_kinds;	/* NULL-keyed end */
 	const char *const	*order_keys;	/* other keys it reads */
 	/* Before the map's own parts: built-in types and terrains. */
@@ -378,12 +393,15 @@ struct ruleset {
 	void	(*execute)(struct arb_turn *, struct order *);
 	/* The end of the turn, after every order. */
 	void	(*end)(struct arb_turn *);
+	/* Its own members of the result, added to obj (may be NULL). */
+	void	(*report)(struct arb_turn *, struct jv *obj);
 	/* Frees what it keeps outside the turn's arena (may be NULL). */
 	void	(*release)(struct arb_turn *);
 };
 
 extern const struct ruleset rules_aeonis;
 extern const struct ruleset rules_territory;
+extern const struct ruleset rules_morne;
 
 struct arb_turn {
 	jmp_buf			*jmp;		/* where errors jump */

@@ -862,12 +862,17 @@ static void
 load_units(struct arb_turn *t, struct ld *ld, const struct jv *arr)
 {
 	const struct ufield *x = t->rs->unit_x;
-	const char	*xkeys[UNIT_X + 1] = { NULL };
+	const char *const *marks = t->rs->unit_marks;
+	const char	*xkeys[UNIT_X + 33] = { NULL };
 	size_t		 i;
-	int		 k;
+	int		 k, nx, m;
 
 	for (k = 0; x != NULL && x[k].name != NULL; k++)
 		xkeys[k] = x[k].name;
+	nx = k;
+	for (m = 0; marks != NULL && marks[m] != NULL; m++)
+		if (t->rs->marks_in >> m & 1)
+			xkeys[k++] = marks[m];
 	ld_push(ld, "units");
 	ld_len(ld, arr);
 	for (i = 0; i < json_array_size(J(arr)); i++) {
@@ -900,11 +905,15 @@ load_units(struct arb_turn *t, struct ld *ld, const struct jv *arr)
 		u->strength = u->strength0 = (int)ld_int(ld, v, "strength", 1,
 		    1, INT_MAX);
 		u->range = (int)ld_int(ld, v, "range", -1, 0, INT_MAX);
-		for (k = 0; xkeys[k] != NULL; k++) {
+		for (k = 0; k < nx; k++) {
 			u->has_x[k] = ld_get(v, xkeys[k]) != NULL;
 			u->x[k] = (int)ld_int(ld, v, xkeys[k], x[k].dflt,
 			    x[k].min, INT_MAX);
 		}
+		for (m = 0; marks != NULL && marks[m] != NULL; m++)
+			if ((t->rs->marks_in >> m & 1) && ld_bool(ld, v,
+			    marks[m], false))
+				u->marks |= 1u << m;
 		u->next = -1;
 		u->by = -1;
 		unit_place(t, (int)i, u->at);

@@ -17,12 +17,14 @@
 const struct ruleset *const registry[] = {
 	&rules_aeonis,
 	&rules_territory,
+	&rules_morne,
 	NULL
 };
 
 static const char *registry_names[] = {
 	"aeonis",
 	"territory",
+	"morne-plaine",
 	NULL
 };
 
@@ -214,13 +216,14 @@ arb_turn_run(struct arb_turn *t, int flags, struct arb_error *e)
 		t->rs->validate(t, o);
 		if (o->status == OS_PENDING && t->rs->resolve == NULL)
 			t->rs->execute(t, o);
-		if (o->status == OS_ILLEGAL || o->status == OS_FAILED)
-			t->illegal++;
 	}
 	/* A simultaneous rule system moves everything at once; --check
-	 * stops at validation. */
+	 * stops at validation.  The end may still decide standing orders
+	 * (a retreat that was or was not needed). */
 	if (t->rs->resolve != NULL && !(flags & ARB_CHECK))
 		t->rs->resolve(t);
+	if (!(flags & ARB_CHECK))
+		t->rs->end(t);
 	for (i = 0; i < t->sequence.n; i++) {
 		struct order *o = &t->orders.v[t->sequence.v[i]];
 
@@ -229,11 +232,11 @@ arb_turn_run(struct arb_turn *t, int flags, struct arb_error *e)
 		if (o->status == OS_PENDING)
 			t_fail(t, ARB_EINTERNAL, "order %s left undecided",
 			    o->id);
+		if (o->status == OS_ILLEGAL || o->status == OS_FAILED)
+			t->illegal++;
 	}
-	if (!(flags & ARB_CHECK)) {
-		t->rs->end(t);
+	if (!(flags & ARB_CHECK))
 		check_balance(t);
-	}
 	t->jmp = NULL;
 	return 0;
 }
@@ -517,7 +520,10 @@ reason_name(enum reason r)
 		"borders", "not_together", "portal_denied", "no_discovery",
 		"not_controlled", "not_a_city", "no_target",
 		"target_not_adjacent", "unit_gone", "empty_path",
-		"not_owned", "insufficient_armies"
+		"not_owned", "insufficient_armies", "occupied",
+		"insufficient_mp", "zoc_stop", "zoc_exit", "stuck",
+		"bombarded", "charge_ends", "one_unit", "not_charged",
+		"retreat_blocked"
 	};
 
 	return (unsigned)r < R_NREASONS ? names[r] : "?";

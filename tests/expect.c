@@ -2,8 +2,8 @@
  * arbiter: a turn adjudicator for hex and territory wargames.
  * Copyright (c) 2026 the arbiter developers.  ISC license (see README.md).
  *
- * expect: checks a territory result against the outcome worked out by
- * hand in a case's expect.txt, one fact a line:
+ * expect: checks a result against the outcome worked out by hand in a
+ * case's expect.txt, one fact a line.  For territory:
  *
  *	territory NAME owner PLAYER|neutral armies N loyalty N
  *	    watchtower yes|no bivouac yes|no
@@ -12,9 +12,22 @@
  *	owner NAME FROM TO WHY
  *	destroyed NAME FEATURE
  *
+ * For morne-plaine:
+ *
+ *	order ID status STATUS reason REASON [cost N mp_left N]
+ *	unit ID at HEX strength N [mv N] [demoralised]
+ *	unit ID eliminated
+ *	owner HEX FROM TO
+ *	draw SIDES VALUE
+ *	charge CHARGER TARGET held|retreated HEX|eliminated
+ *
+ * (cost and mp_left for a move that moved its unit; mv for all but
+ * leaders.)
+ *
  *	expect EXPECT.TXT RESULT.JSON
  *
- * The facts must match as a set, and the ownership changes in order.
+ * The facts must match as a set, and the ownership changes and the dice in
+ * order.
  * Lines starting with '#' and blank lines are skipped.  Exits 0 when they
  * match, 1 with the differences on standard output, 2 on bad input.
  */
@@ -80,6 +93,61 @@ has(json_t *features, const char *name)
 	return "no";
 }
 
+/* A morne-plaine result's facts. */
+static void
+hex_facts(json_t *r, struct lines *got)
+{
+	json_t		*v, *x;
+	char		 buf[512];
+	size_t		 i, len;
+
+	json_array_foreach(json_object_get(r, "orders"), i, v) {
+		len = (size_t)snprintf(buf, sizeof(buf), "order %s status %s "
+		    "reason %s", s(v, "id"), s(v, "status"), s(v, "reason"));
+		if (json_object_get(v, "cost") != NULL &&
+		    (strcmp(s(v, "status"), "done") == 0 ||
+		    strcmp(s(v, "reason"), "stuck") == 0))
+			snprintf(buf + len, sizeof(buf) - len, " cost %ld "
+			    "mp_left %ld", n(v, "cost"), n(v, "mp_left"));
+		add(got, buf);
+	}
+	json_array_foreach(json_object_get(r, "units"), i, v) {
+		if (strcmp(s(v, "status"), "eliminated") == 0) {
+			snprintf(buf, sizeof(buf), "unit %s eliminated",
+			    s(v, "id"));
+			add(got, buf);
+			continue;
+		}
+		len = (size_t)snprintf(buf, sizeof(buf), "unit %s at %s "
+		    "strength %ld", s(v, "id"), s(v, "at"), n(v, "strength"));
+		if (strcmp(s(v, "type"), "leader") != 0)
+			len += (size_t)snprintf(buf + len, sizeof(buf) - len,
+			    " mv %ld", n(v, "mv"));
+		if (json_is_true(json_object_get(v, "demoralised")))
+			snprintf(buf + len, sizeof(buf) - len, " demoralised");
+		add(got, buf);
+	}
+	json_array_foreach(json_object_get(r, "ownership"), i, v) {
+		snprintf(buf, sizeof(buf), "owner %s %s %s", s(v, "cell"),
+		    s(v, "from"), s(v, "to"));
+		add(got, buf);
+	}
+	x = json_object_get(json_object_get(r, "dice"), "draws");
+	json_array_foreach(x, i, v) {
+		snprintf(buf, sizeof(buf), "draw %ld %ld", n(v, "sides"),
+		    n(v, "value"));
+		add(got, buf);
+	}
+	json_array_foreach(json_object_get(r, "charges"), i, v) {
+		len = (size_t)snprintf(buf, sizeof(buf), "charge %s %s %s",
+		    s(v, "charger"), s(v, "target"), s(v, "outcome"));
+		if (strcmp(s(v, "outcome"), "retreated") == 0)
+			snprintf(buf + len, sizeof(buf) - len, " %s",
+			    s(v, "retreat"));
+		add(got, buf);
+	}
+}
+
 /* The facts of the result, in the form of expect.txt. */
 static void
 facts(json_t *r, struct lines *got)
@@ -120,7 +188,8 @@ facts(json_t *r, struct lines *got)
 	}
 }
 
-/* The ownership lines, in their order, as one string. */
+/* The lines that must keep their order (ownership changes, dice), as one
+ * string. */
 static void
 owners(const struct lines *l, char *out, size_t size)
 {
@@ -128,7 +197,8 @@ owners(const struct lines *l, char *out, size_t size)
 
 	out[0] = '\0';
 	for (i = 0; i < l->n && len < size; i++)
-		if (strncmp(l->v[i], "owner ", 6) == 0)
+		if (strncmp(l->v[i], "owner ", 6) == 0 ||
+		    strncmp(l->v[i], "draw ", 5) == 0)
 			len += (size_t)snprintf(out + len, size - len, "%s\n",
 			    l->v[i]);
 }
@@ -164,12 +234,15 @@ main(int argc, char *argv[])
 		    je.column, je.text);
 		return 2;
 	}
-	facts(r, &got);
+	if (strcmp(s(r, "ruleset"), "morne-plaine") == 0)
+		hex_facts(r, &got);
+	else
+		facts(r, &got);
 	json_decref(r);
 	owners(&want, ow, sizeof(ow));
 	owners(&got, og, sizeof(og));
 	if (strcmp(ow, og) != 0) {
-		printf("ownership changes in another order:\nwant:\n%sgot:\n%s",
+		printf("ownership changes or dice in another order:\nwant:\n%sgot:\n%s",
 		    ow, og);
 		bad = 1;
 	}

@@ -3,9 +3,9 @@
  * Copyright (c) 2026 the arbiter developers.  ISC license (see README.md).
  *
  * The fuzz target for the loaders and the turn.  The first byte picks the
- * role of the rest: even, a map, adjudicated with no orders; 1 mod 4, an
- * orders file for a small aeonis map; 3 mod 4, one for a small territory
- * map; each adjudicated.  Built by `make fuzz` with
+ * role of the rest: even, a map, adjudicated with no orders; 1 mod 8, an
+ * orders file for a small aeonis map; 5 mod 8, one for a small morne-plaine
+ * map; 3 mod 4, one for a small territory map; each adjudicated.  Built by `make fuzz` with
  * clang -fsanitize=fuzzer, and replayed by tests/fuzz_main.c in make check.
  */
 #include <stdint.h>
@@ -46,6 +46,25 @@ static const char graph[] =
     " \"players\": {\"red\": {}, \"blue\": {}, \"green\": {}},\n"
     " \"rules\": {\"upkeep\": true}}\n";
 
+/* A small morne-plaine map, for inputs whose first byte is 5 mod 8. */
+static const char morne[] =
+    "{\"arbiter\": 1, \"ruleset\": \"morne-plaine\", \"turn\": 1,\n"
+    " \"board\": {\"grid\": \"hex\", \"cols\": 6, \"rows\": 6},\n"
+    " \"cells\": {\"0303\": {\"terrain\": \"marsh\"},\n"
+    "   \"0404\": {\"terrain\": \"village\"}},\n"
+    " \"hexsides\": [{\"cells\": [\"0202\", \"0203\"], \"feature\": "
+    "\"stream\"}],\n"
+    " \"connections\": [{\"kind\": \"road\", \"cells\": [\"0101\", "
+    "\"0102\", \"0103\", \"0104\"]}],\n"
+    " \"players\": {\"red\": {}, \"blue\": {}},\n"
+    " \"units\": [\n"
+    "  {\"id\": \"r1\", \"player\": \"red\", \"type\": \"cavalry\", "
+    "\"at\": \"0101\", \"ma\": 6, \"mv\": 3},\n"
+    "  {\"id\": \"r2\", \"player\": \"red\", \"type\": \"infantry\", "
+    "\"at\": \"0201\", \"ma\": 4, \"mv\": 3},\n"
+    "  {\"id\": \"b1\", \"player\": \"blue\", \"type\": \"infantry\", "
+    "\"at\": \"0105\", \"ma\": 4, \"mv\": 1}]}\n";
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -63,6 +82,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			goto out;
 	} else if (data[0] % 4 == 3) {
 		if (arb_turn_load_map(t, "graph", graph, strlen(graph),
+		    &e) != 0 || arb_turn_load_orders(t, "fuzz", NULL,
+		    (const char *)data + 1, size - 1, &e) != 0)
+			goto out;
+	} else if (data[0] % 8 == 5) {
+		if (arb_turn_load_map(t, "morne", morne, strlen(morne),
 		    &e) != 0 || arb_turn_load_orders(t, "fuzz", NULL,
 		    (const char *)data + 1, size - 1, &e) != 0)
 			goto out;

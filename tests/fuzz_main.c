@@ -4,7 +4,7 @@
  *
  * Replays files through the fuzz target without a fuzzer (after jansson's
  * standalone fuzz driver): every file named on the command line, each once
- * as a map and once as an orders file.  make check runs it over the
+ * as a map and once as an orders file for each of the fuzz target's maps.  make check runs it over the
  * casebook and tests/crashes/ under the sanitizers, so a crash found once
  * stays fixed.
  */
@@ -22,7 +22,8 @@ main(int argc, char **argv)
 	size_t	 n;
 	long	 len;
 	FILE	*fp;
-	int	 i, role, runs = 0;
+	static const uint8_t roles[] = { 0, 1, 3, 5 };	/* see fuzz_load.c */
+	int	 i, r, runs = 0;
 
 	for (i = 1; i < argc; i++) {
 		if ((fp = fopen(argv[i], "rb")) == NULL ||
@@ -35,8 +36,8 @@ main(int argc, char **argv)
 			return 1;
 		n = fread(buf + 1, 1, (size_t)len, fp);
 		fclose(fp);
-		for (role = 0; role < 2; role++) {
-			buf[0] = (uint8_t)role;
+		for (r = 0; r < (int)sizeof(roles); r++) {
+			buf[0] = roles[r];
 			LLVMFuzzerTestOneInput(buf, n + 1);
 			runs++;
 		}

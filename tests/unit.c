@@ -90,6 +90,49 @@ test_hex(void)
 	CHECK(strcmp(board_label(&w, 0, buf), "001001") == 0);
 }
 
+/* Directions, straight lines and distances on a hex board. */
+static void
+test_hex_lines(void)
+{
+	struct board	 b = hexboard(12, 10, false), o = hexboard(12, 10, true);
+	int		 c = board_find(&b, "0304"), d, x;
+	char		 buf[32];
+
+#define AT(bd, l)	board_find((bd), (l))
+	/* Clockwise from north: N, NE, SE, S, SW, NW. */
+	CHECK(board_step(&b, c, 0) == AT(&b, "0303"));
+	CHECK(board_step(&b, c, 1) == AT(&b, "0403"));
+	CHECK(board_step(&b, c, 2) == AT(&b, "0404"));
+	CHECK(board_step(&b, c, 3) == AT(&b, "0305"));
+	CHECK(board_step(&b, c, 4) == AT(&b, "0204"));
+	CHECK(board_step(&b, c, 5) == AT(&b, "0203"));
+	CHECK(board_step(&b, AT(&b, "0101"), 0) == -1);
+	CHECK(board_step(&b, AT(&b, "0101"), 5) == -1);
+	/* Each direction and its opposite. */
+	for (d = 0; d < 6; d++) {
+		x = board_step(&b, c, d);
+		CHECK(board_dir(&b, c, x) == d);
+		CHECK(board_dir(&b, x, c) == (d + 3) % 6);
+		CHECK(board_distance(&b, c, x) == 1);
+		CHECK(board_distance(&o, c, board_step(&o, c, d)) == 1);
+	}
+	CHECK(board_dir(&b, c, AT(&b, "0306")) == -1);
+	/* A straight line north-east from 0304: 0403, 0503, 0602. */
+	x = board_step(&b, board_step(&b, c, 1), 1);
+	CHECK(strcmp(board_label(&b, x, buf), "0503") == 0);
+	CHECK(strcmp(board_label(&b, board_step(&b, x, 1), buf), "0602") == 0);
+	CHECK(board_distance(&b, c, board_step(&b, x, 1)) == 3);
+	/* Distances: along a column, across columns, back and forth. */
+	CHECK(board_distance(&b, c, c) == 0);
+	CHECK(board_distance(&b, c, AT(&b, "0308")) == 4);
+	CHECK(board_distance(&b, c, AT(&b, "0704")) == 4);
+	CHECK(board_distance(&b, AT(&b, "0704"), c) == 4);
+	CHECK(board_distance(&b, c, AT(&b, "0706")) == 4);
+	CHECK(board_distance(&b, c, AT(&b, "0707")) == 5);
+	CHECK(board_distance(&b, AT(&b, "0101"), AT(&b, "1210")) == 15);
+#undef AT
+}
+
 static void
 test_locate(void)
 {
@@ -313,6 +356,7 @@ int
 main(void)
 {
 	test_hex();
+	test_hex_lines();
 	test_locate();
 	test_dice();
 	test_strmap();

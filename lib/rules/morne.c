@@ -1,0 +1,1031 @@
+/*
+ * arbiter: a turn adjudicator for hex and territory wargames.
+ * Copyright (c) 2026 the arbiter developers.  ISC license (see README.md).
+ *
+ * Morne Plaine, the movement phase (rules/morne-plaine.txt, 2006
+ * revision), with the readings of rules/READINGS.md.  Clauses are cited by
+ * the text's headings: "morne-plaine chart" (the Movement Cost Chart),
+ * "roads", "crossroads", "road-track", "stacking", "zoc", "zoc-enter",
+ * "zoc-leave", "charge", "charge-effect", "charge-outcome", "leaders",
+ * "demoralised", "passing" and "bombard".  Every "Ruling:" comment is also
+ * in the RULINGS section of arbiter-rules(7) and has a casebook case.
+ *
+ * Each unit moves alone, one order after another in the order of play; a
+ * unit may be given several orders in a turn and each goes on with the
+ * movement points it has left.  A path is checked whole before the unit
+ * takes a step: an order that breaks a rule moves nothing.  Dice (the
+ * marsh test, the charge's morale test) are rolled as the unit walks.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../internal.h"
+
+/* Unit classes: the type's flags hold the class and whether it is
+ * mounted. */
+enum { LEADER, INFANTRY, CAVALRY, ARTILLERY };
+#define CLASS(f)	((f) & 0x03)
+#define MOUNTED		0x04
+
+enum { X_MA, X_MV, X_RADIUS };
+enum { M_BOMBARDED, M_DEMORALISED, M_STUCK };
+enum { K_MOVE, K_RETREAT };
+
+/* What lies along a hexside, and the lines that run across it. */
+#define S_STREAM	0x001
+#define S_FORD		0x002
+#define S_RIVER		0x004
+#define S_MAJOR		0x008
+#define S_BRIDGE	0x010
+#define S_SLOPE		0x020
+#define S_DOUBLE	0x040
+#define S_TRIPLE	0x080
+#define S_ROAD		0x100
+#define S_TRACK		0x200
+/* Hexsides across which no zone of control reaches (morne-plaine zoc). */
+#define S_NOZOC		(S_STREAM | S_FORD | S_RIVER | S_MAJOR | S_DOUBLE | \
+			    S_TRIPLE)
+
+static const char *const side_names[] = {
+	"stream", "ford", "river", "major_river", "bridge", "slope",
+	"double_slope", "triple_slope", NULL
+};
+
+/* How a step was paid. */
+enum how { H_TERRAIN, H_VILLAGE, H_ROAD, H_TRACK };
+static const char *const how_names[] = {
+	"terrain", "village_to_village", "road", "track"
+};
+
+/* The Movement Cost Chart: terrains in this order, classes in the order
+ * leader, infantry, cavalry, artillery. */
+static const char *const terrain_names[] = {
+	"clear", "rough", "coppice", "orchards", "woods", "village", "marsh",
+	NULL
+};
+enum { T_CLEAR, T_ROUGH, T_COPPICE, T_ORCHARDS, T_WOODS, T_VILLAGE,
+	T_MARSH };
+static const int chart[][4] = {
+	{ 1, 1, 1, 1 },		/* clear */
+	{ 1, 1, 2, 2 },		/* rough */
+	{ 1, 1, 2, 2 },		/* coppice */
+	{ 1, 1, 3, 2 },		/* orchards */
+	{ 2, 2, 3, 3 },		/* woods */
+	{ 2, 2, 3, 3 },		/* village; 1 from a village */
+	{ 1, 1, 1, 1 }		/* marsh, and the test */
+};
+/* Chances out of 4 of being stuck in a marsh. */
+static const int stuck_chances[4] = { 2, 1, 2, 3 };
+
+/* A unit's movement this turn. */
+struct mover {
+	int		 mp;		/* movement points left */
+	int		 roads;		/* road steps since the last reset */
+	enum how	 last;		/* how the last step was paid */
+	bool		 began;		/* it has taken a step */
+	bool		 stopped;	/* it may not move again */
+	enum reason	 stop;		/* why: zoc_stop or stuck */
+	int		 stop_order;
+	int		 stop_cell;
+};
+
+struct charge {
+	int		 order;
+	int		 charger, target;
+	int		 from, at;	/* the charging hex, the target's */
+	int		 roll, value, morale;
+	enum { HELD, RETREATED, ELIMINATED } outcome;
+	int		 retreat;	/* the hex, or -1 */
+	int		 mv_lost, cs_lost;
+	int		 bonus;		/* the charger's CS against it */
+	const char	*why;		/* of an elimination */
+};
+
+struct morne {
+	int		 terr[7];	/* board terrain index per chart row */
+	int		 row[256];	/* chart row per board terrain */
+	uint16_t	*side;		/* ncells * 6: S_* bits */
+	uint8_t		*lines;		/* per cell: S_ROAD, S_TRACK >> 8 */
+	struct mover	*mv;		/* per unit */
+	int		*retreat_used;	/* per order: a retreat order used */
+	VEC(struct charge) charges;
+};
+
+/* One step of a path as checked. */
+struct step {
+	int		 from, to, dir;
+	enum how	 how;
+	int		 base, water, leave, cost;
+	unsigned	 sd;		/* the hexside crossed */
+	bool		 marsh;
+};
+
+static const char *const map_keys[] = { NULL };
+static const struct ufield unit_x[] = {
+	{ "ma", -1, 0 },
+	{ "mv", 0, 0 },
+	{ "radius", 0, 0 },
+	{ NULL, 0, 0 }
+};
+static const char *const unit_marks[] = {
+	"bombarded", "demoralised", "stuck", NULL
+};
+static const struct okind order_kinds[] = {
+	{ "move", OK_PATH, NULL },
+	{ "retreat", OK_CELL, NULL },
+	{ NULL, OK_PATH, NULL }
+};
+
+static struct morne *
+M(struct arb_turn *t)
+{
+	return t->rsdata;
+}
+
+static void
+init(struct arb_turn *t)
+{
+	struct morne	*m = t_alloc(t, sizeof(*m));
+	int		 k;
+
+	t->rsdata = m;
+	for (k = 0; terrain_names[k] != NULL; k++) {
+		m->terr[k] = board_terrain(t, terrain_names[k]);
+		m->row[m->terr[k]] = k;
+	}
+	type_add(t, "leader", 0, LEADER | MOUNTED);
+	type_add(t, "infantry", 0, INFANTRY);
+	type_add(t, "cavalry", 0, CAVALRY | MOUNTED);
+	type_add(t, "artillery", 0, ARTILLERY);
+}
+
+static void
+load(struct arb_turn *t, struct ld *ld, const struct jv *root)
+{
+	(void)t;
+	(void)ld;
+	(void)root;
+}
+
+static void
+save(struct arb_turn *t, struct jv *root)
+{
+	(void)t;
+	(void)root;
+}
+
+static unsigned
+uflags(struct arb_turn *t, int u)
+{
+	return t->types.v[t->units.v[u].type].flags;
+}
+
+static int
+uclass(struct arb_turn *t, int u)
+{
+	return CLASS(uflags(t, u));
+}
+
+static int
+trow(struct arb_turn *t, int c)
+{
+	return M(t)->row[t->board.cells[c].terrain];
+}
+
+/* The side bits of the edge from a hex in direction dir. */
+static unsigned
+side(struct arb_turn *t, int c, int dir)
+{
+	return M(t)->side[(size_t)c * 6 + (size_t)dir];
+}
+
+static void
+side_set(struct arb_turn *t, int a, int b, unsigned bits)
+{
+	int	 d = board_dir(&t->board, a, b);
+
+	M(t)->side[(size_t)a * 6 + (size_t)d] |= bits;
+	d = board_dir(&t->board, b, a);
+	M(t)->side[(size_t)b * 6 + (size_t)d] |= bits;
+}
+
+/* Checks across the map: features and kinds it knows, no two units in a
+ * hex, every unit's movement allowance and morale. */
+static void
+loaded(struct arb_turn *t, struct ld *ld, const struct jv *root)
+{
+	struct morne	*m = M(t);
+	struct board	*b = &t->board;
+	size_t		 i;
+	int		 k, c;
+
+	(void)root;
+	m->side = t_alloc(t, (size_t)b->ncells * 6 * sizeof(*m->side));
+	m->lines = t_alloc(t, (size_t)b->ncells);
+	for (i = 0; i < b->sides.n; i++) {
+		const char *f = b->sidefeats.v[b->sides.v[i].feature];
+
+		for (k = 0; side_names[k] != NULL; k++)
+			if (strcmp(side_names[k], f) == 0)
+				break;
+		if (side_names[k] == NULL) {
+			ld_push(ld, "hexsides");
+			ld_pushi(ld, i);
+			ld_push(ld, "feature");
+			ld_fail(ld, "unknown hexside feature \"%s\"", f);
+		}
+		side_set(t, b->sides.v[i].a, b->sides.v[i].b, 1u << k);
+	}
+	for (i = 0; i < b->conns.n; i++) {
+		const struct connection *cn = &b->conns.v[i];
+		unsigned bit;
+
+		if (strcmp(cn->kind, "road") == 0)
+			bit = S_ROAD;
+		else if (strcmp(cn->kind, "track") == 0)
+			bit = S_TRACK;
+		else {
+			ld_push(ld, "connections");
+			ld_pushi(ld, i);
+			ld_push(ld, "kind");
+			ld_fail(ld, "unknown connection kind \"%s\": "
+			    "expected road or track", cn->kind);
+		}
+		for (k = 1; k < cn->ncells; k++)
+			side_set(t, cn->cells[k - 1], cn->cells[k], bit);
+		for (k = 0; k < cn->ncells; k++)
+			m->lines[cn->cells[k]] |= (uint8_t)(bit >> 8);
+	}
+	for (i = 0; i < t->units.n; i++) {
+		struct unit *u = &t->units.v[i];
+
+		ld_push(ld, "units");
+		ld_pushi(ld, i);
+		if (!u->has_x[X_MA])
+			ld_fail(ld, "missing \"ma\": every unit needs its "
+			    "movement allowance");
+		if (!u->has_x[X_MV] && uclass(t, (int)i) != LEADER)
+			ld_fail(ld, "missing \"mv\": every unit but a leader "
+			    "needs its morale value");
+		c = t->board.cells[u->at].first_unit;
+		if (c != (int)i) {
+			ld_push(ld, "at");
+			ld_fail(ld, "%s already holds %s: no two units may "
+			    "share a hex", cell_name(t, u->at),
+			    t->units.v[c].id);
+		}
+		ld_pop(ld);
+		ld_pop(ld);
+	}
+}
+
+static void
+begin(struct arb_turn *t)
+{
+	struct morne	*m = M(t);
+	size_t		 i;
+
+	m->mv = t_alloc(t, t->units.n * sizeof(*m->mv));
+	m->retreat_used = t_alloc(t, t->orders.n * sizeof(int));
+	for (i = 0; i < t->units.n; i++)
+		m->mv[i].mp = t->units.v[i].x[X_MA];
+	for (i = 0; i < t->orders.n; i++)
+		m->retreat_used[i] = -1;
+}
+
+/* morne-plaine demoralised: marked so, or its morale is spent. */
+static bool
+demoralised(struct arb_turn *t, int u)
+{
+	const struct unit *un = &t->units.v[u];
+
+	return (un->marks >> M_DEMORALISED & 1) ||
+	    (uclass(t, u) != LEADER && un->x[X_MV] == 0);
+}
+
+static int
+occupant(struct arb_turn *t, int c)
+{
+	return t->board.cells[c].first_unit;
+}
+
+static bool
+friends(struct arb_turn *t, int a, int b)
+{
+	return players_allied(t, t->units.v[a].player, t->units.v[b].player);
+}
+
+/*
+ * morne-plaine zoc: does unit u control the neighbouring hex c?  Not from
+ * or into village or woods, not by artillery or demoralised units, not
+ * across a stream, river or double slope.
+ */
+static bool
+controls(struct arb_turn *t, int u, int c)
+{
+	const struct unit *un = &t->units.v[u];
+	int		 d, r;
+
+	if (un->gone || uclass(t, u) == ARTILLERY || demoralised(t, u))
+		return false;
+	r = trow(t, un->at);
+	if (r == T_WOODS || r == T_VILLAGE)
+		return false;
+	r = trow(t, c);
+	if (r == T_WOODS || r == T_VILLAGE)
+		return false;
+	if ((d = board_dir(&t->board, un->at, c)) < 0)
+		return false;
+	return !(side(t, un->at, d) & S_NOZOC);
+}
+
+/* The enemies of unit u that control hex c, other than unit but; how many,
+ * the first, and whether a mounted one is among them. */
+struct zoc {
+	int	 n, first, mounted, moved;
+};
+
+static struct zoc
+enemy_zoc(struct arb_turn *t, int u, int c, int but)
+{
+	struct zoc	 z = { 0, -1, -1, -1 };
+	int		 d, nb, e;
+
+	for (d = 0; d < 6; d++) {
+		if ((nb = board_step(&t->board, c, d)) < 0)
+			continue;
+		for (e = occupant(t, nb); e >= 0; e = t->units.v[e].next) {
+			if (e == but || friends(t, e, u) || !controls(t, e, c))
+				continue;
+			z.n++;
+			if (z.first < 0)
+				z.first = e;
+			if (z.mounted < 0 && (uflags(t, e) & MOUNTED))
+				z.mounted = e;
+			if (z.moved < 0 && t->units.v[e].at !=
+			    t->units.v[e].from)
+				z.moved = e;
+		}
+	}
+	return z;
+}
+
+/* Impassable for any step or retreat (morne-plaine chart): a river, a
+ * major river without bridge or ford, two or three slopes off a track. */
+static bool
+impassable(unsigned s)
+{
+	if (s & S_RIVER)
+		return true;
+	if ((s & S_MAJOR) && !(s & (S_BRIDGE | S_FORD)))
+		return true;
+	return (s & (S_DOUBLE | S_TRIPLE)) && !(s & S_TRACK);
+}
+
+static const char *
+impassable_why(unsigned s)
+{
+	if (s & S_RIVER)
+		return "a river";
+	if ((s & S_MAJOR) && !(s & (S_BRIDGE | S_FORD)))
+		return "a major river without bridge or ford";
+	return s & S_TRIPLE ? "a triple slope off a track" :
+	    "a double slope off a track";
+}
+
+/* The status of a refusal whose cause is unit e: failed when e moved this
+ * turn, so that the order would have stood at the start of it. */
+static void
+refuse(struct arb_turn *t, struct order *o, int e, enum reason r,
+    const char *rule, const char *msg)
+{
+	const struct unit *un = e >= 0 ? &t->units.v[e] : NULL;
+
+	if (un != NULL && un->at != un->from)
+		order_rule(t, o, OS_FAILED, r, rule, "%s; %s moved there this "
+		    "turn%s%s%s", msg, un->id, un->by >= 0 ? " (order " : "",
+		    un->by >= 0 ? t->orders.v[un->by].id : "",
+		    un->by >= 0 ? ")" : "");
+	else
+		order_rule(t, o, OS_ILLEGAL, r, rule, "%s", msg);
+}
+
+/*
+ * morne-plaine charge: the step into path[k] makes a charge when the unit is
+ * mounted, the step before went the same way, both hexes entered are clear,
+ * and the next hex on holds an enemy not in woods or village, across an
+ * edge the charger could cross to take its place.  Returns the target or
+ * -1.
+ */
+static int
+charge_target(struct arb_turn *t, struct order *o, int u, int k,
+    const int *dir)
+{
+	int	 to = o->cells[k], beyond, e, r;
+
+	if (!(uflags(t, u) & MOUNTED) || k < 2 || dir[k] != dir[k - 1])
+		return -1;
+	if (trow(t, o->cells[k - 1]) != T_CLEAR || trow(t, to) != T_CLEAR)
+		return -1;
+	if ((beyond = board_step(&t->board, to, dir[k])) < 0)
+		return -1;
+	if ((e = occupant(t, beyond)) < 0 || friends(t, e, u))
+		return -1;
+	r = trow(t, beyond);
+	if (r == T_WOODS || r == T_VILLAGE)
+		return -1;
+	if (impassable(side(t, to, dir[k])))
+		return -1;
+	return e;
+}
+
+/*
+ * Checks a move order whole and works out each step's cost.  Returns the
+ * steps, or NULL after ruling the order.  *target is the unit charged at
+ * the last step, or -1.
+ */
+static struct step *
+check(struct arb_turn *t, struct order *o, int *target)
+{
+	struct morne	*m = M(t);
+	int		 u = o->units[0], n = o->ncells - 1, k, total = 0;
+	struct unit	*un = &t->units.v[u];
+	struct mover	*mv = &m->mv[u];
+	struct step	*st;
+	int		*dir;
+	int		 roads = mv->roads, cls = uclass(t, u);
+	enum how	 last = mv->last;
+	struct zoc	 z;
+	const char	*msg;
+
+	*target = -1;
+	if (n < 1) {
+		order_rule(t, o, OS_ILLEGAL, R_EMPTY_PATH, "morne-plaine "
+		    "movement", "the path names no hex to enter");
+		return NULL;
+	}
+	st = t_alloc(t, (size_t)n * sizeof(*st));
+	dir = t_alloc(t, (size_t)(n + 1) * sizeof(*dir));
+	/* The map alone: adjacency and impassable hexsides. */
+	for (k = 1; k <= n; k++) {
+		int from = o->cells[k - 1], to = o->cells[k];
+
+		if ((dir[k] = board_dir(&t->board, from, to)) < 0) {
+			order_rule(t, o, OS_ILLEGAL, R_NOT_ADJACENT,
+			    "morne-plaine movement", "%s is not adjacent to "
+			    "%s", cell_name(t, to), cell_name(t, from));
+			return NULL;
+		}
+		if (impassable(side(t, from, dir[k]))) {
+			order_rule(t, o, OS_ILLEGAL, R_IMPASSABLE,
+			    "morne-plaine chart", "%s cannot cross %s from %s "
+			    "to %s", un->id, impassable_why(side(t, from,
+			    dir[k])), cell_name(t, from), cell_name(t, to));
+			return NULL;
+		}
+	}
+	/* The unit itself. */
+	if (un->gone) {
+		order_rule(t, o, OS_FAILED, R_UNIT_GONE, "morne-plaine "
+		    "charge-outcome", "%s was eliminated earlier this turn",
+		    un->id);
+		return NULL;
+	}
+	if (un->marks >> M_BOMBARDED & 1) {
+		order_rule(t, o, OS_ILLEGAL, R_BOMBARDED, "morne-plaine "
+		    "bombard", "%s bombarded this turn and cannot move",
+		    un->id);
+		return NULL;
+	}
+	if (o->cells[0] != un->at) {
+		msg = t_printf(t, "the path starts at %s but %s is at %s",
+		    cell_name(t, o->cells[0]), un->id, cell_name(t, un->at));
+		refuse(t, o, u, R_NOT_TOGETHER, "morne-plaine movement", msg);
+		return NULL;
+	}
+	if (mv->stopped) {
+		order_rule(t, o, OS_FAILED, mv->stop, mv->stop == R_STUCK ?
+		    "morne-plaine chart" : "morne-plaine zoc-enter",
+		    "%s cannot move again this turn: %s at %s (order %s)",
+		    un->id, mv->stop == R_STUCK ? "it is stuck in the marsh" :
+		    "its movement ended in an enemy zone of control",
+		    cell_name(t, mv->stop_cell),
+		    t->orders.v[mv->stop_order].id);
+		return NULL;
+	}
+	for (k = 1; k <= n; k++) {
+		struct step	*s = &st[k - 1];
+		unsigned	 sd;
+		int		 e, r;
+
+		s->from = o->cells[k - 1];
+		s->to = o->cells[k];
+		s->dir = dir[k];
+		sd = s->sd = side(t, s->from, s->dir);
+		/* morne-plaine stacking: never into or through a unit. */
+		if ((e = occupant(t, s->to)) >= 0) {
+			msg = t_printf(t, "%s is occupied by %s: no unit "
+			    "enters or passes through an occupied hex",
+			    cell_name(t, s->to), t->units.v[e].id);
+			refuse(t, o, e, R_OCCUPIED, "morne-plaine stacking",
+			    msg);
+			return NULL;
+		}
+		/* Road, track or terrain (morne-plaine roads, road-track). */
+		r = trow(t, s->to);
+		if ((sd & S_ROAD) && (!(sd & S_TRACK) || last != H_TRACK)) {
+			s->how = H_ROAD;
+			s->base = roads % 2;
+			roads++;
+		} else if ((sd & S_TRACK) || ((m->lines[s->to] &
+		    S_TRACK >> 8) && (m->lines[s->from] & S_ROAD >> 8))) {
+			/* Ruling: following the track, or onto it from a
+			 * road hex. */
+			int slopes = sd & S_TRIPLE ? 3 : sd & S_DOUBLE ? 2 :
+			    sd & S_SLOPE ? 1 : 0;
+
+			s->how = H_TRACK;
+			s->base = 1 + (slopes > 1 ? slopes - 1 : 0);
+			roads = 1;
+		} else if (r == T_VILLAGE && trow(t, s->from) == T_VILLAGE) {
+			s->how = H_VILLAGE;
+			s->base = 1;
+			roads = 1;
+		} else {
+			s->how = H_TERRAIN;
+			s->base = chart[r][cls];
+			s->marsh = r == T_MARSH;
+			roads = 1;
+		}
+		last = s->how;
+		/* Streams and fords add; a bridge carries a stream. */
+		s->water = (sd & S_FORD) || ((sd & S_STREAM) &&
+		    !(sd & S_BRIDGE)) ? 1 : 0;
+		/* morne-plaine zoc-leave: at the start of movement only. */
+		z = enemy_zoc(t, u, s->from, -1);
+		if (z.n > 0 && (k > 1 || mv->began)) {
+			msg = t_printf(t, "%s is in the zone of control of %s "
+			    "at %s and may leave one only at the start of its "
+			    "movement", un->id, t->units.v[z.first].id,
+			    cell_name(t, s->from));
+			refuse(t, o, z.moved, R_ZOC_STOP,
+			    "morne-plaine zoc-leave", msg);
+			return NULL;
+		}
+		if (z.n > 0 && (cls == INFANTRY || cls == ARTILLERY ||
+		    z.mounted >= 0)) {
+			struct zoc z2 = enemy_zoc(t, u, s->to, -1);
+
+			if (z2.n > 0) {
+				msg = t_printf(t, "%s may leave the zone of "
+				    "control of %s only for a hex no enemy "
+				    "controls; %s controls %s",
+				    un->id, t->units.v[z.mounted >= 0 &&
+				    cls != INFANTRY && cls != ARTILLERY ?
+				    z.mounted : z.first].id,
+				    t->units.v[z2.first].id,
+				    cell_name(t, s->to));
+				refuse(t, o, z2.moved >= 0 ? z2.moved :
+				    z.moved, R_ZOC_EXIT,
+				    "morne-plaine zoc-leave", msg);
+				return NULL;
+			}
+			s->leave = 1;
+		}
+		s->cost = s->base + s->water + s->leave;
+		total += s->cost;
+		/* morne-plaine zoc-enter: movement ends at once. */
+		z = enemy_zoc(t, u, s->to, -1);
+		if (z.n > 0 && k < n) {
+			msg = t_printf(t, "%s enters the zone of control of "
+			    "%s at %s, where its movement ends; the path goes "
+			    "on to %s", un->id, t->units.v[z.first].id,
+			    cell_name(t, s->to), cell_name(t, o->cells[k + 1]));
+			refuse(t, o, z.moved, R_ZOC_STOP,
+			    "morne-plaine zoc-enter", msg);
+			return NULL;
+		}
+		/* morne-plaine charge: it ends the order. */
+		if ((e = charge_target(t, o, u, k, dir)) >= 0) {
+			if (k < n) {
+				msg = t_printf(t, "%s charges %s on entering "
+				    "%s, which ends the order; the path goes "
+				    "on to %s", un->id, t->units.v[e].id,
+				    cell_name(t, s->to),
+				    cell_name(t, o->cells[k + 1]));
+				refuse(t, o, e, R_CHARGE_ENDS,
+				    "morne-plaine charge", msg);
+				return NULL;
+			}
+			*target = e;
+		}
+	}
+	if (total > mv->mp) {
+		const char *why = t_printf(t, "the path costs %d MP and %s has "
+		    "%d left", total, un->id, mv->mp);
+
+		/* Failed when earlier orders spent what it lacks. */
+		order_rule(t, o, mv->began && total <= un->x[X_MA] ?
+		    OS_FAILED : OS_ILLEGAL, R_INSUFFICIENT_MP,
+		    "morne-plaine movement", "%s", why);
+		return NULL;
+	}
+	return st;
+}
+
+static void
+validate(struct arb_turn *t, struct order *o)
+{
+	int	 i;
+
+	for (i = 0; i < o->nunits; i++)
+		t->units.v[o->units[i]].named = true;
+	if (o->nunits != 1)
+		order_rule(t, o, OS_ILLEGAL, R_ONE_UNIT, o->kind == K_MOVE ?
+		    "morne-plaine movement" : "morne-plaine charge-outcome",
+		    "an order names one unit, not %d", o->nunits);
+}
+
+/* The hex a charged unit retreats to, or -1 (morne-plaine
+ * charge-outcome). */
+static bool
+can_retreat(struct arb_turn *t, int target, int to)
+{
+	int	 at = t->units.v[target].at, d = board_dir(&t->board, at, to);
+
+	return d >= 0 && occupant(t, to) < 0 && !impassable(side(t, at, d));
+}
+
+static int
+retreat_hex(struct arb_turn *t, struct charge *ch, int *order)
+{
+	struct morne	*m = M(t);
+	int		 at = t->units.v[ch->target].at, best = -1, bz = 0;
+	int		 bd = 0, d, nb, z, dist;
+	size_t		 i;
+	char		 b1[32], b2[32];
+
+	/* The charged player's own choice, where it is legal. */
+	*order = -1;
+	for (i = 0; i < t->sequence.n; i++) {
+		struct order *o = &t->orders.v[t->sequence.v[i]];
+
+		if (o->kind != K_RETREAT || o->status != OS_PENDING ||
+		    o->units[0] != ch->target || m->retreat_used[
+		    t->sequence.v[i]] >= 0)
+			continue;
+		*order = t->sequence.v[i];
+		m->retreat_used[*order] = (int)(ch - m->charges.v);
+		if (can_retreat(t, ch->target, o->cells[0]))
+			return o->cells[0];
+		break;
+	}
+	/* Ruling: fewest enemy zones, farthest from the charger, lowest
+	 * label. */
+	for (d = 0; d < 6; d++) {
+		if ((nb = board_step(&t->board, at, d)) < 0 ||
+		    !can_retreat(t, ch->target, nb))
+			continue;
+		z = enemy_zoc(t, ch->target, nb, ch->charger).n;
+		dist = board_distance(&t->board, nb, ch->from);
+		if (best < 0 || z < bz || (z == bz && (dist > bd ||
+		    (dist == bd && strcmp(board_label(&t->board, nb, b1),
+		    board_label(&t->board, best, b2)) < 0)))) {
+			best = nb;
+			bz = z;
+			bd = dist;
+		}
+	}
+	return best;
+}
+
+/* Takes points off a unit's morale, then off its strength. */
+static void
+lose_morale(struct arb_turn *t, struct charge *ch, int u, int points,
+    int order)
+{
+	struct unit	*un = &t->units.v[u];
+
+	ch->mv_lost = points < un->x[X_MV] ? points : un->x[X_MV];
+	un->x[X_MV] -= ch->mv_lost;
+	ch->cs_lost = points - ch->mv_lost;
+	if (un->x[X_MV] == 0)
+		un->marks |= 1u << M_DEMORALISED;
+	trace_event(t, "morale", "unit", TF_STR, un->id, "lost", TF_INT,
+	    (long)points, "mv_lost", TF_INT, (long)ch->mv_lost, "mv",
+	    TF_INT, (long)un->x[X_MV], "cs_lost", TF_INT, (long)ch->cs_lost,
+	    NULL);
+	/* Ruling: a unit whose strength reaches 0 is eliminated. */
+	if (ch->cs_lost > 0) {
+		if (ch->cs_lost >= un->strength) {
+			ch->cs_lost = un->strength;
+			ch->outcome = ELIMINATED;
+			ch->why = "its strength reached 0";
+		}
+		unit_lose(t, u, ch->cs_lost, "charge", order);
+	}
+}
+
+static void
+enter(struct arb_turn *t, struct order *o, int u, int c)
+{
+	unit_place(t, u, c);
+	t->units.v[u].moved = true;
+	t->units.v[u].by = (int)(o - t->orders.v);
+	/* morne-plaine passing: leaders take no hexes. */
+	if (uclass(t, u) != LEADER)
+		owner_set(t, c, t->units.v[u].player, "passed",
+		    (int)(o - t->orders.v));
+}
+
+/* morne-plaine charge-effect and charge-outcome; what happened, for the
+ * order's message. */
+static const char *
+charge(struct arb_turn *t, struct order *o, int u, int target)
+{
+	struct morne	*m = M(t);
+	struct unit	*cu = &t->units.v[u], *tu = &t->units.v[target];
+	struct charge	*ch = VPUSH(t, m->charges);
+	int		 oi = (int)(o - t->orders.v), cls = uclass(t, target);
+	int		 ro, to, z;
+	const char	*test;
+
+	ch->order = oi;
+	ch->charger = u;
+	ch->target = target;
+	ch->from = cu->at;
+	ch->at = tu->at;
+	ch->retreat = -1;
+	ch->bonus = cu->strength * 3 / 2;
+	/* Leaders have no morale: CS plus command radius stands in. */
+	ch->morale = cls == LEADER ? tu->strength + tu->x[X_RADIUS] :
+	    tu->x[X_MV];
+	ch->roll = dice_roll(t, 9, t_printf(t, "charge of %s on %s: morale "
+	    "test", cu->id, tu->id));
+	ch->value = ch->roll + cu->strength - tu->strength;
+	trace_event(t, "charge", "order", TF_STR, o->id, "charger", TF_STR,
+	    cu->id, "target", TF_STR, tu->id, "from", TF_CELL, (long)ch->from,
+	    "at", TF_CELL, (long)ch->at, "roll", TF_INT, (long)ch->roll,
+	    "cs_difference", TF_INT, (long)(cu->strength - tu->strength),
+	    "value", TF_INT, (long)ch->value, "morale", TF_INT,
+	    (long)ch->morale, "held", TF_BOOL, (long)(ch->value <=
+	    ch->morale), NULL);
+	test = t_printf(t, "; it charged %s at %s: d9 %d %+d = %d against "
+	    "morale %d", tu->id, cell_name(t, ch->at), ch->roll,
+	    cu->strength - tu->strength, ch->value, ch->morale);
+	if (ch->value <= ch->morale) {
+		ch->outcome = HELD;
+		return t_printf(t, "%s, %s held", test, tu->id);
+	}
+	if (cls == ARTILLERY) {
+		ch->outcome = ELIMINATED;
+		ch->why = "artillery that fails the test is eliminated";
+		unit_lose(t, target, tu->strength, "charge", oi);
+	} else if ((to = retreat_hex(t, ch, &ro)) < 0) {
+		if (ro >= 0)
+			m->retreat_used[ro] = -2;	/* refused */
+		ch->outcome = ELIMINATED;
+		ch->why = "it could not retreat";
+		unit_lose(t, target, tu->strength, "charge", oi);
+	} else {
+		ch->outcome = RETREATED;
+		ch->retreat = to;
+		if (ro >= 0 && to != t->orders.v[ro].cells[0])
+			m->retreat_used[ro] = -2;	/* refused */
+		unit_place(t, target, to);
+		tu->moved = true;
+		z = enemy_zoc(t, target, to, u).n;
+		trace_event(t, "retreat", "unit", TF_STR, tu->id, "from",
+		    TF_CELL, (long)ch->at, "to", TF_CELL, (long)to,
+		    "enemy_zoc", TF_INT, (long)z, "chosen_by", TF_STR,
+		    ro >= 0 && m->retreat_used[ro] >= 0 ?
+		    t->orders.v[ro].id : "rule", NULL);
+		if (cls != LEADER)
+			lose_morale(t, ch, target, 1 + z, oi);
+	}
+	/* The charger takes the target's place. */
+	enter(t, o, u, ch->at);
+	if (ch->outcome == ELIMINATED)
+		return t_printf(t, "%s, %s failed the test and was eliminated "
+		    "(%s); %s took %s", test, tu->id, ch->why, cu->id,
+		    cell_name(t, ch->at));
+	return t_printf(t, "%s, %s failed the test and retreated to %s "
+	    "(morale -%d%s); %s took %s", test, tu->id,
+	    cell_name(t, ch->retreat), ch->mv_lost, ch->cs_lost > 0 ?
+	    t_printf(t, ", strength -%d", ch->cs_lost) : "", cu->id,
+	    cell_name(t, ch->at));
+}
+
+static const char *
+steps_text(struct arb_turn *t, const struct step *st, int n)
+{
+	const char	*s = "";
+	int		 k;
+
+	for (k = 0; k < n; k++) {
+		const struct step *p = &st[k];
+		const char *what = p->how == H_ROAD ? "road" : p->how ==
+		    H_TRACK ? "track" : t->board.terrains[
+		    t->board.cells[p->to].terrain];
+
+		s = t_printf(t, "%s%s%s %s %d%s%s", s, k ? ", " : "",
+		    cell_name(t, p->to), what, p->base, !p->water ? "" :
+		    p->sd & S_FORD ? "+ford 1" : "+stream 1", p->leave ?
+		    "+leaving ZoC 1" : "");
+	}
+	return s;
+}
+
+static void
+execute(struct arb_turn *t, struct order *o)
+{
+	struct morne	*m = M(t);
+	struct step	*st;
+	struct mover	*mv;
+	struct unit	*un;
+	int		 u, k, n = o->ncells - 1, target, cost = 0, roll;
+	int		 oi = (int)(o - t->orders.v);
+	bool		 stuck = false;
+	const char	*chtext = "";
+
+	if (o->kind == K_RETREAT)
+		return;		/* decided when a charge needs it */
+	u = o->units[0];
+	un = &t->units.v[u];
+	mv = &m->mv[u];
+	if ((st = check(t, o, &target)) == NULL)
+		return;
+	for (k = 0; k < n && !stuck; k++) {
+		const struct step *s = &st[k];
+
+		mv->mp -= s->cost;
+		cost += s->cost;
+		mv->roads = s->how == H_ROAD ? mv->roads + 1 : 1;
+		mv->last = s->how;
+		mv->began = true;
+		enter(t, o, u, s->to);
+		trace_event(t, "step", "order", TF_STR, o->id, "unit", TF_STR,
+		    un->id, "from", TF_CELL, (long)s->from, "to", TF_CELL,
+		    (long)s->to, "terrain", TF_STR, t->board.terrains[
+		    t->board.cells[s->to].terrain], "paid_as", TF_STR,
+		    how_names[s->how], "base", TF_INT, (long)s->base,
+		    "hexside", TF_INT, (long)s->water, "leave_zoc", TF_INT,
+		    (long)s->leave, "cost", TF_INT, (long)s->cost, "mp_left",
+		    TF_INT, (long)mv->mp, NULL);
+		if (s->marsh) {
+			roll = dice_roll(t, 4, t_printf(t, "%s enters the "
+			    "marsh at %s: stuck on 1-%d", un->id,
+			    cell_name(t, s->to), stuck_chances[uclass(t,
+			    u)]));
+			stuck = roll <= stuck_chances[uclass(t, u)];
+			if (stuck) {
+				mv->stopped = true;
+				mv->stop = R_STUCK;
+				mv->stop_order = oi;
+				mv->stop_cell = s->to;
+				un->marks |= 1u << M_STUCK;
+			}
+		}
+	}
+	if (!mv->stopped && enemy_zoc(t, u, un->at, -1).n > 0) {
+		mv->stopped = true;
+		mv->stop = R_ZOC_STOP;
+		mv->stop_order = oi;
+		mv->stop_cell = un->at;
+		trace_event(t, "zoc", "unit", TF_STR, un->id, "at", TF_CELL,
+		    (long)un->at, "by", TF_STR, t->units.v[enemy_zoc(t, u,
+		    un->at, -1).first].id, NULL);
+	}
+	order_num(t, o, "cost", cost);
+	order_num(t, o, "mp_left", mv->mp);
+	if (stuck && k < n) {
+		order_rule(t, o, OS_FAILED, R_STUCK, "morne-plaine chart",
+		    "%s got stuck in the marsh at %s after %s; it stops "
+		    "there for the turn and does not go on to %s", un->id,
+		    cell_name(t, un->at), steps_text(t, st, k),
+		    cell_name(t, o->cells[n]));
+		return;
+	}
+	if (target >= 0 && !stuck) {
+		chtext = charge(t, o, u, target);
+		if (!mv->stopped && enemy_zoc(t, u, un->at, -1).n > 0) {
+			mv->stopped = true;
+			mv->stop = R_ZOC_STOP;
+			mv->stop_order = oi;
+			mv->stop_cell = un->at;
+		}
+	}
+	order_rule(t, o, OS_DONE, R_OK, "morne-plaine movement",
+	    "%s moved %s to %s for %d MP (%s), %d left%s%s", un->id,
+	    cell_name(t, o->cells[0]), cell_name(t, o->cells[n]), cost,
+	    steps_text(t, st, n), mv->mp, stuck ? "; stuck in the marsh" :
+	    mv->stopped && target < 0 ? "; in an enemy zone of control, it "
+	    "stops" : "", chtext);
+}
+
+/* Standing retreat orders are decided once every charge is made. */
+static void
+end(struct arb_turn *t)
+{
+	struct morne	*m = M(t);
+	size_t		 i;
+
+	for (i = 0; i < t->units.n; i++)
+		if (demoralised(t, (int)i))
+			t->units.v[i].marks |= 1u << M_DEMORALISED;
+	for (i = 0; i < t->orders.n; i++) {
+		struct order *o = &t->orders.v[i];
+		struct charge *ch;
+		const char *id;
+
+		if (o->kind != K_RETREAT || o->status != OS_PENDING)
+			continue;
+		id = t->units.v[o->units[0]].id;
+		if (m->retreat_used[i] == -1) {
+			order_rule(t, o, OS_FAILED, R_NOT_CHARGED,
+			    "morne-plaine charge-outcome", "%s was not made "
+			    "to retreat this turn", id);
+			continue;
+		}
+		if (m->retreat_used[i] >= 0) {
+			ch = &m->charges.v[m->retreat_used[i]];
+			order_rule(t, o, OS_DONE, R_OK,
+			    "morne-plaine charge-outcome", "%s retreated to "
+			    "%s", id, cell_name(t, ch->retreat));
+			continue;
+		}
+		for (ch = m->charges.v; ch < m->charges.v + m->charges.n; ch++)
+			if (ch->target == o->units[0] && ch->outcome !=
+			    HELD)
+				break;
+		order_rule(t, o, OS_FAILED, R_RETREAT_BLOCKED,
+		    "morne-plaine charge-outcome", "%s cannot retreat to %s; "
+		    "%s", id, cell_name(t, o->cells[0]), ch->retreat >= 0 ?
+		    t_printf(t, "the rule chose %s", cell_name(t,
+		    ch->retreat)) : "it had no hex to retreat to");
+	}
+}
+
+static void
+report(struct arb_turn *t, struct jv *obj)
+{
+	static const char *const outcomes[] = {
+		"held", "retreated", "eliminated"
+	};
+	struct morne	*m = M(t);
+	struct jv	*a = emit_set_array(obj, "charges"), *c;
+	size_t		 i;
+
+	for (i = 0; i < m->charges.n; i++) {
+		const struct charge *ch = &m->charges.v[i];
+
+		c = emit_add_object(a);
+		emit_set_str(c, "order", t->orders.v[ch->order].id);
+		emit_set_str(c, "charger", t->units.v[ch->charger].id);
+		emit_set_str(c, "target", t->units.v[ch->target].id);
+		emit_set_str(c, "from", cell_name(t, ch->from));
+		emit_set_str(c, "at", cell_name(t, ch->at));
+		emit_set_int(c, "roll", ch->roll);
+		emit_set_int(c, "cs_difference", ch->value - ch->roll);
+		emit_set_int(c, "value", ch->value);
+		emit_set_int(c, "morale", ch->morale);
+		emit_set_str(c, "outcome", outcomes[ch->outcome]);
+		if (ch->retreat >= 0)
+			emit_set_str(c, "retreat", cell_name(t, ch->retreat));
+		if (ch->outcome != HELD) {
+			emit_set_int(c, "mv_lost", ch->mv_lost);
+			emit_set_int(c, "cs_lost", ch->cs_lost);
+			emit_set_int(c, "bonus_cs", ch->bonus);
+		}
+		if (ch->why != NULL)
+			emit_set_str(c, "why", ch->why);
+	}
+}
+
+static void
+release(struct arb_turn *t)
+{
+	free(M(t)->charges.v);
+}
+
+const struct ruleset rules_morne = {
+	.name = "morne-plaine",
+	.board = BOARD_HEX,
+	.map_keys = map_keys,
+	.unit_x = unit_x,
+	.unit_marks = unit_marks,
+	.marks_in = 1u << M_BOMBARDED | 1u << M_DEMORALISED,
+	.marks_kept = 1u << M_DEMORALISED,
+	.order_kinds = order_kinds,
+	.init = init,
+	.load = load,
+	.save = save,
+	.loaded = loaded,
+	.begin = begin,
+	.validate = validate,
+	.execute = execute,
+	.end = end,
+	.report = report,
+	.release = release
+};
