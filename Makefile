@@ -22,7 +22,7 @@ SAN_CFLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
 
 HDRS	= lib/arbiter.h lib/internal.h
 LIBSRC	= lib/util.c lib/board.c lib/load.c lib/emit.c lib/turn.c \
-	  lib/rules/aeonis.c lib/rules/territory.c lib/rules/morne.c
+	  lib/rules/aeonis.c lib/rules/territory.c lib/rules/morne.c lib/rules/xconq.c
 CLISRC	= cli/arbiter.c
 MANS	= man/arbiter.1 man/arbiter-map.5 man/arbiter-orders.5 \
 	  man/arbiter-result.5 man/arbiter-rules.7

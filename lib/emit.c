@@ -122,6 +122,8 @@ order_json(struct arb_turn *t, const struct order *o)
 	set(j, "message", str(o->msg != NULL ? o->msg : ""));
 	for (i = 0; i < o->nums.n; i++)
 		set(j, o->nums.v[i].key, num(o->nums.v[i].val));
+	if (t->rs->report_order != NULL)
+		t->rs->report_order(t, o, (struct jv *)j);
 	return j;
 }
 
@@ -181,8 +183,10 @@ unit_json(struct arb_turn *t, int ui)
 	    t->rs->unit_marks[k] != NULL; k++)
 		if (u->marks >> k & 1)
 			set(j, t->rs->unit_marks[k], ok(json_true()));
-	set(j, "status", str(u->gone ? "eliminated" : u->moved ? "moved" :
-	    u->named ? "stayed" : "holding"));
+	if (t->rs->save_unit != NULL)
+		t->rs->save_unit(t, ui, (struct jv *)j, false);
+	set(j, "status", str(u->gone ? "eliminated" : u->left ? "left_world" :
+	    u->moved ? "moved" : u->named ? "stayed" : "holding"));
 	return j;
 }
 
@@ -770,7 +774,7 @@ emit_next(struct arb_turn *t, FILE *fp)
 		const struct unit *u = &t->units.v[i];
 		json_t *uj;
 
-		if (u->gone)
+		if (u->gone || u->left)
 			continue;
 		uj = ok(json_object());
 		set(uj, "id", str(u->id));
@@ -787,6 +791,8 @@ emit_next(struct arb_turn *t, FILE *fp)
 		    t->rs->unit_marks[k] != NULL; k++)
 			if (u->marks & t->rs->marks_kept >> k & 1)
 				set(uj, t->rs->unit_marks[k], ok(json_true()));
+		if (t->rs->save_unit != NULL)
+			t->rs->save_unit(t, (int)i, (struct jv *)uj, true);
 		add(a, uj);
 	}
 	set(root, "units", a);
@@ -854,4 +860,19 @@ void
 emit_set_int(struct jv *obj, const char *key, long val)
 {
 	set((json_t *)obj, key, num(val));
+}
+
+void
+emit_add_int(struct jv *arr, long val)
+{
+	add((json_t *)arr, num(val));
+}
+
+struct jv *
+emit_add_array(struct jv *arr)
+{
+	json_t	*a = ok(json_array());
+
+	add((json_t *)arr, a);
+	return (struct jv *)a;
 }

@@ -149,6 +149,7 @@ struct unit {
 	bool		 named;		/* some order named it */
 	bool		 moved;
 	bool		 gone;		/* eliminated */
+	bool		 left;		/* it left the world (the board) */
 };
 
 struct player {
@@ -202,6 +203,11 @@ enum reason {
 	R_ONE_UNIT,
 	R_NOT_CHARGED,
 	R_RETREAT_BLOCKED,
+	R_CANNOT_EXIST,
+	R_ZOC_PROHIBITED,
+	R_IMMOBILIZED,
+	R_CANNOT_LEAVE_WORLD,
+	R_NOT_AT_EDGE,
 	R_NREASONS
 };
 const char	*reason_name(enum reason);
@@ -329,6 +335,8 @@ const struct jv	*ld_at(const struct jv *arr, size_t i);
 /* Each reads key of obj (pushing it for messages); absent: dflt. */
 long	 ld_int(struct ld *, const struct jv *obj, const char *key,
 	    long dflt, long min, long max);
+long	 ld_intv(struct ld *, const struct jv *v, const char *what,
+	    long min, long max);	/* v itself, pushed by the caller */
 bool	 ld_bool(struct ld *, const struct jv *obj, const char *key,
 	    bool dflt);
 const char *ld_str(struct ld *, const struct jv *obj, const char *key,
@@ -373,6 +381,7 @@ struct ruleset {
 	unsigned		 marks_kept;	/* marks the next map keeps */
 	const struct okind	*order_kinds;	/* NULL-keyed end */
 	const char *const	*order_keys;	/* other keys it reads */
+	const char *const	*unit_keys;	/* its own members of a unit */
 	/* Before the map's own parts: built-in types and terrains. */
 	void	(*init)(struct arb_turn *);
 	/* Its own parts of the map; checks names of terrain and features. */
@@ -393,6 +402,15 @@ struct ruleset {
 	void	(*execute)(struct arb_turn *, struct order *);
 	/* The end of the turn, after every order. */
 	void	(*end)(struct arb_turn *);
+	/* A unit's own members (unit_keys): read from the map, and written
+	 * to the next map and the result's units (may be NULL). */
+	void	(*load_unit)(struct arb_turn *, struct ld *, int u,
+		    const struct jv *);
+	void	(*save_unit)(struct arb_turn *, int u, struct jv *obj,
+		    bool next);		/* next: for the next map */
+	/* An order's own members of the result (may be NULL). */
+	void	(*report_order)(struct arb_turn *, const struct order *,
+		    struct jv *obj);
 	/* Its own members of the result, added to obj (may be NULL). */
 	void	(*report)(struct arb_turn *, struct jv *obj);
 	/* Frees what it keeps outside the turn's arena (may be NULL). */
@@ -402,6 +420,7 @@ struct ruleset {
 extern const struct ruleset rules_aeonis;
 extern const struct ruleset rules_territory;
 extern const struct ruleset rules_morne;
+extern const struct ruleset rules_xconq;
 
 struct arb_turn {
 	jmp_buf			*jmp;		/* where errors jump */
@@ -443,6 +462,7 @@ struct utype	*type_find(struct arb_turn *, const char *);
 struct utype	*type_add(struct arb_turn *, const char *, int, unsigned);
 int	 unit_range(const struct arb_turn *, const struct unit *);
 void	 unit_place(struct arb_turn *, int u, int cell);
+void	 unit_leave_world(struct arb_turn *, int u);
 void	 unit_lose(struct arb_turn *, int u, int amount, const char *cause,
 	    int order);
 struct loss *loss_add(struct arb_turn *, int player, int at, int amount,
@@ -475,6 +495,8 @@ struct jv *emit_set_object(struct jv *, const char *);
 struct jv *emit_add_object(struct jv *);
 void	 emit_add_str(struct jv *, const char *);
 void	 emit_add_cell(struct arb_turn *, struct jv *, int);
+void	 emit_add_int(struct jv *, long);
+struct jv *emit_add_array(struct jv *);
 
 /* load.c */
 void	 load_map(struct arb_turn *, struct ld *);

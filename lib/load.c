@@ -203,13 +203,26 @@ long
 ld_int(struct ld *ld, const struct jv *obj, const char *key, long dflt,
     long min, long max)
 {
-	json_t		*v = json_object_get(J(obj), key);
-	json_int_t	 i;
-	char		 want[64];
+	const struct jv	*v = ld_get(obj, key);
+	long		 i;
 
 	if (v == NULL)
 		return dflt;
 	ld_push(ld, key);
+	i = ld_intv(ld, v, key, min, max);
+	ld_pop(ld);
+	return i;
+}
+
+/* v itself, named what in messages; ld already points at it. */
+long
+ld_intv(struct ld *ld, const struct jv *jv, const char *what, long min,
+    long max)
+{
+	json_t		*v = J(jv);
+	json_int_t	 i;
+	char		 want[64];
+
 	i = json_is_integer(v) ? json_integer_value(v) : 0;
 	if (!json_is_integer(v) || i < min || i > max) {
 		if (max == LONG_MAX)
@@ -217,9 +230,8 @@ ld_int(struct ld *ld, const struct jv *obj, const char *key, long dflt,
 		else
 			snprintf(want, sizeof(want),
 			    "an integer from %ld to %ld", min, max);
-		expect(ld, v, key, want);
+		expect(ld, v, what, want);
 	}
-	ld_pop(ld);
 	return (long)i;
 }
 
@@ -873,6 +885,9 @@ load_units(struct arb_turn *t, struct ld *ld, const struct jv *arr)
 	for (m = 0; marks != NULL && marks[m] != NULL; m++)
 		if (t->rs->marks_in >> m & 1)
 			xkeys[k++] = marks[m];
+	for (m = 0; t->rs->unit_keys != NULL && t->rs->unit_keys[m] != NULL &&
+	    k < UNIT_X + 32; m++)
+		xkeys[k++] = t->rs->unit_keys[m];
 	ld_push(ld, "units");
 	ld_len(ld, arr);
 	for (i = 0; i < json_array_size(J(arr)); i++) {
@@ -917,6 +932,8 @@ load_units(struct arb_turn *t, struct ld *ld, const struct jv *arr)
 		u->next = -1;
 		u->by = -1;
 		unit_place(t, (int)i, u->at);
+		if (t->rs->load_unit != NULL)
+			t->rs->load_unit(t, ld, (int)i, v);
 		ld_pop(ld);
 	}
 	ld_pop(ld);

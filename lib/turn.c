@@ -18,6 +18,7 @@ const struct ruleset *const registry[] = {
 	&rules_aeonis,
 	&rules_territory,
 	&rules_morne,
+	&rules_xconq,
 	NULL
 };
 
@@ -25,6 +26,7 @@ static const char *registry_names[] = {
 	"aeonis",
 	"territory",
 	"morne-plaine",
+	"xconq",
 	NULL
 };
 
@@ -343,6 +345,16 @@ unit_place(struct arb_turn *t, int u, int cell)
 	*p = u;
 }
 
+/* The unit leaves the board; it is no loss, and the next map leaves it
+ * out. */
+void
+unit_leave_world(struct arb_turn *t, int u)
+{
+	unit_unlink(t, u);
+	t->units.v[u].left = true;
+	t->units.v[u].moved = true;
+}
+
 /* A loss record; the caller takes the amount off whatever it counts. */
 struct loss *
 loss_add(struct arb_turn *t, int player, int at, int amount,
@@ -523,7 +535,8 @@ reason_name(enum reason r)
 		"not_owned", "insufficient_armies", "occupied",
 		"insufficient_mp", "zoc_stop", "zoc_exit", "stuck",
 		"bombarded", "charge_ends", "one_unit", "not_charged",
-		"retreat_blocked"
+		"retreat_blocked", "cannot_exist", "zoc_prohibited",
+		"immobilized", "cannot_leave_world", "not_at_edge"
 	};
 
 	return (unsigned)r < R_NREASONS ? names[r] : "?";

@@ -1,0 +1,1270 @@
+/*
+ * arbiter: a turn adjudicator for hex and territory wargames.
+ * Copyright (c) 2026 the arbiter developers.  ISC license (see README.md).
+ *
+ * Xconq movement (rules/xconq.txt), with the readings of rules/READINGS.md:
+ * every cost comes from the game's own tables, declared in the map under
+ * the names the text gives them.  Clauses are cited as "xconq move",
+ * "xconq speed", "xconq mp", "xconq terrain", "xconq connection",
+ * "xconq border", "xconq altitude", "xconq world", "xconq zoc" and
+ * "xconq material".  Every "Ruling:" comment is also in the RULINGS
+ * section of arbiter-rules(7) and has a casebook case.
+ *
+ * A move order is a sequence of move actions for one unit, carried out one
+ * at a time; the first action refused stops the order, and the actions
+ * before it stand.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../internal.h"
+
+#define MAXTT		64	/* terrain types: a side's borders are a mask */
+#define MAXMAT		32
+#define BIG		1000000	/* bound of table values, against overflow */
+
+enum tkind { TK_CELL, TK_BORDER, TK_CONN, TK_COAT };
+static const char *const tkind_names[] = {
+	"cell", "border", "connection", "coating", NULL
+};
+
+enum shape { UT, UU, UM };
+enum tab {
+	T_ENTER, T_LEAVE, T_TRAVERSE, T_ALTMIN, T_ALTMAX, T_ZOCINTO,
+	T_ZOCFROM, T_OCC, T_ZOCRANGE, T_ZOCENTER, T_ZOCLEAVE, T_ZOCTRAV,
+	T_MATMOVE, T_CONSUME, NTAB
+};
+static const struct tdef {
+	const char	*name;
+	enum shape	 shape;
+	int		 dflt, min;
+	bool		 boolean;
+} tdefs[NTAB] = {
+	{ "mp-to-enter-terrain", UT, 1, -BIG, false },
+	{ "mp-to-leave-terrain", UT, 0, -BIG, false },
+	{ "mp-to-traverse", UT, 1, -BIG, false },
+	{ "altitude-min", UT, 0, -BIG, false },
+	{ "altitude-max", UT, 0, -BIG, false },
+	{ "zoc-into-terrain", UT, 1, 0, true },
+	/* Ruling: the text names this table but gives it no meaning or
+	 * default: a percentage of the zoc-range, 0 for none. */
+	{ "zoc-from-terrain-effect", UT, 100, 0, false },
+	{ "speed-occupant-effect", UU, 100, 0, false },
+	{ "zoc-range", UU, 0, -1, false },
+	{ "mp-to-enter-zoc", UU, -1, -1, false },
+	{ "mp-to-leave-zoc", UU, 0, -1, false },
+	{ "mp-to-traverse-zoc", UU, 0, -1, false },
+	{ "material-to-move", UM, 0, 0, false },
+	{ "consumption-per-move", UM, 0, 0, false }
+};
+
+/* Unit type properties, with the text's defaults. */
+enum prop {
+	P_ACP_TO_MOVE, P_SPEED, P_SPEED_MIN, P_SPEED_MAX, P_MOVE_RANGE,
+	P_FREE_MP, P_LEAVE_WORLD, NPROPS
+};
+static const struct pdef {
+	const char	*name;
+	int		 dflt, min;
+} pdefs[NPROPS] = {
+	{ "acp-to-move", 1, 0 },
+	{ "speed", 100, 0 },
+	{ "speed-min", 0, 0 },
+	{ "speed-max", 0, 0 },
+	{ "move-range", 1, 0 },
+	{ "free-mp", 0, 0 },
+	{ "mp-to-leave-world", -1, -1 }
+};
+
+struct xtype {
+	int		 p[NPROPS];
+	int		(*dmg)[2];	/* speed-damage-effect: hp, percent */
+	int		 ndmg;
+};
+
+enum akind { A_MOVE, A_SLIDE, A_LEAVE };
+static const char *const akind_names[] = { "move", "slide", "leave_world" };
+enum zkind { Z_ENTER, Z_LEAVE, Z_TRAVERSE };
+static const char *const zkind_names[] = { "enter", "leave", "traverse" };
+
+struct comp {				/* a border or a coating's cost */
+	int		 tt, mp;
+	bool		 enter;
+};
+
+struct zc {				/* one enemy's zone of control */
+	int		 unit, mp;
+	enum zkind	 kind;
+};
+
+/* One move action as costed and carried out. */
+struct action {
+	int		 to;
+	enum akind	 kind;
+	int		 leave, enter, normal, clamped, cost, zoc_max;
+	VEC(struct comp) comps;
+	int		 conn, conn_mp;	/* conn: -1 when none usable */
+	bool		 conn_taken;
+	VEC(struct zc)	 zoc;
+	long		 mp0, mp1, acp0, acp1;
+	long		*used;		/* per material */
+};
+
+struct orec {
+	VEC(struct action) acts;
+	int		 refused_to;	/* -1: none refused */
+	enum reason	 refused;
+};
+
+struct xunit {
+	int		 acp0, acp;	/* for the turn, and left */
+	int		 hp;
+	bool		 has_hp;
+	int		*occ;		/* occupants' types */
+	int		 nocc;
+	long		 sup[MAXMAT];
+	bool		 has_sup[MAXMAT];
+	bool		 immobile;	/* stopped for want of material */
+};
+
+struct xconq {
+	const char	*tt[MAXTT];
+	enum tkind	 tk[MAXTT];
+	int		 ntt;
+	int		 cell_tt[256];	/* board terrain -> terrain type */
+	int		 feat_tt[32];	/* board feature -> coating type */
+	const char	*mat[MAXMAT];
+	int		 nmat;
+	struct xtype	*ut;		/* per unit type */
+	int		*tab[NTAB];
+	uint64_t	*borders;	/* ncells * 6: border types */
+	uint64_t	*conns;		/* ncells * 6: connection types */
+	VEC(struct xunit) units;	/* per unit */
+	struct orec	*orec;		/* per order */
+};
+
+static const char *const map_keys[] = {
+	"terrain-types", "materials", "unit-types", "tables", NULL
+};
+static const char *const unit_keys[] = {
+	"acp", "hp", "occupants", "supplies", NULL
+};
+static const struct okind order_kinds[] = {
+	{ "move", OK_PATH, NULL },
+	{ "leave_world", OK_CELL, NULL },
+	{ NULL, OK_PATH, NULL }
+};
+enum { K_MOVE, K_LEAVE };
+
+static struct xconq *
+X(struct arb_turn *t)
+{
+	return t->rsdata;
+}
+
+static void
+init(struct arb_turn *t)
+{
+	struct xconq	*x = t_alloc(t, sizeof(*x));
+	int		 i;
+
+	t->rsdata = x;
+	for (i = 0; i < 256; i++)
+		x->cell_tt[i] = -1;
+	for (i = 0; i < 32; i++)
+		x->feat_tt[i] = -1;
+}
+
+static int
+tt_find(struct arb_turn *t, const char *name)
+{
+	int	 i;
+
+	for (i = 0; i < X(t)->ntt; i++)
+		if (strcmp(X(t)->tt[i], name) == 0)
+			return i;
+	return -1;
+}
+
+static int
+mat_find(struct arb_turn *t, const char *name)
+{
+	int	 i;
+
+	for (i = 0; i < X(t)->nmat; i++)
+		if (strcmp(X(t)->mat[i], name) == 0)
+			return i;
+	return -1;
+}
+
+/* The size of a table's columns. */
+static int
+cols(struct arb_turn *t, enum shape s)
+{
+	return s == UT ? X(t)->ntt : s == UU ? (int)t->types.n : X(t)->nmat;
+}
+
+static int
+tab(struct arb_turn *t, enum tab k, int row, int col)
+{
+	return X(t)->tab[k][(size_t)row * (size_t)cols(t, tdefs[k].shape) +
+	    (size_t)col];
+}
+
+static int
+prop(struct arb_turn *t, int u, enum prop p)
+{
+	return X(t)->ut[t->units.v[u].type].p[p];
+}
+
+static void
+load_terrain_types(struct arb_turn *t, struct ld *ld, const struct jv *v)
+{
+	struct xconq	*x = X(t);
+	const char	*name, *kind;
+	const struct jv	*kv;
+	void		*it;
+	int		 k;
+
+	ld_push(ld, "terrain-types");
+	if (!ld_is_object(v))
+		ld_fail(ld, "bad terrain-types: expected an object");
+	it = ld_iter(v);
+	while (ld_next(v, &it, &name, &kv)) {
+		ld_push(ld, name);
+		if (x->ntt == MAXTT)
+			ld_fail(ld, "more than %d terrain types", MAXTT);
+		kind = ld_strv(ld, kv);
+		for (k = 0; tkind_names[k] != NULL; k++)
+			if (strcmp(tkind_names[k], kind) == 0)
+				break;
+		if (tkind_names[k] == NULL)
+			ld_fail(ld, "unknown kind of terrain \"%s\": expected "
+			    "cell, border, connection or coating", kind);
+		x->tt[x->ntt] = t_strdup(t, name);
+		x->tk[x->ntt] = (enum tkind)k;
+		if (k == TK_CELL)
+			x->cell_tt[board_terrain(t, name)] = x->ntt;
+		else if (k == TK_COAT)
+			x->feat_tt[board_feature(t, name)] = x->ntt;
+		x->ntt++;
+		ld_pop(ld);
+	}
+	ld_pop(ld);
+}
+
+static void
+load_types(struct arb_turn *t, struct ld *ld, const struct jv *v)
+{
+	static const char *const keys[] = {
+		"acp-to-move", "speed", "speed-min", "speed-max", "move-range",
+		"free-mp", "mp-to-leave-world", "speed-damage-effect", NULL
+	};
+	struct xconq	*x = X(t);
+	const char	*name;
+	const struct jv	*tv, *l, *pt;
+	void		*it;
+	size_t		 i, n;
+	int		 k;
+
+	ld_push(ld, "unit-types");
+	if (v == NULL || !ld_is_object(v))
+		ld_fail(ld, "missing or bad unit-types: expected an object "
+		    "of unit types");
+	it = ld_iter(v);
+	while (ld_next(v, &it, &name, &tv))
+		type_add(t, name, 1, 0);
+	x->ut = t_alloc(t, t->types.n * sizeof(*x->ut));
+	it = ld_iter(v);
+	while (ld_next(v, &it, &name, &tv)) {
+		struct xtype *xt = &x->ut[type_find(t, name) - t->types.v];
+
+		ld_push(ld, name);
+		if (!ld_is_object(tv))
+			ld_fail(ld, "bad unit type: expected an object");
+		ld_keys(ld, tv, keys, NULL);
+		for (k = 0; k < NPROPS; k++)
+			xt->p[k] = (int)ld_int(ld, tv, pdefs[k].name,
+			    pdefs[k].dflt, pdefs[k].min, BIG);
+		if ((l = ld_get(tv, "speed-damage-effect")) != NULL) {
+			ld_push(ld, "speed-damage-effect");
+			n = ld_len(ld, l);
+			if (n == 0)
+				ld_fail(ld, "expected at least one [hp, "
+				    "percent] point");
+			xt->dmg = t_alloc(t, n * sizeof(*xt->dmg));
+			xt->ndmg = (int)n;
+			for (i = 0; i < n; i++) {
+				ld_pushi(ld, i);
+				pt = ld_at(l, i);
+				if (ld_len(ld, pt) != 2)
+					ld_fail(ld, "expected [hp, percent]");
+				ld_pushi(ld, 0);
+				xt->dmg[i][0] = (int)ld_intv(ld, ld_at(pt, 0),
+				    "hp", 0, BIG);
+				if (i > 0 && xt->dmg[i][0] <= xt->dmg[i - 1][0])
+					ld_fail(ld, "the points must go up in "
+					    "hp");
+				ld_pop(ld);
+				ld_pushi(ld, 1);
+				xt->dmg[i][1] = (int)ld_intv(ld, ld_at(pt, 1),
+				    "percent", 0, BIG);
+				ld_pop(ld);
+				ld_pop(ld);
+			}
+			ld_pop(ld);
+		}
+		ld_pop(ld);
+	}
+	ld_pop(ld);
+}
+
+static void
+load_tables(struct arb_turn *t, struct ld *ld, const struct jv *v)
+{
+	struct xconq	*x = X(t);
+	const char	*rn, *cn;
+	const struct jv	*tv, *rv, *cv;
+	void		*it, *rit, *cit;
+	int		 k, r, c;
+	size_t		 i, n;
+
+	for (k = 0; k < NTAB; k++) {
+		n = t->types.n * (size_t)cols(t, tdefs[k].shape);
+		x->tab[k] = t_alloc(t, (n > 0 ? n : 1) * sizeof(int));
+		for (i = 0; i < n; i++)
+			x->tab[k][i] = tdefs[k].dflt;
+	}
+	if (v == NULL)
+		return;
+	ld_push(ld, "tables");
+	if (!ld_is_object(v))
+		ld_fail(ld, "bad tables: expected an object");
+	it = ld_iter(v);
+	while (ld_next(v, &it, &rn, &tv)) {
+		for (k = 0; k < NTAB; k++)
+			if (strcmp(tdefs[k].name, rn) == 0)
+				break;
+		ld_push(ld, rn);
+		if (k == NTAB)
+			ld_fail(ld, "unknown table \"%s\"", rn);
+		if (!ld_is_object(tv))
+			ld_fail(ld, "bad table: expected an object of unit "
+			    "types");
+		rit = ld_iter(tv);
+		while (ld_next(tv, &rit, &cn, &rv)) {
+			const struct utype *ty = type_find(t, cn);
+
+			ld_push(ld, cn);
+			if (ty == NULL)
+				ld_fail(ld, "unknown unit type \"%s\"", cn);
+			r = (int)(ty - t->types.v);
+			if (!ld_is_object(rv))
+				ld_fail(ld, "bad row: expected an object");
+			cit = ld_iter(rv);
+			while (ld_next(rv, &cit, &rn, &cv)) {
+				const struct utype *t2;
+
+				c = -1;
+				if (tdefs[k].shape == UT)
+					c = tt_find(t, rn);
+				else if (tdefs[k].shape == UM)
+					c = mat_find(t, rn);
+				else if ((t2 = type_find(t, rn)) != NULL)
+					c = (int)(t2 - t->types.v);
+				if (c < 0) {
+					ld_push(ld, rn);
+					ld_fail(ld, "unknown %s \"%s\"",
+					    tdefs[k].shape == UT ?
+					    "terrain type" : tdefs[k].shape ==
+					    UM ? "material" : "unit type", rn);
+				}
+				x->tab[k][(size_t)r * (size_t)cols(t,
+				    tdefs[k].shape) + (size_t)c] =
+				    tdefs[k].boolean ? ld_bool(ld, rv, rn,
+				    true) : (int)ld_int(ld, rv, rn,
+				    tdefs[k].dflt, tdefs[k].min, BIG);
+			}
+			ld_pop(ld);
+		}
+		ld_pop(ld);
+	}
+	ld_pop(ld);
+}
+
+/* The map's xconq parts, before the board: the names the board uses. */
+static void
+load(struct arb_turn *t, struct ld *ld, const struct jv *root)
+{
+	struct xconq	*x = X(t);
+	const struct jv	*v;
+	size_t		 i;
+
+	if ((v = ld_get(root, "terrain-types")) == NULL) {
+		ld_fail(ld, "missing terrain-types: an xconq map declares "
+		    "its terrain types");
+	}
+	load_terrain_types(t, ld, v);
+	if ((v = ld_get(root, "materials")) != NULL) {
+		ld_push(ld, "materials");
+		for (i = 0; i < ld_len(ld, v); i++) {
+			ld_pushi(ld, i);
+			if (x->nmat == MAXMAT)
+				ld_fail(ld, "more than %d materials", MAXMAT);
+			x->mat[x->nmat] = ld_strv(ld, ld_at(v, i));
+			if (mat_find(t, x->mat[x->nmat]) >= 0)
+				ld_fail(ld, "material \"%s\" listed twice",
+				    x->mat[x->nmat]);
+			x->nmat++;
+			ld_pop(ld);
+		}
+		ld_pop(ld);
+	}
+	load_types(t, ld, ld_get(root, "unit-types"));
+	load_tables(t, ld, ld_get(root, "tables"));
+}
+
+
+static void
+load_unit(struct arb_turn *t, struct ld *ld, int u, const struct jv *v)
+{
+	struct xconq	*x = X(t);
+	struct xunit	*xu = VPUSH(t, x->units);
+	struct xtype	*xt = &x->ut[t->units.v[u].type];
+	const struct jv	*l, *sv;
+	const char	*name;
+	const struct utype *ty;
+	void		*it;
+	size_t		 i, n;
+	int		 m;
+
+	if (ld_get(v, "acp") == NULL)
+		ld_fail(ld, "missing \"acp\": every unit needs its acp for the "
+		    "turn");
+	xu->acp0 = xu->acp = (int)ld_int(ld, v, "acp", 0, 0, BIG);
+	xu->has_hp = ld_get(v, "hp") != NULL;
+	xu->hp = (int)ld_int(ld, v, "hp", 0, 0, BIG);
+	if (xt->ndmg > 0 && !xu->has_hp)
+		ld_fail(ld, "missing \"hp\": type %s has a "
+		    "speed-damage-effect", t->types.v[t->units.v[u].type].name);
+	if ((l = ld_get(v, "occupants")) != NULL) {
+		ld_push(ld, "occupants");
+		n = ld_len(ld, l);
+		xu->occ = t_alloc(t, (n > 0 ? n : 1) * sizeof(int));
+		for (i = 0; i < n; i++) {
+			ld_pushi(ld, i);
+			name = ld_strv(ld, ld_at(l, i));
+			if ((ty = type_find(t, name)) == NULL)
+				ld_fail(ld, "unknown unit type \"%s\"", name);
+			xu->occ[xu->nocc++] = (int)(ty - t->types.v);
+			ld_pop(ld);
+		}
+		ld_pop(ld);
+	}
+	if ((l = ld_get(v, "supplies")) != NULL) {
+		ld_push(ld, "supplies");
+		if (!ld_is_object(l))
+			ld_fail(ld, "bad supplies: expected an object of "
+			    "materials");
+		it = ld_iter(l);
+		while (ld_next(l, &it, &name, &sv)) {
+			if ((m = mat_find(t, name)) < 0) {
+				ld_push(ld, name);
+				ld_fail(ld, "unknown material \"%s\"", name);
+			}
+			xu->sup[m] = ld_int(ld, l, name, 0, 0, BIG);
+			xu->has_sup[m] = true;
+		}
+		ld_pop(ld);
+	}
+}
+
+/* The terrain type of a cell. */
+static int
+cell_tt(struct arb_turn *t, int c)
+{
+	return X(t)->cell_tt[t->board.cells[c].terrain];
+}
+
+static void
+mask_set(struct arb_turn *t, uint64_t *mask, int a, int b, int tt)
+{
+	int	 d = board_dir(&t->board, a, b);
+
+	mask[(size_t)a * 6 + (size_t)d] |= (uint64_t)1 << tt;
+	d = board_dir(&t->board, b, a);
+	mask[(size_t)b * 6 + (size_t)d] |= (uint64_t)1 << tt;
+}
+
+/* Across the whole map: borders and connections of the right kinds, and
+ * every unit on a terrain where it can exist. */
+static void
+loaded(struct arb_turn *t, struct ld *ld, const struct jv *root)
+{
+	struct xconq	*x = X(t);
+	struct board	*b = &t->board;
+	size_t		 i, n = (size_t)b->ncells * 6;
+	int		 tt, k;
+
+	(void)root;
+	x->borders = t_alloc(t, n * sizeof(uint64_t));
+	x->conns = t_alloc(t, n * sizeof(uint64_t));
+	for (i = 0; i < b->sides.n; i++) {
+		tt = tt_find(t, b->sidefeats.v[b->sides.v[i].feature]);
+		if (tt < 0 || x->tk[tt] != TK_BORDER) {
+			ld_push(ld, "hexsides");
+			ld_pushi(ld, i);
+			ld_push(ld, "feature");
+			ld_fail(ld, "\"%s\" is not a border type of "
+			    "terrain-types", b->sidefeats.v[
+			    b->sides.v[i].feature]);
+		}
+		mask_set(t, x->borders, b->sides.v[i].a, b->sides.v[i].b, tt);
+	}
+	for (i = 0; i < b->conns.n; i++) {
+		tt = tt_find(t, b->conns.v[i].kind);
+		if (tt < 0 || x->tk[tt] != TK_CONN) {
+			ld_push(ld, "connections");
+			ld_pushi(ld, i);
+			ld_push(ld, "kind");
+			ld_fail(ld, "\"%s\" is not a connection type of "
+			    "terrain-types", b->conns.v[i].kind);
+		}
+		for (k = 1; k < b->conns.v[i].ncells; k++)
+			mask_set(t, x->conns, b->conns.v[i].cells[k - 1],
+			    b->conns.v[i].cells[k], tt);
+	}
+}
+
+static void
+begin(struct arb_turn *t)
+{
+	struct xconq	*x = X(t);
+	size_t		 i;
+
+	x->orec = t_alloc(t, (t->orders.n > 0 ? t->orders.n : 1) *
+	    sizeof(*x->orec));
+	for (i = 0; i < t->orders.n; i++)
+		x->orec[i].refused_to = -1;
+}
+
+/* xconq speed: the type's speed, changed by occupants and damage, within
+ * speed-min and speed-max. */
+static long
+speed(struct arb_turn *t, int u)
+{
+	struct xconq	*x = X(t);
+	struct xunit	*xu = &x->units.v[u];
+	struct xtype	*xt = &x->ut[t->units.v[u].type];
+	long		 s = xt->p[P_SPEED], pct;
+	int		 i, ty = t->units.v[u].type;
+
+	if (xu->nocc > 0 && s == 0)
+		s = 1;		/* "as if the speed were 1" */
+	for (i = 0; i < xu->nocc; i++)
+		s = s * tab(t, T_OCC, ty, xu->occ[i]) / 100;
+	if (xt->ndmg > 0) {
+		/* Ruling: linear between the points around the unit's hp,
+		 * the end points' percent beyond them. */
+		if (xu->hp <= xt->dmg[0][0])
+			pct = xt->dmg[0][1];
+		else if (xu->hp >= xt->dmg[xt->ndmg - 1][0])
+			pct = xt->dmg[xt->ndmg - 1][1];
+		else {
+			for (i = 1; xt->dmg[i][0] < xu->hp; i++)
+				continue;
+			pct = xt->dmg[i - 1][1] + (long)(xt->dmg[i][1] -
+			    xt->dmg[i - 1][1]) * (xu->hp - xt->dmg[i - 1][0]) /
+			    (xt->dmg[i][0] - xt->dmg[i - 1][0]);
+		}
+		s = s * pct / 100;
+	}
+	if (s < xt->p[P_SPEED_MIN])
+		s = xt->p[P_SPEED_MIN];
+	if (xt->p[P_SPEED_MAX] > 0 && s > xt->p[P_SPEED_MAX])
+		s = xt->p[P_SPEED_MAX];
+	return s;
+}
+
+/* xconq mp: the product of acp and speed. */
+static long
+mp_left(struct arb_turn *t, int u)
+{
+	return (long)X(t)->units.v[u].acp * speed(t, u) / 100;
+}
+
+/* Can unit type ty exist on terrain type tt (xconq altitude)? */
+static bool
+can_exist(struct arb_turn *t, int ty, int tt)
+{
+	return tab(t, T_ALTMIN, ty, tt) <= tab(t, T_ALTMAX, ty, tt);
+}
+
+/* The coatings of a cell, as a mask of terrain types. */
+static uint64_t
+coatings(struct arb_turn *t, int c)
+{
+	uint32_t	 f = t->board.cells[c].features;
+	uint64_t	 m = 0;
+	int		 k;
+
+	for (k = 0; k < t->board.nfeatures; k++)
+		if ((f >> k & 1) && X(t)->feat_tt[k] >= 0)
+			m |= (uint64_t)1 << X(t)->feat_tt[k];
+	return m;
+}
+
+/* Leaving a cell or entering it: its terrain and its coatings. */
+static int
+cell_cost(struct arb_turn *t, struct action *ac, int ty, int c, bool enter)
+{
+	uint64_t	 m = coatings(t, c);
+	enum tab	 k = enter ? T_ENTER : T_LEAVE;
+	int		 sum = tab(t, k, ty, cell_tt(t, c)), tt;
+
+	/* The terrain's own cost; the coatings' are listed apart. */
+	if (enter)
+		ac->enter = sum;
+	else
+		ac->leave = sum;
+
+	for (tt = 0; tt < X(t)->ntt; tt++) {
+		struct comp *cp;
+
+		if (!(m >> tt & 1))
+			continue;
+		cp = VPUSH(t, ac->comps);
+		cp->tt = tt;
+		cp->mp = tab(t, k, ty, tt);
+		cp->enter = enter;
+		sum += cp->mp;
+	}
+	return sum;
+}
+
+/* xconq zoc: the extra for a step from a to b, the maximum over enemy
+ * units; -1 when one of them prohibits it. */
+static int
+zoc_extra(struct arb_turn *t, struct action *ac, int u, int a, int b)
+{
+	const struct unit *un = &t->units.v[u];
+	size_t		 i;
+	int		 best = 0, r, f, mp, te;
+	bool		 in_a, in_b, no = false;
+
+	for (i = 0; i < t->units.n; i++) {
+		const struct unit *e = &t->units.v[i];
+		struct zc *z;
+
+		if (e->gone || e->left || players_allied(t, e->player,
+		    un->player))
+			continue;
+		te = e->type;
+		if ((r = tab(t, T_ZOCRANGE, te, un->type)) < 0)
+			continue;
+		if ((f = tab(t, T_ZOCFROM, te, cell_tt(t, e->at))) == 0)
+			continue;
+		r = (int)((long)r * f / 100);
+		in_a = board_distance(&t->board, e->at, a) <= r &&
+		    tab(t, T_ZOCINTO, te, cell_tt(t, a));
+		in_b = b >= 0 && board_distance(&t->board, e->at, b) <= r &&
+		    tab(t, T_ZOCINTO, te, cell_tt(t, b));
+		if (!in_a && !in_b)
+			continue;
+		z = VPUSH(t, ac->zoc);
+		z->unit = (int)i;
+		z->kind = in_a && in_b ? Z_TRAVERSE : in_b ? Z_ENTER : Z_LEAVE;
+		mp = tab(t, z->kind == Z_TRAVERSE ? T_ZOCTRAV : z->kind ==
+		    Z_ENTER ? T_ZOCENTER : T_ZOCLEAVE, un->type, te);
+		z->mp = mp;
+		if (mp < 0)
+			no = true;
+		else if (mp > best)
+			best = mp;
+	}
+	return no ? -1 : best;
+}
+
+/* The two cells that touch both a and b, which lie two apart; false when
+ * there are not two. */
+static bool
+slide_cells(struct arb_turn *t, int a, int b, int *x1, int *x2)
+{
+	int	 d, c, n = 0;
+
+	for (d = 0; d < 6; d++) {
+		c = board_step(&t->board, a, d);
+		if (c >= 0 && board_is_adjacent(&t->board, c, b)) {
+			if (n == 0)
+				*x1 = c;
+			else
+				*x2 = c;
+			n++;
+		}
+	}
+	return n == 2;
+}
+
+/*
+ * Costs the action of unit u from a to b (b is -1 for leaving the world
+ * through cell e).  Returns the reason it is refused, or R_OK with
+ * ac->cost set.
+ */
+static enum reason
+cost_action(struct arb_turn *t, struct action *ac, int u, int a, int b,
+    const char **why)
+{
+	struct xconq	*x = X(t);
+	const struct unit *un = &t->units.v[u];
+	int		 ty = un->type, d, tt, x1, x2, range, z, best;
+	uint64_t	 m;
+	bool		 open = true;
+
+	ac->conn = -1;
+	range = prop(t, u, P_MOVE_RANGE);
+	if (ac->kind == A_LEAVE) {
+		int nb[6];
+
+		if (prop(t, u, P_LEAVE_WORLD) < 0) {
+			*why = "its type may never leave the world "
+			    "(mp-to-leave-world -1)";
+			return R_CANNOT_LEAVE_WORLD;
+		}
+		if (board_neighbors(&t->board, b, nb) == 6) {
+			*why = t_printf(t, "%s is not on the edge of the "
+			    "board", cell_name(t, b));
+			return R_NOT_AT_EDGE;
+		}
+		if (board_distance(&t->board, a, b) > range - 1) {
+			*why = t_printf(t, "%s is more than %d from %s, its "
+			    "move-range less one", cell_name(t, b), range - 1,
+			    cell_name(t, a));
+			return R_NOT_AT_EDGE;
+		}
+		ac->normal = cell_cost(t, ac, ty, b, true);
+		ac->clamped = ac->normal < 1 ? 1 : ac->normal;
+		ac->cost = ac->clamped + prop(t, u, P_LEAVE_WORLD);
+		return R_OK;
+	}
+	d = board_distance(&t->board, a, b);
+	if (!can_exist(t, ty, cell_tt(t, b))) {
+		*why = t_printf(t, "%s cannot exist on %s at %s (altitude-min "
+		    "%d, altitude-max %d)", un->id, x->tt[cell_tt(t, b)],
+		    cell_name(t, b), tab(t, T_ALTMIN, ty, cell_tt(t, b)),
+		    tab(t, T_ALTMAX, ty, cell_tt(t, b)));
+		return R_CANNOT_EXIST;
+	}
+	if (d == 1) {
+		/* xconq terrain and border: leave, cross, enter. */
+		int dir = board_dir(&t->board, a, b);
+
+		ac->normal = cell_cost(t, ac, ty, a, false) +
+		    cell_cost(t, ac, ty, b, true);
+		m = x->borders[(size_t)a * 6 + (size_t)dir];
+		for (tt = 0; tt < x->ntt; tt++) {
+			struct comp *cp;
+
+			if (!(m >> tt & 1))
+				continue;
+			cp = VPUSH(t, ac->comps);
+			cp->tt = tt;
+			cp->mp = tab(t, T_ENTER, ty, tt);
+			cp->enter = true;
+			ac->normal += cp->mp;
+			/* Ruling: a border the unit could not exist on is
+			 * not crossed. */
+			if (!can_exist(t, ty, tt))
+				open = false;
+		}
+		/* xconq connection: the cheapest usable one replaces the
+		 * sum when it is cheaper. */
+		m = x->conns[(size_t)a * 6 + (size_t)dir];
+		for (tt = 0; tt < x->ntt; tt++) {
+			int c;
+
+			if (!(m >> tt & 1) || tab(t, T_TRAVERSE, ty, tt) < 0)
+				continue;
+			c = tab(t, T_ENTER, ty, tt) + tab(t, T_TRAVERSE, ty,
+			    tt) + tab(t, T_LEAVE, ty, tt);
+			if (ac->conn < 0 || c < ac->conn_mp) {
+				ac->conn = tt;
+				ac->conn_mp = c;
+			}
+		}
+		if (ac->conn >= 0 && (!open || ac->conn_mp < ac->normal))
+			ac->conn_taken = true;
+		if (!open && !ac->conn_taken) {
+			for (tt = 0; tt < x->ntt; tt++)
+				if ((x->borders[(size_t)a * 6 + (size_t)dir] >>
+				    tt & 1) && !can_exist(t, ty, tt))
+					break;
+			*why = t_printf(t, "%s cannot cross the %s between %s "
+			    "and %s", un->id, x->tt[tt], cell_name(t, a),
+			    cell_name(t, b));
+			return R_IMPASSABLE;
+		}
+		best = ac->conn_taken ? ac->conn_mp : ac->normal;
+	} else {
+		bool slide = false, jump = d <= range;
+
+		/* xconq border: a slide along a border between the two
+		 * cells that touch both ends. */
+		best = 0;
+		if (d == 2 && slide_cells(t, a, b, &x1, &x2)) {
+			int dir = board_dir(&t->board, x1, x2);
+
+			m = x->borders[(size_t)x1 * 6 + (size_t)dir];
+			for (tt = 0; tt < x->ntt; tt++) {
+				int c = tab(t, T_TRAVERSE, ty, tt);
+
+				if (!(m >> tt & 1) || c < 0)
+					continue;
+				if (!slide || c < best) {
+					best = c;
+					ac->conn = tt;	/* the border */
+				}
+				slide = true;
+			}
+		}
+		if (!slide && !jump) {
+			*why = t_printf(t, "%s is %d cells from %s; %s's "
+			    "move-range is %d", cell_name(t, b), d,
+			    cell_name(t, a), un->id, range);
+			return R_OUT_OF_RANGE;
+		}
+		ac->normal = cell_cost(t, ac, ty, a, false) +
+		    cell_cost(t, ac, ty, b, true);
+		/* Ruling: a slide when cheaper than the action over the
+		 * cells, or the only way; ties slide. */
+		if (slide && (!jump || best <= ac->normal)) {
+			ac->kind = A_SLIDE;
+			ac->conn_mp = best;
+			ac->conn_taken = true;
+			ac->comps.n = 0;
+		} else {
+			ac->conn = -1;
+			best = ac->normal;
+		}
+	}
+	ac->clamped = best < 1 ? 1 : best;
+	if ((z = zoc_extra(t, ac, u, a, b)) < 0) {
+		size_t i;
+
+		for (i = 0; i < ac->zoc.n && ac->zoc.v[i].mp >= 0; i++)
+			continue;
+		*why = t_printf(t, "the zone of control of %s prohibits it "
+		    "(%s %s)", t->units.v[ac->zoc.v[i].unit].id,
+		    ac->zoc.v[i].kind == Z_ENTER ? "mp-to-enter-zoc" :
+		    ac->zoc.v[i].kind == Z_LEAVE ? "mp-to-leave-zoc" :
+		    "mp-to-traverse-zoc", "-1");
+		return R_ZOC_PROHIBITED;
+	}
+	ac->zoc_max = z;
+	ac->cost = ac->clamped + z;
+	return R_OK;
+}
+
+/* xconq material: has the unit what it needs to move? */
+static int
+lacks(struct arb_turn *t, int u)
+{
+	struct xconq	*x = X(t);
+	struct xunit	*xu = &x->units.v[u];
+	int		 m, ty = t->units.v[u].type;
+
+	for (m = 0; m < x->nmat; m++)
+		if (xu->sup[m] < tab(t, T_MATMOVE, ty, m) ||
+		    xu->sup[m] < tab(t, T_CONSUME, ty, m))
+			return m;
+	return -1;
+}
+
+/* One action: refused with a reason, or carried out. */
+static enum reason
+act(struct arb_turn *t, struct order *o, int u, int b, enum akind kind,
+    const char **why)
+{
+	struct xconq	*x = X(t);
+	struct orec	*r = &x->orec[o - t->orders.v];
+	struct xunit	*xu = &x->units.v[u];
+	struct unit	*un = &t->units.v[u];
+	struct action	 ac;
+	enum reason	 rs;
+	long		 s, mp, acpc, free_mp = prop(t, u, P_FREE_MP);
+	int		 m, ty = un->type;
+
+	memset(&ac, 0, sizeof(ac));
+	ac.to = b;
+	ac.kind = kind;
+	if ((m = lacks(t, u)) >= 0) {
+		xu->immobile = true;
+		*why = t_printf(t, "%s has %ld %s and needs %d to move "
+		    "(material-to-move %d, consumption-per-move %d)", un->id,
+		    xu->sup[m], x->mat[m], tab(t, T_MATMOVE, ty, m) >
+		    tab(t, T_CONSUME, ty, m) ? tab(t, T_MATMOVE, ty, m) :
+		    tab(t, T_CONSUME, ty, m), tab(t, T_MATMOVE, ty, m),
+		    tab(t, T_CONSUME, ty, m));
+		free(ac.comps.v);
+		return R_IMMOBILIZED;
+	}
+	rs = cost_action(t, &ac, u, un->at, b, why);
+	s = speed(t, u);
+	mp = mp_left(t, u);
+	/* xconq mp, and free-mp: the last step may go into the red. */
+	if (rs == R_OK && (s == 0 || (ac.cost > mp && (mp <= 0 ||
+	    ac.cost > mp + free_mp)))) {
+		*why = t_printf(t, "the action costs %d mp and %s has %ld "
+		    "(acp %d, speed %ld%s)", ac.cost, un->id, mp, xu->acp, s,
+		    free_mp > 0 ? t_printf(t, ", free-mp %ld", free_mp) : "");
+		rs = R_INSUFFICIENT_MP;
+	}
+	if (rs != R_OK) {
+		free(ac.comps.v);
+		free(ac.zoc.v);
+		return rs;
+	}
+	/* Ruling: acp used, rounded up, at least acp-to-move and 1. */
+	acpc = ((long)ac.cost * 100 + s - 1) / s;
+	if (acpc < prop(t, u, P_ACP_TO_MOVE))
+		acpc = prop(t, u, P_ACP_TO_MOVE);
+	if (acpc < 1)
+		acpc = 1;
+	ac.mp0 = mp;
+	ac.acp0 = xu->acp;
+	xu->acp -= (int)acpc;
+	ac.acp1 = xu->acp;
+	ac.mp1 = mp_left(t, u);
+	ac.used = t_alloc(t, (size_t)(x->nmat > 0 ? x->nmat : 1) *
+	    sizeof(long));
+	for (m = 0; m < x->nmat; m++) {
+		ac.used[m] = tab(t, T_CONSUME, ty, m);
+		xu->sup[m] -= ac.used[m];
+	}
+	if (kind == A_LEAVE)
+		unit_leave_world(t, u);
+	else
+		unit_place(t, u, b);
+	un->moved = true;
+	un->by = (int)(o - t->orders.v);
+	trace_event(t, "action", "order", TF_STR, o->id, "unit", TF_STR,
+	    un->id, "kind", TF_STR, akind_names[ac.kind], "to", TF_CELL,
+	    (long)b, "leave", TF_INT, (long)ac.leave, "enter", TF_INT,
+	    (long)ac.enter, "normal", TF_INT, (long)ac.normal, "connection",
+	    TF_STR, ac.conn >= 0 ? x->tt[ac.conn] : "", "connection_mp",
+	    TF_INT, (long)(ac.conn >= 0 ? ac.conn_mp : 0), "taken", TF_BOOL,
+	    (long)ac.conn_taken, "clamped", TF_INT, (long)ac.clamped,
+	    "zoc_max", TF_INT, (long)ac.zoc_max, "cost", TF_INT,
+	    (long)ac.cost, "mp_before", TF_INT, ac.mp0, "mp_after", TF_INT,
+	    ac.mp1, "acp_before", TF_INT, ac.acp0, "acp_after", TF_INT,
+	    ac.acp1, NULL);
+	*VPUSH(t, r->acts) = ac;
+	return R_OK;
+}
+
+static const char *
+rule_of(enum reason r)
+{
+	switch (r) {
+	case R_OUT_OF_RANGE:
+		return "xconq move";
+	case R_IMPASSABLE:
+		return "xconq border";
+	case R_CANNOT_EXIST:
+		return "xconq altitude";
+	case R_ZOC_PROHIBITED:
+		return "xconq zoc";
+	case R_INSUFFICIENT_MP:
+		return "xconq mp";
+	case R_IMMOBILIZED:
+		return "xconq material";
+	case R_CANNOT_LEAVE_WORLD:
+	case R_NOT_AT_EDGE:
+		return "xconq world";
+	default:
+		return "xconq move";
+	}
+}
+
+static void
+validate(struct arb_turn *t, struct order *o)
+{
+	int	 i;
+
+	for (i = 0; i < o->nunits; i++)
+		t->units.v[o->units[i]].named = true;
+	if (o->nunits != 1)
+		order_rule(t, o, OS_ILLEGAL, R_ONE_UNIT, "xconq move",
+		    "an order names one unit, not %d", o->nunits);
+	else if (o->kind == K_MOVE && o->ncells < 2)
+		order_rule(t, o, OS_ILLEGAL, R_EMPTY_PATH, "xconq move",
+		    "the path names no cell to move to");
+}
+
+static void
+execute(struct arb_turn *t, struct order *o)
+{
+	struct xconq	*x = X(t);
+	struct orec	*r = &x->orec[o - t->orders.v];
+	int		 u = o->units[0], k, n, start;
+	struct unit	*un = &t->units.v[u];
+	enum reason	 rs = R_OK;
+	const char	*why = "";
+	long		 mp0 = mp_left(t, u);
+
+	if (un->gone || un->left) {
+		order_rule(t, o, OS_FAILED, R_UNIT_GONE, "xconq move",
+		    "%s has left the board", un->id);
+		return;
+	}
+	start = o->kind == K_MOVE ? o->cells[0] : un->at;
+	if (start != un->at) {
+		order_rule(t, o, un->at != un->from ? OS_FAILED : OS_ILLEGAL,
+		    R_NOT_TOGETHER, "xconq move", "the path starts at %s but "
+		    "%s is at %s%s", cell_name(t, start), un->id,
+		    cell_name(t, un->at), un->at != un->from ? t_printf(t,
+		    ", where order %s moved it", un->by >= 0 ?
+		    t->orders.v[un->by].id : "?") : "");
+		return;
+	}
+	n = o->kind == K_MOVE ? o->ncells - 1 : 1;
+	for (k = 0; k < n; k++) {
+		int b = o->kind == K_MOVE ? o->cells[k + 1] : o->cells[0];
+
+		rs = act(t, o, u, b, o->kind == K_MOVE ? A_MOVE : A_LEAVE,
+		    &why);
+		if (rs != R_OK) {
+			r->refused_to = b;
+			r->refused = rs;
+			break;
+		}
+	}
+	order_num(t, o, "done", k);
+	order_num(t, o, "mp_left", mp_left(t, u));
+	order_num(t, o, "acp_left", x->units.v[u].acp);
+	if (rs == R_OK) {
+		order_rule(t, o, OS_DONE, R_OK, o->kind == K_MOVE ?
+		    "xconq move" : "xconq world", "%s %s for %ld mp, %ld "
+		    "left", un->id, o->kind == K_MOVE ? t_printf(t,
+		    "moved to %s", cell_name(t, un->at)) : t_printf(t,
+		    "left the world through %s", cell_name(t, o->cells[0])),
+		    mp0 - (r->acts.n > 0 ? r->acts.v[r->acts.n - 1].mp1 :
+		    mp0), mp_left(t, u));
+		return;
+	}
+	order_rule(t, o, k > 0 ? OS_FAILED : OS_ILLEGAL, rs, rule_of(rs),
+	    "action %d of %d, to %s, refused: %s%s", k + 1, n,
+	    cell_name(t, r->refused_to), why, k > 0 ? t_printf(t, "; the %d "
+	    "before it stand", k) : "");
+}
+
+static void
+end(struct arb_turn *t)
+{
+	(void)t;
+}
+
+static void
+report_order(struct arb_turn *t, const struct order *o, struct jv *obj)
+{
+	struct xconq	*x = X(t);
+	struct orec	*r;
+	struct jv	*a, *j, *l, *c;
+	size_t		 i, k;
+	int		 m;
+
+	if (x->orec == NULL)
+		return;
+	r = &x->orec[o - t->orders.v];
+	if (r->acts.n == 0 && r->refused_to < 0)
+		return;
+	a = emit_set_array(obj, "actions");
+	for (i = 0; i < r->acts.n; i++) {
+		const struct action *ac = &r->acts.v[i];
+
+		j = emit_add_object(a);
+		emit_set_str(j, "to", cell_name(t, ac->to));
+		emit_set_str(j, "kind", akind_names[ac->kind]);
+		emit_set_int(j, "leave", ac->leave);
+		l = emit_set_array(j, "borders");
+		for (k = 0; k < ac->comps.n; k++)
+			if (x->tk[ac->comps.v[k].tt] == TK_BORDER) {
+				c = emit_add_object(l);
+				emit_set_str(c, "type",
+				    x->tt[ac->comps.v[k].tt]);
+				emit_set_int(c, "mp", ac->comps.v[k].mp);
+			}
+		emit_set_int(j, "enter", ac->enter);
+		l = emit_set_array(j, "coatings");
+		for (k = 0; k < ac->comps.n; k++)
+			if (x->tk[ac->comps.v[k].tt] == TK_COAT) {
+				c = emit_add_object(l);
+				emit_set_str(c, "type",
+				    x->tt[ac->comps.v[k].tt]);
+				emit_set_str(c, "side", ac->comps.v[k].enter ?
+				    "enter" : "leave");
+				emit_set_int(c, "mp", ac->comps.v[k].mp);
+			}
+		emit_set_int(j, "normal", ac->normal);
+		if (ac->conn >= 0) {
+			c = emit_set_object(j, ac->kind == A_SLIDE ?
+			    "slide" : "connection");
+			emit_set_str(c, "type", x->tt[ac->conn]);
+			emit_set_int(c, "mp", ac->conn_mp);
+			emit_set_bool(c, "taken", ac->conn_taken);
+		}
+		emit_set_int(j, "clamped", ac->clamped);
+		l = emit_set_array(j, "zoc");
+		for (k = 0; k < ac->zoc.n; k++) {
+			c = emit_add_object(l);
+			emit_set_str(c, "unit",
+			    t->units.v[ac->zoc.v[k].unit].id);
+			emit_set_str(c, "kind", zkind_names[ac->zoc.v[k].kind]);
+			emit_set_int(c, "mp", ac->zoc.v[k].mp);
+		}
+		emit_set_int(j, "zoc_max", ac->zoc_max);
+		emit_set_int(j, "cost", ac->cost);
+		emit_set_int(j, "mp_before", ac->mp0);
+		emit_set_int(j, "mp_after", ac->mp1);
+		emit_set_int(j, "acp_before", ac->acp0);
+		emit_set_int(j, "acp_after", ac->acp1);
+		c = emit_set_object(j, "supplies");
+		for (m = 0; m < x->nmat; m++)
+			if (ac->used[m] != 0)
+				emit_set_int(c, x->mat[m], ac->used[m]);
+	}
+	if (r->refused_to >= 0) {
+		j = emit_set_object(obj, "refused");
+		emit_set_str(j, "to", cell_name(t, r->refused_to));
+		emit_set_str(j, "reason", reason_name(r->refused));
+	}
+}
+
+static void
+save_unit(struct arb_turn *t, int u, struct jv *obj, bool next)
+{
+	struct xconq	*x = X(t);
+	struct xunit	*xu = &x->units.v[u];
+	struct jv	*l;
+	int		 i, m;
+
+	/* The next map has the acp of this turn: the text has no rate. */
+	emit_set_int(obj, "acp", xu->acp0);
+	if (!next)
+		emit_set_int(obj, "acp_left", xu->acp);
+	if (xu->has_hp)
+		emit_set_int(obj, "hp", xu->hp);
+	if (xu->nocc > 0) {
+		l = emit_set_array(obj, "occupants");
+		for (i = 0; i < xu->nocc; i++)
+			emit_add_str(l, t->types.v[xu->occ[i]].name);
+	}
+	l = NULL;
+	for (m = 0; m < x->nmat; m++) {
+		if (!xu->has_sup[m] && xu->sup[m] == 0)
+			continue;
+		if (l == NULL)
+			l = emit_set_object(obj, "supplies");
+		emit_set_int(l, x->mat[m], xu->sup[m]);
+	}
+}
+
+/* The next map keeps the declarations, the types and the tables. */
+static void
+save(struct arb_turn *t, struct jv *root)
+{
+	struct xconq	*x = X(t);
+	struct jv	*o, *tt, *row, *l, *pt;
+	size_t		 u;
+	int		 k, i, c;
+
+	o = emit_set_object(root, "terrain-types");
+	for (i = 0; i < x->ntt; i++)
+		emit_set_str(o, x->tt[i], tkind_names[x->tk[i]]);
+	if (x->nmat > 0) {
+		l = emit_set_array(root, "materials");
+		for (i = 0; i < x->nmat; i++)
+			emit_add_str(l, x->mat[i]);
+	}
+	o = emit_set_object(root, "unit-types");
+	for (u = 0; u < t->types.n; u++) {
+		struct xtype *xt = &x->ut[u];
+
+		row = emit_set_object(o, t->types.v[u].name);
+		for (k = 0; k < NPROPS; k++)
+			if (xt->p[k] != pdefs[k].dflt)
+				emit_set_int(row, pdefs[k].name, xt->p[k]);
+		if (xt->ndmg > 0) {
+			l = emit_set_array(row, "speed-damage-effect");
+			for (i = 0; i < xt->ndmg; i++) {
+				pt = emit_add_array(l);
+				emit_add_int(pt, xt->dmg[i][0]);
+				emit_add_int(pt, xt->dmg[i][1]);
+			}
+		}
+	}
+	o = NULL;
+	for (k = 0; k < NTAB; k++) {
+		tt = NULL;
+		for (u = 0; u < t->types.n; u++) {
+			row = NULL;
+			for (c = 0; c < cols(t, tdefs[k].shape); c++) {
+				int v = tab(t, (enum tab)k, (int)u, c);
+
+				if (v == tdefs[k].dflt)
+					continue;
+				if (o == NULL)
+					o = emit_set_object(root, "tables");
+				if (tt == NULL)
+					tt = emit_set_object(o, tdefs[k].name);
+				if (row == NULL)
+					row = emit_set_object(tt,
+					    t->types.v[u].name);
+				if (tdefs[k].boolean)
+					emit_set_bool(row, tdefs[k].shape == UT ?
+					    x->tt[c] : x->mat[c], v != 0);
+				else
+					emit_set_int(row, tdefs[k].shape == UT ?
+					    x->tt[c] : tdefs[k].shape == UM ?
+					    x->mat[c] : t->types.v[c].name, v);
+			}
+		}
+	}
+}
+
+static void
+release(struct arb_turn *t)
+{
+	struct xconq	*x = X(t);
+	size_t		 i, k;
+
+	if (x->orec != NULL)
+		for (i = 0; i < t->orders.n; i++) {
+			for (k = 0; k < x->orec[i].acts.n; k++) {
+				free(x->orec[i].acts.v[k].comps.v);
+				free(x->orec[i].acts.v[k].zoc.v);
+			}
+			free(x->orec[i].acts.v);
+		}
+	free(x->units.v);
+}
+
+const struct ruleset rules_xconq = {
+	.name = "xconq",
+	.board = BOARD_HEX,
+	.map_keys = map_keys,
+	.unit_keys = unit_keys,
+	.order_kinds = order_kinds,
+	.init = init,
+	.load = load,
+	.save = save,
+	.loaded = loaded,
+	.begin = begin,
+	.validate = validate,
+	.execute = execute,
+	.end = end,
+	.load_unit = load_unit,
+	.save_unit = save_unit,
+	.report_order = report_order,
+	.release = release
+};
