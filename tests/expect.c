@@ -22,7 +22,14 @@
  *	charge CHARGER TARGET held|retreated HEX|eliminated
  *
  * (cost and mp_left for a move that moved its unit; mv for all but
- * leaders.)
+ * leaders.)  For xconq:
+ *
+ *	order ID status STATUS reason REASON done K
+ *	action ID K to HEX cost C mp A B acp X Y
+ *	refused ID K to HEX reason REASON
+ *	unit ID at HEX acp N
+ *	unit ID left_world
+ *	supply ID MATERIAL N
  *
  *	expect EXPECT.TXT RESULT.JSON
  *
@@ -188,6 +195,51 @@ facts(json_t *r, struct lines *got)
 	}
 }
 
+/* An xconq result's facts. */
+static void
+xconq_facts(json_t *r, struct lines *got)
+{
+	json_t		*v, *a, *x;
+	const char	*key;
+	char		 buf[512];
+	size_t		 i, k;
+
+	json_array_foreach(json_object_get(r, "orders"), i, v) {
+		snprintf(buf, sizeof(buf), "order %s status %s reason %s done "
+		    "%ld", s(v, "id"), s(v, "status"), s(v, "reason"),
+		    n(v, "done"));
+		add(got, buf);
+		json_array_foreach(json_object_get(v, "actions"), k, a) {
+			snprintf(buf, sizeof(buf), "action %s %zu to %s cost "
+			    "%ld mp %ld %ld acp %ld %ld", s(v, "id"), k + 1,
+			    s(a, "to"), n(a, "cost"), n(a, "mp_before"),
+			    n(a, "mp_after"), n(a, "acp_before"),
+			    n(a, "acp_after"));
+			add(got, buf);
+		}
+		if ((a = json_object_get(v, "refused")) != NULL) {
+			snprintf(buf, sizeof(buf), "refused %s %ld to %s "
+			    "reason %s", s(v, "id"), n(v, "done") + 1,
+			    s(a, "to"), s(a, "reason"));
+			add(got, buf);
+		}
+	}
+	json_array_foreach(json_object_get(r, "units"), i, v) {
+		if (strcmp(s(v, "status"), "left_world") == 0)
+			snprintf(buf, sizeof(buf), "unit %s left_world",
+			    s(v, "id"));
+		else
+			snprintf(buf, sizeof(buf), "unit %s at %s acp %ld",
+			    s(v, "id"), s(v, "at"), n(v, "acp_left"));
+		add(got, buf);
+		json_object_foreach(json_object_get(v, "supplies"), key, x) {
+			snprintf(buf, sizeof(buf), "supply %s %s %ld",
+			    s(v, "id"), key, (long)json_integer_value(x));
+			add(got, buf);
+		}
+	}
+}
+
 /* The lines that must keep their order (ownership changes, dice), as one
  * string. */
 static void
@@ -236,6 +288,8 @@ main(int argc, char *argv[])
 	}
 	if (strcmp(s(r, "ruleset"), "morne-plaine") == 0)
 		hex_facts(r, &got);
+	else if (strcmp(s(r, "ruleset"), "xconq") == 0)
+		xconq_facts(r, &got);
 	else
 		facts(r, &got);
 	json_decref(r);
