@@ -4,8 +4,9 @@
  *
  * The fuzz target for the loaders and the turn.  The first byte picks the
  * role of the rest: even, a map, adjudicated with no orders; 1 mod 8, an
- * orders file for a small aeonis map; 5 mod 8, one for a small morne-plaine
- * map; 3 mod 4, one for a small territory map; each adjudicated.  Built by `make fuzz` with
+ * orders file for a small aeonis map; 5 mod 16, one for a small
+ * morne-plaine map; 13 mod 16, one for a small xconq map; 3 mod 4, one for
+ * a small territory map; each adjudicated.  Built by `make fuzz` with
  * clang -fsanitize=fuzzer, and replayed by tests/fuzz_main.c in make check.
  */
 #include <stdint.h>
@@ -46,7 +47,7 @@ static const char graph[] =
     " \"players\": {\"red\": {}, \"blue\": {}, \"green\": {}},\n"
     " \"rules\": {\"upkeep\": true}}\n";
 
-/* A small morne-plaine map, for inputs whose first byte is 5 mod 8. */
+/* A small morne-plaine map, for inputs whose first byte is 5 mod 16. */
 static const char morne[] =
     "{\"arbiter\": 1, \"ruleset\": \"morne-plaine\", \"turn\": 1,\n"
     " \"board\": {\"grid\": \"hex\", \"cols\": 6, \"rows\": 6},\n"
@@ -64,6 +65,39 @@ static const char morne[] =
     "\"at\": \"0201\", \"ma\": 4, \"mv\": 3},\n"
     "  {\"id\": \"b1\", \"player\": \"blue\", \"type\": \"infantry\", "
     "\"at\": \"0105\", \"ma\": 4, \"mv\": 1}]}\n";
+
+/* A small xconq map, for inputs whose first byte is 13 mod 16. */
+static const char xconq[] =
+    "{\"arbiter\": 1, \"ruleset\": \"xconq\", \"turn\": 1,\n"
+    " \"board\": {\"grid\": \"hex\", \"cols\": 6, \"rows\": 6, "
+    "\"default\": \"plains\"},\n"
+    " \"terrain-types\": {\"plains\": \"cell\", \"sea\": \"cell\", "
+    "\"river\": \"border\", \"road\": \"connection\", \"snow\": "
+    "\"coating\"},\n"
+    " \"materials\": [\"fuel\"],\n"
+    " \"unit-types\": {\"tank\": {\"speed\": 150, \"move-range\": 2, "
+    "\"free-mp\": 1, \"mp-to-leave-world\": 1,\n"
+    "   \"speed-damage-effect\": [[1, 50], [9, 100]]}, \"inf\": {}},\n"
+    " \"tables\": {\"mp-to-traverse\": {\"tank\": {\"road\": 0}},\n"
+    "   \"altitude-min\": {\"tank\": {\"sea\": 1}},\n"
+    "   \"zoc-range\": {\"inf\": {\"tank\": 1}},\n"
+    "   \"mp-to-enter-zoc\": {\"tank\": {\"inf\": 2}},\n"
+    "   \"consumption-per-move\": {\"tank\": {\"fuel\": 1}}},\n"
+    " \"cells\": {\"0303\": {\"terrain\": \"sea\"}, \"0202\": "
+    "{\"features\": [\"snow\"]}},\n"
+    " \"hexsides\": [{\"cells\": [\"0101\", \"0102\"], \"feature\": "
+    "\"river\"}],\n"
+    " \"connections\": [{\"kind\": \"road\", \"cells\": [\"0101\", "
+    "\"0102\", \"0103\"]}],\n"
+    " \"players\": {\"red\": {}, \"blue\": {}},\n"
+    " \"units\": [\n"
+    "  {\"id\": \"r1\", \"player\": \"red\", \"type\": \"tank\", "
+    "\"at\": \"0101\", \"acp\": 6, \"hp\": 5, \"occupants\": "
+    "[\"inf\"], \"supplies\": {\"fuel\": 4}},\n"
+    "  {\"id\": \"r2\", \"player\": \"red\", \"type\": \"inf\", "
+    "\"at\": \"0201\", \"acp\": 2},\n"
+    "  {\"id\": \"b1\", \"player\": \"blue\", \"type\": \"inf\", "
+    "\"at\": \"0105\", \"acp\": 2}]}\n";
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -85,7 +119,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    &e) != 0 || arb_turn_load_orders(t, "fuzz", NULL,
 		    (const char *)data + 1, size - 1, &e) != 0)
 			goto out;
-	} else if (data[0] % 8 == 5) {
+	} else if (data[0] % 16 == 13) {
+		if (arb_turn_load_map(t, "xconq", xconq, strlen(xconq),
+		    &e) != 0 || arb_turn_load_orders(t, "fuzz", NULL,
+		    (const char *)data + 1, size - 1, &e) != 0)
+			goto out;
+	} else if (data[0] % 16 == 5) {
 		if (arb_turn_load_map(t, "morne", morne, strlen(morne),
 		    &e) != 0 || arb_turn_load_orders(t, "fuzz", NULL,
 		    (const char *)data + 1, size - 1, &e) != 0)
