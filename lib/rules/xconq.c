@@ -986,6 +986,27 @@ rule_of(enum reason r)
 	}
 }
 
+/* "0302 1 by road, 0303 2+ZOC 3": each action's cost, for messages. */
+static const char *
+costs_text(struct arb_turn *t, const struct orec *r)
+{
+	const char	*s = "";
+	size_t		 i;
+
+	for (i = 0; i < r->acts.n; i++) {
+		const struct action *ac = &r->acts.v[i];
+
+		s = t_printf(t, "%s%s%s %d%s%s", s, i > 0 ? ", " : "",
+		    cell_name(t, ac->to), ac->clamped, ac->kind == A_SLIDE ?
+		    t_printf(t, " sliding along %s", X(t)->tt[ac->conn]) :
+		    ac->conn_taken ? t_printf(t, " by %s",
+		    X(t)->tt[ac->conn]) : "", ac->zoc_max > 0 ? t_printf(t,
+		    "+ZOC %d", ac->zoc_max) : ac->kind == A_LEAVE ?
+		    t_printf(t, "+leaving %d", ac->cost - ac->clamped) : "");
+	}
+	return s;
+}
+
 static void
 validate(struct arb_turn *t, struct order *o)
 {
@@ -1044,12 +1065,12 @@ execute(struct arb_turn *t, struct order *o)
 	order_num(t, o, "acp_left", x->units.v[u].acp);
 	if (rs == R_OK) {
 		order_rule(t, o, OS_DONE, R_OK, o->kind == K_MOVE ?
-		    "xconq move" : "xconq world", "%s %s for %ld mp, %ld "
+		    "xconq move" : "xconq world", "%s %s for %ld mp (%s), %ld "
 		    "left", un->id, o->kind == K_MOVE ? t_printf(t,
 		    "moved to %s", cell_name(t, un->at)) : t_printf(t,
 		    "left the world through %s", cell_name(t, o->cells[0])),
 		    mp0 - (r->acts.n > 0 ? r->acts.v[r->acts.n - 1].mp1 :
-		    mp0), mp_left(t, u));
+		    mp0), costs_text(t, r), mp_left(t, u));
 		return;
 	}
 	order_rule(t, o, k > 0 ? OS_FAILED : OS_ILLEGAL, rs, rule_of(rs),
