@@ -789,7 +789,7 @@ emit_next(struct arb_turn *t, FILE *fp)
 				set(uj, x[k].name, num(u->x[k]));
 		for (k = 0; t->rs->unit_marks != NULL &&
 		    t->rs->unit_marks[k] != NULL; k++)
-			if (u->marks & t->rs->marks_kept >> k & 1)
+			if ((u->marks & t->rs->marks_kept) >> k & 1)
 				set(uj, t->rs->unit_marks[k], ok(json_true()));
 		if (t->rs->save_unit != NULL)
 			t->rs->save_unit(t, (int)i, (struct jv *)uj, true);

@@ -94,11 +94,12 @@ struct charge {
 	int		 order;
 	int		 charger, target;
 	int		 from, at;	/* the charging hex, the target's */
-	int		 roll, value, morale;
+	int		 roll;
+	long		 value, morale;
 	enum { HELD, RETREATED, ELIMINATED } outcome;
 	int		 retreat;	/* the hex, or -1 */
 	int		 mv_lost, cs_lost;
-	int		 bonus;		/* the charger's CS against it */
+	long		 bonus;		/* the charger's CS against it */
 	const char	*why;		/* of an elimination */
 };
 
@@ -343,7 +344,9 @@ controls(struct arb_turn *t, int u, int c)
 /* The enemies of unit u that control hex c, other than unit but; how many,
  * the first, and whether a mounted one is among them. */
 struct zoc {
-	int	 n, first, mounted, moved;
+	int	 n, first, mounted;
+	int	 moved;		/* a controller that moved this turn, or -1
+				 * when one stood there since it began */
 };
 
 static struct zoc
@@ -351,6 +354,7 @@ enemy_zoc(struct arb_turn *t, int u, int c, int but)
 {
 	struct zoc	 z = { 0, -1, -1, -1 };
 	int		 d, nb, e;
+	bool		 still = false;
 
 	for (d = 0; d < 6; d++) {
 		if ((nb = board_step(&t->board, c, d)) < 0)
@@ -363,11 +367,15 @@ enemy_zoc(struct arb_turn *t, int u, int c, int but)
 				z.first = e;
 			if (z.mounted < 0 && (uflags(t, e) & MOUNTED))
 				z.mounted = e;
-			if (z.moved < 0 && t->units.v[e].at !=
-			    t->units.v[e].from)
+			if (t->units.v[e].at == t->units.v[e].from)
+				still = true;
+			else if (z.moved < 0)
 				z.moved = e;
 		}
 	}
+	/* Failed, not illegal, only when every controller moved. */
+	if (still)
+		z.moved = -1;
 	return z;
 }
 
@@ -524,7 +532,7 @@ check(struct arb_turn *t, struct order *o, int *target)
 		s->dir = dir[k];
 		sd = s->sd = side(t, s->from, s->dir);
 		/* morne-plaine stacking: never into or through a unit. */
-		if ((e = occupant(t, s->to)) >= 0) {
+		if ((e = occupant(t, s->to)) >= 0 && e != u) {
 			msg = t_printf(t, "%s is occupied by %s: no unit "
 			    "enters or passes through an occupied hex",
 			    cell_name(t, s->to), t->units.v[e].id);
@@ -534,7 +542,8 @@ check(struct arb_turn *t, struct order *o, int *target)
 		}
 		/* Road, track or terrain (morne-plaine roads, road-track). */
 		r = trow(t, s->to);
-		if ((sd & S_ROAD) && (!(sd & S_TRACK) || last != H_TRACK)) {
+		if ((sd & S_ROAD) && (!(sd & S_TRACK) || (last != H_TRACK &&
+		    !(sd & (S_DOUBLE | S_TRIPLE))))) {
 			s->how = H_ROAD;
 			s->base = roads % 2;
 			roads++;
@@ -672,9 +681,9 @@ retreat_hex(struct arb_turn *t, struct charge *ch, int *order)
 		struct order *o = &t->orders.v[t->sequence.v[i]];
 
 		if (o->kind != K_RETREAT || o->status != OS_PENDING ||
-		    o->units[0] != ch->target || m->retreat_used[
-		    t->sequence.v[i]] >= 0)
-			continue;
+		    o->nunits != 1 || o->units[0] != ch->target ||
+		    m->retreat_used[t->sequence.v[i]] != -1)
+			continue;	/* each retreat order serves once */
 		*order = t->sequence.v[i];
 		m->retreat_used[*order] = (int)(ch - m->charges.v);
 		if (can_retreat(t, ch->target, o->cells[0]))
@@ -757,23 +766,22 @@ charge(struct arb_turn *t, struct order *o, int u, int target)
 	ch->from = cu->at;
 	ch->at = tu->at;
 	ch->retreat = -1;
-	ch->bonus = cu->strength * 3 / 2;
+	ch->bonus = (long)cu->strength * 3 / 2;
 	/* Leaders have no morale: CS plus command radius stands in. */
-	ch->morale = cls == LEADER ? tu->strength + tu->x[X_RADIUS] :
+	ch->morale = cls == LEADER ? (long)tu->strength + tu->x[X_RADIUS] :
 	    tu->x[X_MV];
 	ch->roll = dice_roll(t, 9, t_printf(t, "charge of %s on %s: morale "
 	    "test", cu->id, tu->id));
-	ch->value = ch->roll + cu->strength - tu->strength;
+	ch->value = (long)ch->roll + cu->strength - tu->strength;
 	trace_event(t, "charge", "order", TF_STR, o->id, "charger", TF_STR,
 	    cu->id, "target", TF_STR, tu->id, "from", TF_CELL, (long)ch->from,
 	    "at", TF_CELL, (long)ch->at, "roll", TF_INT, (long)ch->roll,
-	    "cs_difference", TF_INT, (long)(cu->strength - tu->strength),
-	    "value", TF_INT, (long)ch->value, "morale", TF_INT,
-	    (long)ch->morale, "held", TF_BOOL, (long)(ch->value <=
+	    "cs_difference", TF_INT, (long)cu->strength - tu->strength,
+	    "value", TF_INT, ch->value, "morale", TF_INT, ch->morale, "held", TF_BOOL, (long)(ch->value <=
 	    ch->morale), NULL);
-	test = t_printf(t, "; it charged %s at %s: d9 %d %+d = %d against "
-	    "morale %d", tu->id, cell_name(t, ch->at), ch->roll,
-	    cu->strength - tu->strength, ch->value, ch->morale);
+	test = t_printf(t, "; it charged %s at %s: d9 %d %+ld = %ld against "
+	    "morale %ld", tu->id, cell_name(t, ch->at), ch->roll,
+	    (long)cu->strength - tu->strength, ch->value, ch->morale);
 	if (ch->value <= ch->morale) {
 		ch->outcome = HELD;
 		return t_printf(t, "%s, %s held", test, tu->id);
@@ -783,8 +791,8 @@ charge(struct arb_turn *t, struct order *o, int u, int target)
 		ch->why = "artillery that fails the test is eliminated";
 		unit_lose(t, target, tu->strength, "charge", oi);
 	} else if ((to = retreat_hex(t, ch, &ro)) < 0) {
-		if (ro >= 0)
-			m->retreat_used[ro] = -2;	/* refused */
+		if (ro >= 0)	/* refused: -3 less the charge */
+			m->retreat_used[ro] = -3 - (int)(ch - m->charges.v);
 		ch->outcome = ELIMINATED;
 		ch->why = "it could not retreat";
 		unit_lose(t, target, tu->strength, "charge", oi);
@@ -792,7 +800,7 @@ charge(struct arb_turn *t, struct order *o, int u, int target)
 		ch->outcome = RETREATED;
 		ch->retreat = to;
 		if (ro >= 0 && to != t->orders.v[ro].cells[0])
-			m->retreat_used[ro] = -2;	/* refused */
+			m->retreat_used[ro] = -3 - (int)(ch - m->charges.v);
 		unit_place(t, target, to);
 		tu->moved = true;
 		z = enemy_zoc(t, target, to, u).n;
@@ -806,15 +814,16 @@ charge(struct arb_turn *t, struct order *o, int u, int target)
 	}
 	/* The charger takes the target's place. */
 	enter(t, o, u, ch->at);
-	if (ch->outcome == ELIMINATED)
+	if (ch->outcome == ELIMINATED && ch->retreat < 0)
 		return t_printf(t, "%s, %s failed the test and was eliminated "
 		    "(%s); %s took %s", test, tu->id, ch->why, cu->id,
 		    cell_name(t, ch->at));
-	return t_printf(t, "%s, %s failed the test and retreated to %s "
-	    "(morale -%d%s); %s took %s", test, tu->id,
-	    cell_name(t, ch->retreat), ch->mv_lost, ch->cs_lost > 0 ?
-	    t_printf(t, ", strength -%d", ch->cs_lost) : "", cu->id,
-	    cell_name(t, ch->at));
+	return t_printf(t, "%s, %s failed the test and retreated to %s%s%s; "
+	    "%s took %s", test, tu->id, cell_name(t, ch->retreat),
+	    cls == LEADER ? "" : t_printf(t, " (morale -%d%s)", ch->mv_lost,
+	    ch->cs_lost > 0 ? t_printf(t, ", strength -%d", ch->cs_lost) :
+	    ""), ch->outcome == ELIMINATED ? t_printf(t, ", where it was "
+	    "eliminated (%s)", ch->why) : "", cu->id, cell_name(t, ch->at));
 }
 
 static const char *
@@ -825,6 +834,16 @@ steps_text(struct arb_turn *t, const struct step *st, int n)
 
 	for (k = 0; k < n; k++) {
 		const struct step *p = &st[k];
+
+		/* A long path: the first steps, then how many more. */
+		if (k == 12 && n > 13) {
+			int more = 0;
+
+			for (; k < n; k++)
+				more += st[k].cost;
+			return t_printf(t, "%s, and %d more steps for %d MP",
+			    s, n - 12, more);
+		}
 		const char *what = p->how == H_ROAD ? "road" : p->how ==
 		    H_TRACK ? "track" : t->board.terrains[
 		    t->board.cells[p->to].terrain];
@@ -847,7 +866,8 @@ execute(struct arb_turn *t, struct order *o)
 	int		 u, k, n = o->ncells - 1, target, cost = 0, roll;
 	int		 oi = (int)(o - t->orders.v);
 	bool		 stuck = false;
-	const char	*chtext = "";
+	const char	*chtext = "", *from, *to, *steps;
+	struct zoc	 z;
 
 	if (o->kind == K_RETREAT)
 		return;		/* decided when a charge needs it */
@@ -888,40 +908,36 @@ execute(struct arb_turn *t, struct order *o)
 			}
 		}
 	}
-	if (!mv->stopped && enemy_zoc(t, u, un->at, -1).n > 0) {
+	order_num(t, o, "cost", cost);
+	order_num(t, o, "mp_left", mv->mp);
+	/* Names copied now: cell_name() lends one of a few buffers. */
+	from = t_strdup(t, cell_name(t, o->cells[0]));
+	to = t_strdup(t, cell_name(t, o->cells[n]));
+	steps = steps_text(t, st, stuck ? k : n);
+	if (stuck && k < n) {
+		order_rule(t, o, OS_FAILED, R_STUCK, "morne-plaine chart",
+		    "%s got stuck in the marsh at %s and stops there for the "
+		    "turn; it does not go on to %s (%s)", un->id,
+		    cell_name(t, un->at), to, steps);
+		return;
+	}
+	if (target >= 0 && !stuck)
+		chtext = charge(t, o, u, target);
+	/* morne-plaine zoc-enter: where it stands now, after any charge:
+	 * the charging hex if the target held, the target's if not. */
+	if (!mv->stopped && (z = enemy_zoc(t, u, un->at, -1)).n > 0) {
 		mv->stopped = true;
 		mv->stop = R_ZOC_STOP;
 		mv->stop_order = oi;
 		mv->stop_cell = un->at;
 		trace_event(t, "zoc", "unit", TF_STR, un->id, "at", TF_CELL,
-		    (long)un->at, "by", TF_STR, t->units.v[enemy_zoc(t, u,
-		    un->at, -1).first].id, NULL);
-	}
-	order_num(t, o, "cost", cost);
-	order_num(t, o, "mp_left", mv->mp);
-	if (stuck && k < n) {
-		order_rule(t, o, OS_FAILED, R_STUCK, "morne-plaine chart",
-		    "%s got stuck in the marsh at %s after %s; it stops "
-		    "there for the turn and does not go on to %s", un->id,
-		    cell_name(t, un->at), steps_text(t, st, k),
-		    cell_name(t, o->cells[n]));
-		return;
-	}
-	if (target >= 0 && !stuck) {
-		chtext = charge(t, o, u, target);
-		if (!mv->stopped && enemy_zoc(t, u, un->at, -1).n > 0) {
-			mv->stopped = true;
-			mv->stop = R_ZOC_STOP;
-			mv->stop_order = oi;
-			mv->stop_cell = un->at;
-		}
+		    (long)un->at, "by", TF_STR, t->units.v[z.first].id, NULL);
 	}
 	order_rule(t, o, OS_DONE, R_OK, "morne-plaine movement",
-	    "%s moved %s to %s for %d MP (%s), %d left%s%s", un->id,
-	    cell_name(t, o->cells[0]), cell_name(t, o->cells[n]), cost,
-	    steps_text(t, st, n), mv->mp, stuck ? "; stuck in the marsh" :
-	    mv->stopped && target < 0 ? "; in an enemy zone of control, it "
-	    "stops" : "", chtext);
+	    "%s moved %s to %s for %d MP, %d left%s%s (%s)", un->id, from, to,
+	    cost, mv->mp, chtext, stuck ? "; stuck in the marsh" :
+	    mv->stopped ? t_printf(t, "; in an enemy zone of control at %s, "
+	    "it stops", cell_name(t, un->at)) : "", steps);
 }
 
 /* Standing retreat orders are decided once every charge is made. */
@@ -955,10 +971,7 @@ end(struct arb_turn *t)
 			    "%s", id, cell_name(t, ch->retreat));
 			continue;
 		}
-		for (ch = m->charges.v; ch < m->charges.v + m->charges.n; ch++)
-			if (ch->target == o->units[0] && ch->outcome !=
-			    HELD)
-				break;
+		ch = &m->charges.v[-3 - m->retreat_used[i]];
 		order_rule(t, o, OS_FAILED, R_RETREAT_BLOCKED,
 		    "morne-plaine charge-outcome", "%s cannot retreat to %s; "
 		    "%s", id, cell_name(t, o->cells[0]), ch->retreat >= 0 ?
