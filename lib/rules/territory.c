@@ -404,7 +404,8 @@ compact(struct terr *r)
 }
 
 /* "red 5, blue 3" or, with after, "red 5->4, blue 3->2"; live leaves
- * out the players who had nothing left. */
+ * out the players who had no armies before (arbiter-result(5): a player
+ * is listed up to the round its last army falls in). */
 static const char *
 sides(struct arb_turn *t, const int *pl, const long *before,
     const long *after, int n, bool live)
