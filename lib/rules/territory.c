@@ -429,6 +429,41 @@ sides(struct arb_turn *t, const int *pl, const long *before,
 	return buf;
 }
 
+#define FIRST_ROUNDS	3	/* traced one by one before a summary */
+
+/*
+ * The trace of a skirmish's rounds: force[] as it starts, n rounds.  In
+ * round r every side still in loses one army, so after r rounds a force
+ * f has f - r left, or none.  A fight of up to FIRST_ROUNDS + 2 rounds
+ * has one event a round; a longer one, which a skirmish of a million
+ * armies is, has rounds 1 to FIRST_ROUNDS and its last round, and one
+ * "rounds" event for those in between, so the trace stays small.
+ */
+static void
+trace_rounds(struct arb_turn *t, int target, const int *pl,
+    const long *force, int np, long n)
+{
+	long	 before[MAXPLAYERS], after[MAXPLAYERS], r, to;
+	int	 i;
+
+	for (r = 1; r <= n; r = to + 1) {
+		to = r == FIRST_ROUNDS + 1 && n - r >= 2 ? n - 1 : r;
+		for (i = 0; i < np; i++) {
+			before[i] = force[i] > r - 1 ? force[i] - (r - 1) : 0;
+			after[i] = force[i] > to ? force[i] - to : 0;
+		}
+		if (to == r)
+			trace_event(t, "round", "target", TF_CELL,
+			    (long)target, "round", TF_INT, r, "sides", TF_STR,
+			    sides(t, pl, before, after, np, true), NULL);
+		else
+			trace_event(t, "rounds", "target", TF_CELL,
+			    (long)target, "from", TF_INT, r, "to", TF_INT, to,
+			    "sides", TF_STR, sides(t, pl, before, after, np,
+			    true), NULL);
+	}
+}
+
 /*
  * territory skirmish (ruling T4): list holds the packets of the conflict,
  * in priority order.  Every player loses one army a round until at most
@@ -477,29 +512,11 @@ skirmish(struct arb_turn *t, int *list, int n, const char *kind,
 	trace_event(t, kind, "step", TF_INT, (long)r->step, "target",
 	    TF_CELL, (long)target, "sides", TF_STR,
 	    sides(t, pl, force, NULL, np, false), NULL);
+	/* Two sides or more are still in while the second largest lasts. */
 	for (i = 0; i < np; i++)
-		left[i] = force[i];
-	if (t->flags & ARB_TRACE) {
-		long round = 0, before[MAXPLAYERS];
-		int alive = np;
-
-		while (alive > 1) {
-			alive = 0;
-			for (i = 0; i < np; i++) {
-				before[i] = left[i];
-				if (left[i] > 0)
-					left[i]--;
-				alive += left[i] > 0;
-			}
-			trace_event(t, "round", "target", TF_CELL,
-			    (long)target, "round", TF_INT, ++round, "sides",
-			    TF_STR, sides(t, pl, before, left, np, true),
-			    NULL);
-		}
-	} else
-		for (i = 0; i < np; i++)
-			left[i] = force[i] == top && top > second ?
-			    top - second : 0;
+		left[i] = force[i] == top && top > second ? top - second : 0;
+	if (t->flags & ARB_TRACE)
+		trace_rounds(t, target, pl, force, np, second);
 	for (k = 0; k < np; k++) {
 		nmine = 0;
 		for (i = 0; i < n; i++)
@@ -545,13 +562,23 @@ invade(struct arb_turn *t, int *list, int n, int c)
 			full = false;	/* no partial damage stays */
 	}
 	if (full) {
+		long	 j, to;
+
+		/* k rounds; traced as trace_rounds() does a skirmish's. */
 		k = a < d ? a : d;
-		if (t->flags & ARB_TRACE)
-			for (i = 0; i < k; i++)
+		for (j = 1; (t->flags & ARB_TRACE) && j <= k; j = to + 1) {
+			to = j == FIRST_ROUNDS + 1 && k - j >= 2 ? k - 1 : j;
+			if (to == j)
 				trace_event(t, "round", "target", TF_CELL,
-				    (long)c, "round", TF_INT, (long)i + 1,
-				    "attackers", TF_INT, a - i, "defenders",
-				    TF_INT, d - i, NULL);
+				    (long)c, "round", TF_INT, j, "attackers",
+				    TF_INT, a - j + 1, "defenders", TF_INT,
+				    d - j + 1, NULL);
+			else
+				trace_event(t, "rounds", "target", TF_CELL,
+				    (long)c, "from", TF_INT, j, "to", TF_INT,
+				    to, "attackers", TF_INT, a - j + 1,
+				    "defenders", TF_INT, d - j + 1, NULL);
+		}
 		take_side(t, list, n, (int)k, "invasion");
 		take_defenders(t, c, (int)k, "invasion");
 		a -= k;
