@@ -928,24 +928,36 @@ resolve(struct arb_turn *t)
 	}
 }
 
-/* Ruling T9: upkeep, when the map asks for it. */
+/*
+ * Ruling T9: upkeep, when the map asks for it.  It stops at what a map may
+ * hold (see loaded()), so that the next map loads: a loyalty of MAXARMIES
+ * gains nothing, and once the map holds MAXARMIES armies the bivouacs
+ * raise none, the territories taken in map order.
+ */
 static void
 end(struct arb_turn *t)
 {
 	struct terr	*r = T_(t);
+	long		 total = 0;
 	int		 c;
 
 	if (!r->upkeep)
 		return;
+	for (c = 0; c < t->board.ncells; c++)
+		total += armies(t)[c];
 	for (c = 0; c < t->board.ncells; c++) {
 		int	 p = t->board.cells[c].owner;
 
 		if (p < 0)
 			continue;
-		loyalty_set(t, c, t->board.cells[c].loyalty + 1, "upkeep", -1);
-		if (board_has(&t->board, c, r->bivouac)) {
+		if (t->board.cells[c].loyalty < MAXARMIES)
+			loyalty_set(t, c, t->board.cells[c].loyalty + 1,
+			    "upkeep", -1);
+		if (board_has(&t->board, c, r->bivouac) &&
+		    total < MAXARMIES) {
 			struct loss *g = VPUSH(t, t->gains);
 
+			total++;
 			g->unit = -1;
 			g->player = p;
 			g->at = c;
