@@ -410,21 +410,25 @@ static const char *
 sides(struct arb_turn *t, const int *pl, const long *before,
     const long *after, int n, bool live)
 {
-	char	*buf = t_alloc(t, (size_t)n * 96 + 1);
-	size_t	 len = 0;
+	size_t	 size = 1, len = 0;
+	char	*buf;
 	int	 i;
 
+	/* Sized, not cut: a name cut short may end inside a character. */
+	for (i = 0; i < n; i++)
+		size += strlen(t->players.v[pl[i]].name) + 2 * 21 + 5;
+	buf = t_alloc(t, size);
 	for (i = 0; i < n; i++) {
 		if (live && before[i] == 0)
 			continue;	/* out of the fight already */
 		if (after != NULL)
-			len += (size_t)snprintf(buf + len, 96, "%s%.40s "
-			    "%ld->%ld", len ? ", " : "", t->players.v[pl[i]].name,
-			    before[i], after[i]);
+			len += (size_t)snprintf(buf + len, size - len,
+			    "%s%s %ld->%ld", len ? ", " : "",
+			    t->players.v[pl[i]].name, before[i], after[i]);
 		else
-			len += (size_t)snprintf(buf + len, 96, "%s%.40s %ld",
-			    len ? ", " : "", t->players.v[pl[i]].name,
-			    before[i]);
+			len += (size_t)snprintf(buf + len, size - len,
+			    "%s%s %ld", len ? ", " : "",
+			    t->players.v[pl[i]].name, before[i]);
 	}
 	return buf;
 }
@@ -874,6 +878,29 @@ step(struct arb_turn *t, int s)
 	}
 }
 
+/* "B, C": the territories the order's path enters, names whole. */
+static const char *
+path_names(struct arb_turn *t, const struct order *o)
+{
+	size_t	 size = 1, len = 0, n;
+	char	*buf;
+	int	 k;
+
+	for (k = 1; k < o->ncells; k++)
+		size += strlen(cell_name(t, o->cells[k])) + 2;
+	buf = t_alloc(t, size);
+	for (k = 1; k < o->ncells; k++) {
+		if (k > 1) {
+			memcpy(buf + len, ", ", 2);
+			len += 2;
+		}
+		n = strlen(cell_name(t, o->cells[k]));
+		memcpy(buf + len, cell_name(t, o->cells[k]), n);
+		len += n;
+	}
+	return buf;
+}
+
 static void
 resolve(struct arb_turn *t)
 {
@@ -910,19 +937,11 @@ resolve(struct arb_turn *t)
 	for (i = 0; i < r->pk.n; i++) {
 		struct packet	*p = &r->pk.v[i];
 		struct order	*o = &t->orders.v[p->order];
-		char		 path[160];
-		int		 k;
-		size_t		 len = 0;
 
-		path[0] = '\0';
-		for (k = 1; k < o->ncells; k++)
-			len += (size_t)snprintf(path + len, sizeof(path) - len,
-			    "%s%.40s", k > 1 ? ", " : "",
-			    cell_name(t, o->cells[k]));
 		order_rule(t, o, OS_DONE, R_OK, "territory 2",
 		    "%d arm%s from %s to %s: %d arrived, %d lost", p->n0,
-		    p->n0 == 1 ? "y" : "ies", cell_name(t, o->cells[0]), path,
-		    p->n, p->n0 - p->n);
+		    p->n0 == 1 ? "y" : "ies", cell_name(t, o->cells[0]),
+		    path_names(t, o), p->n, p->n0 - p->n);
 		order_num(t, o, "arrived", p->n);
 		order_num(t, o, "lost", p->n0 - p->n);
 	}
