@@ -5,10 +5,11 @@
  * Territory: the movement phase of Global Domination VI
  * (rules/territory.md), with the readings of rules/READINGS.md.  Rulings
  * cite "territory N" for the numbered basics 1-5: refusals territory 1
- * (or 3 for a territory not owned), moves carried out territory 2; losses
- * name their part of the text by their cause (skirmish, loop, penalty,
- * watchtower, invasion).  The rulings T1-T9 below are in the RULINGS
- * section of arbiter-rules(7), each with casebook cases.
+ * (or 3 for a territory not owned), moves carried out, or found legal by
+ * --check, territory 2; losses name their part of the text by their cause
+ * (skirmish, loop, penalty, watchtower, invasion).  The rulings T1-T9
+ * below are in the RULINGS section of arbiter-rules(7), each with
+ * casebook cases.
  *
  * Moves are simultaneous.  Every legal order becomes a packet of armies;
  * all first steps are resolved, conflicts included, before any second
