@@ -211,10 +211,10 @@ validate(struct arb_turn *t, struct order *o)
 		}
 	if (o->n > r->avail[from]) {
 		order_rule(t, o, OS_ILLEGAL, R_INSUFFICIENT_ARMIES,
-		    "territory 1", "%ld arm%s ordered from %s, which has %d "
+		    "territory 1", "%ld arm%s ordered from %s, which has %d"
 		    "%s", o->n, o->n == 1 ? "y" : "ies", cell_name(t, from),
 		    r->avail[from], r->avail[from] == armies(t)[from] ?
-		    "" : "left once earlier orders are counted");
+		    "" : " left once earlier orders are counted");
 		return;
 	}
 	r->avail[from] -= (int)o->n;
