@@ -89,7 +89,10 @@ describe(const json_t *v, char *buf, size_t size)
 		    json_integer_value(v));
 		break;
 	case JSON_REAL:
+		/* A real, even 1.0, is no integer: keep it looking like one. */
 		snprintf(buf, size, "%g", json_real_value(v));
+		if (strpbrk(buf, ".e") == NULL && strlen(buf) + 3 <= size)
+			strcat(buf, ".0");
 		break;
 	case JSON_STRING:
 		snprintf(buf, size, "\"%.40s%s\"", json_string_value(v),
