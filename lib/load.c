@@ -89,7 +89,10 @@ describe(const json_t *v, char *buf, size_t size)
 		    json_integer_value(v));
 		break;
 	case JSON_REAL:
+		/* A real, even 1.0, is no integer: keep it looking like one. */
 		snprintf(buf, size, "%g", json_real_value(v));
+		if (strpbrk(buf, ".e") == NULL && strlen(buf) + 3 <= size)
+			strcat(buf, ".0");
 		break;
 	case JSON_STRING:
 		snprintf(buf, size, "\"%.40s%s\"", json_string_value(v),
@@ -397,6 +400,50 @@ by_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* An edge as a key: its two cells in order, then its place in the list. */
+struct edgekey {
+	int	 lo, hi;
+	size_t	 i;
+};
+
+static int
+by_edge(const void *a, const void *b)
+{
+	const struct edgekey *x = a, *y = b;
+
+	if (x->lo != y->lo)
+		return (x->lo > y->lo) - (x->lo < y->lo);
+	if (x->hi != y->hi)
+		return (x->hi > y->hi) - (x->hi < y->hi);
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+/*
+ * The first of the n edges in pair[] that joins two cells an earlier one
+ * joins already; only called once there is one, so that the error can
+ * point at it.
+ */
+static size_t
+edge_twice(struct arb_turn *t, const int *pair, size_t n)
+{
+	struct edgekey	*k = t_alloc(t, n * sizeof(*k));
+	size_t		 i, first = n;
+
+	for (i = 0; i < n; i++) {
+		int x = pair[2 * i], y = pair[2 * i + 1];
+
+		k[i].lo = x < y ? x : y;
+		k[i].hi = x < y ? y : x;
+		k[i].i = i;
+	}
+	qsort(k, n, sizeof(*k), by_edge);
+	for (i = 1; i < n; i++)
+		if (k[i].lo == k[i - 1].lo && k[i].hi == k[i - 1].hi &&
+		    k[i].i < first)
+			first = k[i].i;
+	return first;
+}
+
 /*
  * A graph board: "territories" names the cells, "edges" lists the pairs
  * that touch.  Adjacency is kept as one sorted list per cell.
@@ -472,9 +519,14 @@ load_graph(struct arb_turn *t, struct ld *ld, const struct jv *bv)
 
 		qsort(b->adj + lo, (size_t)(hi - lo), sizeof(int), by_int);
 		for (k = lo + 1; k < hi; k++)
-			if (b->adj[k] == b->adj[k - 1])
+			if (b->adj[k] == b->adj[k - 1]) {
+				size_t j = edge_twice(t, pair, n);
+
+				ld_pushi(ld, j);
 				ld_fail(ld, "%s and %s are joined twice",
-				    b->names[i], b->names[b->adj[k]]);
+				    b->names[pair[2 * j]],
+				    b->names[pair[2 * j + 1]]);
+			}
 	}
 	ld_pop(ld);
 }

@@ -5,10 +5,11 @@
  * Territory: the movement phase of Global Domination VI
  * (rules/territory.md), with the readings of rules/READINGS.md.  Rulings
  * cite "territory N" for the numbered basics 1-5: refusals territory 1
- * (or 3 for a territory not owned), moves carried out territory 2; losses
- * name their part of the text by their cause (skirmish, loop, penalty,
- * watchtower, invasion).  The rulings T1-T9 below are in the RULINGS
- * section of arbiter-rules(7), each with casebook cases.
+ * (or 3 for a territory not owned), moves carried out, or found legal by
+ * --check, territory 2; losses name their part of the text by their cause
+ * (skirmish, loop, penalty, watchtower, invasion).  The rulings T1-T9
+ * below are in the RULINGS section of arbiter-rules(7), each with
+ * casebook cases.
  *
  * Moves are simultaneous.  Every legal order becomes a packet of armies;
  * all first steps are resolved, conflicts included, before any second
@@ -23,7 +24,9 @@
  *
  * After c or d the survivors are classified again from a.  Each pass
  * sorts what is still moving, so a step costs O(P log P) per pass for P
- * packets, and the loops are found in one depth-first walk.
+ * packets.  A step takes few passes: the skirmishes of c are fought all
+ * at once, and every loop of d is found and fought in one depth-first
+ * walk, however many share a territory.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -56,7 +59,10 @@ struct terr {
 	int		*here;		/* per cell: packets arrived this step */
 	int		*tail;		/* and the last of them */
 	int		*here_step;
-	int		*mark, *onstack;	/* loop search */
+	int		*mark, *onstack;	/* loop search, per cell */
+	int		*cur;		/* and each cell's next edge */
+	int		*path, *list, *bylink;	/* per packet */
+	int		*mine;		/* skirmish: one player's packets */
 	int		*pend;		/* indices of moving packets */
 	size_t		 npend;
 	int		 step;
@@ -205,10 +211,10 @@ validate(struct arb_turn *t, struct order *o)
 		}
 	if (o->n > r->avail[from]) {
 		order_rule(t, o, OS_ILLEGAL, R_INSUFFICIENT_ARMIES,
-		    "territory 1", "%ld arm%s ordered from %s, which has %d "
+		    "territory 1", "%ld arm%s ordered from %s, which has %d"
 		    "%s", o->n, o->n == 1 ? "y" : "ies", cell_name(t, from),
 		    r->avail[from], r->avail[from] == armies(t)[from] ?
-		    "" : "left once earlier orders are counted");
+		    "" : " left once earlier orders are counted");
 		return;
 	}
 	r->avail[from] -= (int)o->n;
@@ -361,6 +367,29 @@ by_source(const void *a, const void *b)
 	return (p->seq > q->seq) - (p->seq < q->seq);
 }
 
+/* The loop search: by source, destination, then priority; and by priority. */
+static int
+by_link(const void *a, const void *b)
+{
+	const struct packet *p = &T_(S)->pk.v[*(const int *)a];
+	const struct packet *q = &T_(S)->pk.v[*(const int *)b];
+
+	if (p->at != q->at)
+		return p->at < q->at ? -1 : 1;
+	if (p->dest != q->dest)
+		return p->dest < q->dest ? -1 : 1;
+	return (p->seq > q->seq) - (p->seq < q->seq);
+}
+
+static int
+by_seq(const void *a, const void *b)
+{
+	const struct packet *p = &T_(S)->pk.v[*(const int *)a];
+	const struct packet *q = &T_(S)->pk.v[*(const int *)b];
+
+	return (p->seq > q->seq) - (p->seq < q->seq);
+}
+
 /* Drops what no longer moves from the pending list. */
 static void
 compact(struct terr *r)
@@ -376,36 +405,76 @@ compact(struct terr *r)
 }
 
 /* "red 5, blue 3" or, with after, "red 5->4, blue 3->2"; live leaves
- * out the players who had nothing left. */
+ * out the players who had no armies before (arbiter-result(5): a player
+ * is listed up to the round its last army falls in). */
 static const char *
 sides(struct arb_turn *t, const int *pl, const long *before,
     const long *after, int n, bool live)
 {
-	char	*buf = t_alloc(t, (size_t)n * 96 + 1);
-	size_t	 len = 0;
+	size_t	 size = 1, len = 0;
+	char	*buf;
 	int	 i;
 
+	/* Sized, not cut: a name cut short may end inside a character. */
+	for (i = 0; i < n; i++)
+		size += strlen(t->players.v[pl[i]].name) + 2 * 21 + 5;
+	buf = t_alloc(t, size);
 	for (i = 0; i < n; i++) {
 		if (live && before[i] == 0)
 			continue;	/* out of the fight already */
 		if (after != NULL)
-			len += (size_t)snprintf(buf + len, 96, "%s%.40s "
-			    "%ld->%ld", len ? ", " : "", t->players.v[pl[i]].name,
-			    before[i], after[i]);
+			len += (size_t)snprintf(buf + len, size - len,
+			    "%s%s %ld->%ld", len ? ", " : "",
+			    t->players.v[pl[i]].name, before[i], after[i]);
 		else
-			len += (size_t)snprintf(buf + len, 96, "%s%.40s %ld",
-			    len ? ", " : "", t->players.v[pl[i]].name,
-			    before[i]);
+			len += (size_t)snprintf(buf + len, size - len,
+			    "%s%s %ld", len ? ", " : "",
+			    t->players.v[pl[i]].name, before[i]);
 	}
 	return buf;
+}
+
+#define FIRST_ROUNDS	3	/* traced one by one before a summary */
+
+/*
+ * The trace of a skirmish's rounds: force[] as it starts, n rounds.  In
+ * round r every side still in loses one army, so after r rounds a force
+ * f has f - r left, or none.  A fight of up to FIRST_ROUNDS + 2 rounds
+ * has one event a round; a longer one, which a skirmish of a million
+ * armies is, has rounds 1 to FIRST_ROUNDS and its last round, and one
+ * "rounds" event for those in between, so the trace stays small.
+ */
+static void
+trace_rounds(struct arb_turn *t, int target, const int *pl,
+    const long *force, int np, long n)
+{
+	long	 before[MAXPLAYERS], after[MAXPLAYERS], r, to;
+	int	 i;
+
+	for (r = 1; r <= n; r = to + 1) {
+		to = r == FIRST_ROUNDS + 1 && n - r >= 2 ? n - 1 : r;
+		for (i = 0; i < np; i++) {
+			before[i] = force[i] > r - 1 ? force[i] - (r - 1) : 0;
+			after[i] = force[i] > to ? force[i] - to : 0;
+		}
+		if (to == r)
+			trace_event(t, "round", "target", TF_CELL,
+			    (long)target, "round", TF_INT, r, "sides", TF_STR,
+			    sides(t, pl, before, after, np, true), NULL);
+		else
+			trace_event(t, "rounds", "target", TF_CELL,
+			    (long)target, "from", TF_INT, r, "to", TF_INT, to,
+			    "sides", TF_STR, sides(t, pl, before, after, np,
+			    true), NULL);
+	}
 }
 
 /*
  * territory skirmish (ruling T4): list holds the packets of the conflict,
  * in priority order.  Every player loses one army a round until at most
  * one is left; the winner keeps its force less the second largest.  kind
- * is "skirmish" or "loop"; target is the territory fought over (the first
- * of the loop).
+ * is "skirmish" or "loop"; target is the territory fought over (for a
+ * loop, its first territory in map order).
  */
 static void
 skirmish(struct arb_turn *t, int *list, int n, const char *kind,
@@ -414,8 +483,7 @@ skirmish(struct arb_turn *t, int *list, int n, const char *kind,
 	struct terr	*r = T_(t);
 	int		 pl[MAXPLAYERS], np = 0, i, k;
 	long		 force[MAXPLAYERS], left[MAXPLAYERS], top = 0, second = 0;
-	int		*mine = t_alloc(t, (size_t)n * sizeof(int) + 1);
-	int		 nmine;
+	int		*mine = r->mine, nmine;
 
 	for (i = 0; i < n; i++) {
 		struct packet *p = &r->pk.v[list[i]];
@@ -449,29 +517,11 @@ skirmish(struct arb_turn *t, int *list, int n, const char *kind,
 	trace_event(t, kind, "step", TF_INT, (long)r->step, "target",
 	    TF_CELL, (long)target, "sides", TF_STR,
 	    sides(t, pl, force, NULL, np, false), NULL);
+	/* Two sides or more are still in while the second largest lasts. */
 	for (i = 0; i < np; i++)
-		left[i] = force[i];
-	if (t->flags & ARB_TRACE) {
-		long round = 0, before[MAXPLAYERS];
-		int alive = np;
-
-		while (alive > 1) {
-			alive = 0;
-			for (i = 0; i < np; i++) {
-				before[i] = left[i];
-				if (left[i] > 0)
-					left[i]--;
-				alive += left[i] > 0;
-			}
-			trace_event(t, "round", "target", TF_CELL,
-			    (long)target, "round", TF_INT, ++round, "sides",
-			    TF_STR, sides(t, pl, before, left, np, true),
-			    NULL);
-		}
-	} else
-		for (i = 0; i < np; i++)
-			left[i] = force[i] == top && top > second ?
-			    top - second : 0;
+		left[i] = force[i] == top && top > second ? top - second : 0;
+	if (t->flags & ARB_TRACE)
+		trace_rounds(t, target, pl, force, np, second);
 	for (k = 0; k < np; k++) {
 		nmine = 0;
 		for (i = 0; i < n; i++)
@@ -517,13 +567,23 @@ invade(struct arb_turn *t, int *list, int n, int c)
 			full = false;	/* no partial damage stays */
 	}
 	if (full) {
+		long	 j, to;
+
+		/* k rounds; traced as trace_rounds() does a skirmish's. */
 		k = a < d ? a : d;
-		if (t->flags & ARB_TRACE)
-			for (i = 0; i < k; i++)
+		for (j = 1; (t->flags & ARB_TRACE) && j <= k; j = to + 1) {
+			to = j == FIRST_ROUNDS + 1 && k - j >= 2 ? k - 1 : j;
+			if (to == j)
 				trace_event(t, "round", "target", TF_CELL,
-				    (long)c, "round", TF_INT, (long)i + 1,
-				    "attackers", TF_INT, a - i, "defenders",
-				    TF_INT, d - i, NULL);
+				    (long)c, "round", TF_INT, j, "attackers",
+				    TF_INT, a - j + 1, "defenders", TF_INT,
+				    d - j + 1, NULL);
+			else
+				trace_event(t, "rounds", "target", TF_CELL,
+				    (long)c, "from", TF_INT, j, "to", TF_INT,
+				    to, "attackers", TF_INT, a - j + 1,
+				    "defenders", TF_INT, d - j + 1, NULL);
+		}
 		take_side(t, list, n, (int)k, "invasion");
 		take_defenders(t, c, (int)k, "invasion");
 		a -= k;
@@ -540,96 +600,181 @@ invade(struct arb_turn *t, int *list, int n, int c)
 }
 
 /*
+ * The first of the pending packets standing in c, by_source order: a
+ * binary search, so that a walk touches only the territories it visits.
+ */
+static size_t
+first_from(struct terr *r, int c)
+{
+	size_t	 lo = 0, hi = r->npend;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (r->pk.v[r->pend[mid]].at < c)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/*
+ * The packets from a into b, a link of a loop: where they begin in
+ * r->bylink (sorted by_link), and in *n how many there are.
+ */
+static size_t
+link_find(struct terr *r, int a, int b, size_t *n)
+{
+	size_t	 lo = 0, hi = r->npend, end;
+
+	while (lo < hi) {
+		size_t		 mid = lo + (hi - lo) / 2;
+		struct packet	*p = &r->pk.v[r->bylink[mid]];
+
+		if (p->at < a || (p->at == a && p->dest < b))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (end = lo; end < r->npend && r->pk.v[r->bylink[end]].at == a &&
+	    r->pk.v[r->bylink[end]].dest == b; end++)
+		;
+	*n = end - lo;
+	return lo;
+}
+
+/* The first time a walk reaches c: its edges start, it is not on the path. */
+static void
+reach(struct terr *r, int c, int stamp)
+{
+	if (r->mark[c] == stamp)
+		return;
+	r->mark[c] = stamp;
+	r->cur[c] = (int)first_from(r, c);
+	r->onstack[c] = -1;
+}
+
+/* Are armies still moving from a into b? */
+static bool
+link_live(struct terr *r, int a, int b)
+{
+	size_t	 j, n, lo = link_find(r, a, b, &n);
+
+	for (j = lo; j < lo + n; j++)
+		if (r->pk.v[r->bylink[j]].moving)
+			return true;
+	return false;
+}
+
+/*
  * Ruling T3 (d): closed loops of attacks.  Every pending packet is an
- * edge from where it stands to where it goes.  One depth-first walk
- * finds loops that share no territory; each is fought as one skirmish
- * among the packets along it.  Returns whether it found any.
+ * edge from where it stands to where it goes.  One depth-first walk, from
+ * the territories in map order and along each territory's packets in
+ * priority order, finds the loops: an edge back to a territory on the
+ * walk's path closes one, which is fought at once as one skirmish among
+ * the packets along it.  The fight breaks at least one link of the loop
+ * (the losers' packets are gone), so the walk backs up to the first
+ * broken link and goes on from there; the territories it backs out of are
+ * walked again when an edge leads to them.  Returns whether it found any.
+ *
+ * Each territory keeps its place in its list of edges (cur), and backing
+ * out of it moves that place back by one edge only, to the edge it left
+ * by: the edges before it are dead or lead to territories the walk has
+ * finished, from which no loop can be reached.  A loop of m links breaks
+ * at least m / 2 of them, since no two consecutive links are one
+ * player's, so the whole walk costs O(P log P) for P pending packets,
+ * however many loops share a territory.
  */
 static bool
 loops(struct arb_turn *t)
 {
 	struct terr	*r = T_(t);
 	size_t		 i, np = r->npend;
-	int		*edge_at = t_alloc(t, ((size_t)t->board.ncells + 1) *
-			    sizeof(int));
-	int		*path = t_alloc(t, (np + 1) * sizeof(int));
-	int		*iter = t_alloc(t, (np + 1) * sizeof(int));
-	int		*list = t_alloc(t, (np + 1) * sizeof(int));
+	int		*path = r->path, *list = r->list, depth;
 	bool		 found = false;
 	int		 stamp = ++r->mark[t->board.ncells];
 
-	/* The pending packets by source: edges out of each territory. */
+	/* Edges out of each territory in priority order. */
 	S = t;
 	qsort(r->pend, np, sizeof(int), by_source);
-	for (i = 0; i < (size_t)t->board.ncells + 1; i++)
-		edge_at[i] = -1;
-	for (i = np; i-- > 0;)
-		edge_at[r->pk.v[r->pend[i]].at] = (int)i;
 
-	/* mark[c] == stamp: visited; onstack[c]: its depth + 1, or 0. */
+	/*
+	 * mark[c] == stamp: c has been reached in this walk, and then
+	 * onstack[c] is its depth + 1 while on the path, 0 once finished,
+	 * and -1 when the walk backed out of it after a loop.
+	 */
 	for (i = 0; i < np; i++) {
-		int start = r->pk.v[r->pend[i]].at, depth = 0;
+		int start = r->pk.v[r->pend[i]].at;
 
-		if (r->mark[start] == stamp)
+		reach(r, start, stamp);
+		if (r->onstack[start] >= 0)
 			continue;
-		r->mark[start] = stamp;
+		depth = 0;
 		r->onstack[start] = 1;
 		path[0] = start;
-		iter[0] = edge_at[start];
 		while (depth >= 0) {
-			int	 c = path[depth], e = iter[depth], to;
+			int		 c = path[depth], e = r->cur[c], to;
+			int		 from, first, d, n = 0;
+			struct packet	*p;
+			size_t		 j, k, lo;
 
-			if (e < 0 || (size_t)e >= np ||
-			    r->pk.v[r->pend[e]].at != c) {
+			if ((size_t)e >= np || r->pk.v[r->pend[e]].at != c) {
 				r->onstack[c] = 0;
 				depth--;
 				continue;
 			}
-			iter[depth] = e + 1;
-			to = r->pk.v[r->pend[e]].dest;
-			if (r->mark[to] == stamp && r->onstack[to] > 0) {
-				/* A loop: path[onstack[to]-1 .. depth]. */
-				int	 from = r->onstack[to] - 1, d, n = 0;
-				size_t	 j;
-
-				for (d = from; d <= depth; d++) {
-					int x = path[d], y = d < depth ?
-					    path[d + 1] : to;
-
-					for (j = (size_t)edge_at[x]; j < np &&
-					    r->pk.v[r->pend[j]].at == x; j++)
-						if (r->pk.v[r->pend[j]].dest == y)
-							list[n++] = r->pend[j];
-				}
-				/* Priority order within the loop. */
-				for (d = 1; d < n; d++) {
-					int v = list[d], w = d;
-
-					while (w > 0 && r->pk.v[list[w - 1]].seq >
-					    r->pk.v[v].seq) {
-						list[w] = list[w - 1];
-						w--;
-					}
-					list[w] = v;
-				}
-				skirmish(t, list, n, "loop", to);
-				for (j = 0; j < (size_t)n; j++)
-					r->pk.v[list[j]].moving =
-					    r->pk.v[list[j]].n > 0;
-				found = true;
-				/* Leave the loop's territories behind. */
-				while (depth >= from) {
-					r->onstack[path[depth]] = 0;
-					depth--;
-				}
+			r->cur[c] = e + 1;
+			p = &r->pk.v[r->pend[e]];
+			if (!p->moving)
+				continue;	/* lost in a loop */
+			to = p->dest;
+			reach(r, to, stamp);
+			if (r->onstack[to] == 0)
+				continue;	/* finished: no loop there */
+			if (r->onstack[to] < 0) {
+				r->onstack[to] = ++depth + 1;
+				path[depth] = to;
 				continue;
 			}
-			if (r->mark[to] == stamp)
-				continue;
-			r->mark[to] = stamp;
-			r->onstack[to] = ++depth + 1;
-			path[depth] = to;
-			iter[depth] = edge_at[to];
+			/*
+			 * A loop: path[from .. depth], back to path[from].
+			 * It is named by its first territory in map order,
+			 * wherever the walk came into it.
+			 */
+			if (!found) {
+				/* The links, for this and later loops. */
+				memcpy(r->bylink, r->pend, np * sizeof(int));
+				qsort(r->bylink, np, sizeof(int), by_link);
+				found = true;
+			}
+			from = r->onstack[to] - 1;
+			first = to;
+			for (d = from; d <= depth; d++) {
+				int x = path[d];
+				int y = d < depth ? path[d + 1] : to;
+
+				first = x < first ? x : first;
+				lo = link_find(r, x, y, &k);
+				for (j = lo; j < lo + k; j++)
+					if (r->pk.v[r->bylink[j]].moving)
+						list[n++] = r->bylink[j];
+			}
+			qsort(list, (size_t)n, sizeof(int), by_seq);
+			skirmish(t, list, n, "loop", first);
+			for (j = 0; j < (size_t)n; j++) {
+				p = &r->pk.v[list[j]];
+				p->moving = p->n > 0;
+			}
+			/* Back to the first broken link. */
+			for (d = from; d < depth; d++)
+				if (!link_live(r, path[d], path[d + 1]))
+					break;
+			while (depth > d) {
+				r->onstack[path[depth]] = -1;
+				r->cur[path[depth]]--;
+				depth--;
+			}
 		}
 	}
 	return found;
@@ -734,6 +879,29 @@ step(struct arb_turn *t, int s)
 	}
 }
 
+/* "B, C": the territories the order's path enters, names whole. */
+static const char *
+path_names(struct arb_turn *t, const struct order *o)
+{
+	size_t	 size = 1, len = 0, n;
+	char	*buf;
+	int	 k;
+
+	for (k = 1; k < o->ncells; k++)
+		size += strlen(cell_name(t, o->cells[k])) + 2;
+	buf = t_alloc(t, size);
+	for (k = 1; k < o->ncells; k++) {
+		if (k > 1) {
+			memcpy(buf + len, ", ", 2);
+			len += 2;
+		}
+		n = strlen(cell_name(t, o->cells[k]));
+		memcpy(buf + len, cell_name(t, o->cells[k]), n);
+		len += n;
+	}
+	return buf;
+}
+
 static void
 resolve(struct arb_turn *t)
 {
@@ -759,48 +927,57 @@ resolve(struct arb_turn *t)
 	r->tail = t_alloc(t, n * sizeof(int));
 	r->mark = t_alloc(t, (n + 1) * sizeof(int));
 	r->onstack = t_alloc(t, n * sizeof(int));
+	r->cur = t_alloc(t, n * sizeof(int));
 	r->pend = t_alloc(t, (r->pk.n + 1) * sizeof(int));
+	r->path = t_alloc(t, (r->pk.n + 2) * sizeof(int));
+	r->list = t_alloc(t, (r->pk.n + 1) * sizeof(int));
+	r->bylink = t_alloc(t, (r->pk.n + 1) * sizeof(int));
+	r->mine = t_alloc(t, (r->pk.n + 1) * sizeof(int));
 	step(t, 1);
 	step(t, 2);
 	for (i = 0; i < r->pk.n; i++) {
 		struct packet	*p = &r->pk.v[i];
 		struct order	*o = &t->orders.v[p->order];
-		char		 path[160];
-		int		 k;
-		size_t		 len = 0;
 
-		path[0] = '\0';
-		for (k = 1; k < o->ncells; k++)
-			len += (size_t)snprintf(path + len, sizeof(path) - len,
-			    "%s%.40s", k > 1 ? ", " : "",
-			    cell_name(t, o->cells[k]));
 		order_rule(t, o, OS_DONE, R_OK, "territory 2",
 		    "%d arm%s from %s to %s: %d arrived, %d lost", p->n0,
-		    p->n0 == 1 ? "y" : "ies", cell_name(t, o->cells[0]), path,
-		    p->n, p->n0 - p->n);
+		    p->n0 == 1 ? "y" : "ies", cell_name(t, o->cells[0]),
+		    path_names(t, o), p->n, p->n0 - p->n);
 		order_num(t, o, "arrived", p->n);
 		order_num(t, o, "lost", p->n0 - p->n);
 	}
 }
 
-/* Ruling T9: upkeep, when the map asks for it. */
+/*
+ * Ruling T9: upkeep, when the map asks for it.  It stops at what a map may
+ * hold (see loaded()), so that the next map loads: a loyalty of MAXARMIES
+ * gains nothing, and once the map holds MAXARMIES armies the bivouacs
+ * raise none, the territories taken in map order.
+ */
 static void
 end(struct arb_turn *t)
 {
 	struct terr	*r = T_(t);
+	long		 total = 0;
 	int		 c;
 
 	if (!r->upkeep)
 		return;
+	for (c = 0; c < t->board.ncells; c++)
+		total += armies(t)[c];
 	for (c = 0; c < t->board.ncells; c++) {
 		int	 p = t->board.cells[c].owner;
 
 		if (p < 0)
 			continue;
-		loyalty_set(t, c, t->board.cells[c].loyalty + 1, "upkeep", -1);
-		if (board_has(&t->board, c, r->bivouac)) {
+		if (t->board.cells[c].loyalty < MAXARMIES)
+			loyalty_set(t, c, t->board.cells[c].loyalty + 1,
+			    "upkeep", -1);
+		if (board_has(&t->board, c, r->bivouac) &&
+		    total < MAXARMIES) {
 			struct loss *g = VPUSH(t, t->gains);
 
+			total++;
 			g->unit = -1;
 			g->player = p;
 			g->at = c;
