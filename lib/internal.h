@@ -41,6 +41,7 @@ char	*t_vprintf(struct arb_turn *, const char *, va_list)
 void	 t_grow(struct arb_turn *, void *vecp, size_t *cap, size_t need,
 	    size_t size);
 void	 t_nomem(struct arb_turn *) __attribute__((noreturn));
+void	 utf8_mend(char *);	/* drops broken UTF-8 sequences */
 void	 t_fail(struct arb_turn *, enum arb_errcode, const char *, ...)
 	    __attribute__((noreturn, format(printf, 3, 4)));
 

@@ -73,6 +73,8 @@ ld_fail(struct ld *ld, const char *fmt, ...)
 		va_start(ap, fmt);
 		vsnprintf(e->text, sizeof(e->text), fmt, ap);
 		va_end(ap);
+		utf8_mend(e->text);
+		utf8_mend(e->pointer);
 		e->line = e->column = 1;
 		locate(ld->text, ld->len, ld->ptr, &e->line, &e->column);
 	}

@@ -27,6 +27,33 @@ t_nomem(struct arb_turn *t)
 	t_fail(t, ARB_ENOMEM, "out of memory");
 }
 
+/*
+ * Drops the bytes of any broken UTF-8 sequence from s, in place: a message
+ * that shortens a name (%.40s) or is cut at its buffer's end may end a
+ * character halfway, and a diagnostic should never carry half of one.
+ */
+void
+utf8_mend(char *s)
+{
+	unsigned char	*r = (unsigned char *)s, *w = r;
+	int		 n, k;
+
+	while (*r != '\0') {
+		n = *r < 0x80 ? 0 : (*r & 0xe0) == 0xc0 ? 1 :
+		    (*r & 0xf0) == 0xe0 ? 2 : (*r & 0xf8) == 0xf0 ? 3 : -1;
+		for (k = 1; n > 0 && k <= n; k++)
+			if ((r[k] & 0xc0) != 0x80)
+				break;
+		if (n < 0 || k <= n) {		/* broken: drop its lead */
+			r++;
+			continue;
+		}
+		for (k = 0; k <= n; k++)
+			*w++ = *r++;
+	}
+	*w = '\0';
+}
+
 void
 t_fail(struct arb_turn *t, enum arb_errcode code, const char *fmt, ...)
 {
@@ -41,6 +68,7 @@ t_fail(struct arb_turn *t, enum arb_errcode code, const char *fmt, ...)
 		ld_fail(t->ld, "%s", buf);
 	if (t->err->code == ARB_EOK) {
 		t->err->code = code;
+		utf8_mend(buf);
 		memcpy(t->err->text, buf, sizeof(buf));
 	}
 	longjmp(*t->jmp, 1);

@@ -266,6 +266,28 @@ test_load(void)
  * AddressSanitizer, which make check runs this under, reports a leak
  * otherwise.
  */
+/* Messages cut in the middle of a character are mended. */
+static void
+test_utf8_mend(void)
+{
+	char	 a[] = "caf\xc3\xa9 \xc3", b[] = "\xe2\x82\"x\xe2\x82\xac";
+	char	 c[] = "\xf0\x9f\x8e", d[] = "plain \xff text";
+	char	 e[64];
+
+	utf8_mend(a);
+	CHECK(strcmp(a, "caf\xc3\xa9 ") == 0);
+	utf8_mend(b);
+	CHECK(strcmp(b, "\"x\xe2\x82\xac") == 0);
+	utf8_mend(c);
+	CHECK(strcmp(c, "") == 0);
+	utf8_mend(d);
+	CHECK(strcmp(d, "plain  text") == 0);
+	/* A cut at five bytes leaves half of the third "é". */
+	snprintf(e, sizeof(e), "%.5s|", "\xc3\xa9\xc3\xa9\xc3\xa9");
+	utf8_mend(e);
+	CHECK(strcmp(e, "\xc3\xa9\xc3\xa9|") == 0);
+}
+
 static void
 test_messages(void)
 {
@@ -362,6 +384,7 @@ main(void)
 	test_strmap();
 	test_load();
 	test_messages();
+	test_utf8_mend();
 	test_graph();
 	printf("unit: %d passed, %d failed\n", passed, failed);
 	return failed != 0;
