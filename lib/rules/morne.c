@@ -119,6 +119,9 @@ struct step {
 	enum how	 how;
 	int		 base, water, leave, cost;
 	unsigned	 sd;		/* the hexside crossed */
+	int		 zoc_of;	/* leaving: an enemy that controls
+					 * the hex left (a mounted one if
+					 * any), or -1 */
 	bool		 marsh;
 };
 
@@ -602,6 +605,8 @@ check(struct arb_turn *t, struct order *o, int *target)
 			}
 			s->leave = 1;
 		}
+		s->zoc_of = z.n > 0 ? (z.mounted >= 0 ? z.mounted : z.first) :
+		    -1;
 		s->cost = s->base + s->water + s->leave;
 		total += s->cost;
 		/* morne-plaine zoc-enter: movement ends at once. */
@@ -891,7 +896,8 @@ execute(struct arb_turn *t, struct order *o)
 		    t->board.cells[s->to].terrain], "paid_as", TF_STR,
 		    how_names[s->how], "base", TF_INT, (long)s->base,
 		    "hexside", TF_INT, (long)s->water, "leave_zoc", TF_INT,
-		    (long)s->leave, "cost", TF_INT, (long)s->cost, "mp_left",
+		    (long)s->leave, "zoc_of", TF_STR, s->zoc_of >= 0 ?
+		    t->units.v[s->zoc_of].id : "", "cost", TF_INT, (long)s->cost, "mp_left",
 		    TF_INT, (long)mv->mp, NULL);
 		if (s->marsh) {
 			roll = dice_roll(t, 4, t_printf(t, "%s enters the "
