@@ -251,6 +251,10 @@ load_terrain_types(struct arb_turn *t, struct ld *ld, const struct jv *v)
 		x->ntt++;
 		ld_pop(ld);
 	}
+	for (k = 0; k < x->ntt && x->tk[k] != TK_CELL; k++)
+		continue;
+	if (k == x->ntt)
+		ld_fail(ld, "no cell type: the board needs at least one");
 	ld_pop(ld);
 }
 
@@ -497,8 +501,8 @@ mask_set(struct arb_turn *t, uint64_t *mask, int a, int b, int tt)
 	mask[(size_t)b * 6 + (size_t)d] |= (uint64_t)1 << tt;
 }
 
-/* Across the whole map: borders and connections of the right kinds, and
- * every unit on a terrain where it can exist. */
+/* Across the whole map: cell terrains, borders and connections of the
+ * right kinds. */
 static void
 loaded(struct arb_turn *t, struct ld *ld, const struct jv *root)
 {
@@ -508,6 +512,13 @@ loaded(struct arb_turn *t, struct ld *ld, const struct jv *root)
 	int		 tt, k;
 
 	(void)root;
+	for (i = 0; i < (size_t)b->ncells; i++)
+		if (cell_tt(t, (int)i) < 0) {
+			ld_push(ld, "board");
+			ld_fail(ld, "cell %s has terrain \"%s\", which is not a "
+			    "cell type of terrain-types", cell_name(t, (int)i),
+			    b->terrains[b->cells[i].terrain]);
+		}
 	x->borders = t_alloc(t, n * sizeof(uint64_t));
 	x->conns = t_alloc(t, n * sizeof(uint64_t));
 	for (i = 0; i < b->sides.n; i++) {
@@ -562,8 +573,11 @@ speed(struct arb_turn *t, int u)
 
 	if (xu->nocc > 0 && s == 0)
 		s = 1;		/* "as if the speed were 1" */
+	/* Each product is held to BIG, so that acp x speed stays in a
+	 * long. */
 	for (i = 0; i < xu->nocc; i++)
-		s = s * tab(t, T_OCC, ty, xu->occ[i]) / 100;
+		if ((s = s * tab(t, T_OCC, ty, xu->occ[i]) / 100) > BIG)
+			s = BIG;
 	if (xt->ndmg > 0) {
 		/* Ruling: linear between the points around the unit's hp,
 		 * the end points' percent beyond them. */
@@ -578,7 +592,8 @@ speed(struct arb_turn *t, int u)
 			    xt->dmg[i - 1][1]) * (xu->hp - xt->dmg[i - 1][0]) /
 			    (xt->dmg[i][0] - xt->dmg[i - 1][0]);
 		}
-		s = s * pct / 100;
+		if ((s = s * pct / 100) > BIG)
+			s = BIG;
 	}
 	if (s < xt->p[P_SPEED_MIN])
 		s = xt->p[P_SPEED_MIN];
@@ -665,7 +680,7 @@ zoc_extra(struct arb_turn *t, struct action *ac, int u, int a, int b)
 			continue;
 		if ((f = tab(t, T_ZOCFROM, te, cell_tt(t, e->at))) == 0)
 			continue;
-		r = (int)((long)r * f / 100);
+		r = (long)r * f / 100 > BIG ? BIG : (int)((long)r * f / 100);
 		in_a = board_distance(&t->board, e->at, a) <= r &&
 		    tab(t, T_ZOCINTO, te, cell_tt(t, a));
 		in_b = b >= 0 && board_distance(&t->board, e->at, b) <= r &&
@@ -748,6 +763,12 @@ cost_action(struct arb_turn *t, struct action *ac, int u, int a, int b,
 		return R_OK;
 	}
 	d = board_distance(&t->board, a, b);
+	if (d == 0) {
+		/* Ruling: a move goes "from one location to another". */
+		*why = t_printf(t, "%s is already at %s", un->id,
+		    cell_name(t, b));
+		return R_OUT_OF_RANGE;
+	}
 	if (!can_exist(t, ty, cell_tt(t, b))) {
 		*why = t_printf(t, "%s cannot exist on %s at %s (altitude-min "
 		    "%d, altitude-max %d)", un->id, x->tt[cell_tt(t, b)],
