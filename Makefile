@@ -15,14 +15,15 @@ WARNINGS = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 # jansson's flags are asked for in each recipe, so that `make check` can
 # install jansson first and still build in the same run.
 JANSSON_CFLAGS = `$(PKG_CONFIG) --cflags jansson`
-JANSSON_LIBS = `$(PKG_CONFIG) --libs jansson`
+JANSSON_LIBS = `$(PKG_CONFIG) --libs jansson` -lm	# -lm: lib/geom.c
 ARB_CFLAGS = -std=c11 -pedantic $(WARNINGS) -Werror -Ilib $(CFLAGS)
 SAN_CFLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
 	     -fno-omit-frame-pointer
 
 HDRS	= lib/arbiter.h lib/internal.h
-LIBSRC	= lib/util.c lib/board.c lib/load.c lib/emit.c lib/turn.c \
-	  lib/rules/aeonis.c lib/rules/territory.c lib/rules/morne.c lib/rules/xconq.c
+LIBSRC	= lib/util.c lib/board.c lib/geom.c lib/load.c lib/emit.c lib/turn.c \
+	  lib/rules/aeonis.c lib/rules/territory.c lib/rules/morne.c \
+	  lib/rules/xconq.c lib/rules/arcane.c
 CLISRC	= cli/arbiter.c
 MANS	= man/arbiter.1 man/arbiter-map.5 man/arbiter-orders.5 \
 	  man/arbiter-result.5 man/arbiter-rules.7

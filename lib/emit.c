@@ -14,6 +14,11 @@
 
 #include "internal.h"
 
+/* Reals are rounded to 0.001 before they are set (geom_round); 15
+ * significant digits then print them back exactly ("1.061", not
+ * "1.0609999999999999"). */
+#define REALS	JSON_REAL_PRECISION(15)
+
 static struct arb_turn *T;	/* for the allocation checks below */
 
 void
@@ -75,7 +80,7 @@ playerv(struct arb_turn *t, long p)
 static void
 dump(struct arb_turn *t, json_t *root, size_t flags, FILE *fp)
 {
-	if (json_dumpf(root, fp, flags) != 0 || fputc('\n', fp) == EOF ||
+	if (json_dumpf(root, fp, flags | REALS) != 0 || fputc('\n', fp) == EOF ||
 	    ferror(fp))
 		t_fail(t, ARB_EINTERNAL, "cannot write the output");
 }
@@ -108,7 +113,9 @@ order_json(struct arb_turn *t, const struct order *o)
 	set(j, "id", str(o->id));
 	set(j, "kind", str(k->key));
 	set(j, "units", units_of(t, o->units, o->nunits));
-	if (k->arg == OK_PATH) {
+	if (k->arg == OK_RULE)
+		;	/* report_order writes what the order said */
+	else if (k->arg == OK_PATH) {
 		a = ok(json_array());
 		for (i = 0; i < (size_t)o->ncells; i++)
 			add(a, cellv(t, o->cells[i]));
@@ -149,6 +156,9 @@ event_json(struct arb_turn *t, const struct tevent *te)
 		case TF_BOOL:
 			set(j, f->key, ok(json_boolean(f->i)));
 			break;
+		case TF_REAL:
+			set(j, f->key, ok(json_real(f->d)));
+			break;
 		}
 	}
 	return j;
@@ -174,8 +184,13 @@ unit_json(struct arb_turn *t, int ui)
 	set(j, "id", str(u->id));
 	set(j, "player", str(t->players.v[u->player].name));
 	set(j, "type", str(t->types.v[u->type].name));
-	set(j, "from", cellv(t, u->from));
-	set(j, "at", cellv(t, u->at));
+	if (t->board.kind == BOARD_TABLE) {
+		emit_set_pose((struct jv *)j, "start", &u->pose0);
+		emit_set_pose((struct jv *)j, "pose", &u->pose);
+	} else {
+		set(j, "from", cellv(t, u->from));
+		set(j, "at", cellv(t, u->at));
+	}
 	set(j, "strength", num(u->gone ? 0 : u->strength));
 	for (k = 0; x != NULL && x[k].name != NULL; k++)
 		set(j, x[k].name, num(u->x[k]));
@@ -232,7 +247,7 @@ put(struct out *w, json_t *v, const char *pad)
 {
 	w->t->json = v;
 	w->pad = pad;
-	if (json_dump_callback(v, indented, w, JSON_INDENT(2) |
+	if (json_dump_callback(v, indented, w, JSON_INDENT(2) | REALS |
 	    JSON_ENCODE_ANY) != 0)
 		t_fail(w->t, ARB_EINTERNAL, "cannot write the output");
 	emit_release(w->t);
@@ -417,7 +432,8 @@ emit_result(struct arb_turn *t, int flags, FILE *fp)
 			set(j, "player", str(t->players.v[l->player].name));
 			if (l->step > 0)
 				set(j, "step", num(l->step));
-			set(j, "at", cellv(t, l->at));
+			if (l->at >= 0)
+				set(j, "at", cellv(t, l->at));
 			if (l->target >= 0)
 				set(j, "target", cellv(t, l->target));
 			set(j, l->unit >= 0 ? "strength" : cx[0].name,
@@ -572,6 +588,8 @@ emit_trace(struct arb_turn *t, int text, FILE *fp)
 			else if (f->type == TF_BOOL)
 				fprintf(fp, " %s=%s", f->key, f->i ? "yes" :
 				    "no");
+			else if (f->type == TF_REAL)
+				fprintf(fp, " %s=%.15g", f->key, f->d);
 			else {
 				fprintf(fp, " %s=", f->key);
 				text_value(fp, f->type == TF_CELL ?
@@ -628,6 +646,29 @@ emit_next(struct arb_turn *t, FILE *fp)
 				add(a, e);
 			}
 		set(j, "edges", a);
+	} else if (b->kind == BOARD_TABLE) {
+		set(j, "grid", str("table"));
+		set(j, "width", ok(json_real(b->tw)));
+		set(j, "height", ok(json_real(b->th)));
+		a = ok(json_array());
+		for (i = 0; i < b->pieces.n; i++) {
+			json_t	*pc = ok(json_object()), *poly = ok(json_array());
+
+			set(pc, "id", str(b->pieces.v[i].id));
+			for (k = 0; k < b->pieces.v[i].n; k++) {
+				json_t *cj = ok(json_array());
+
+				add(cj, ok(json_real(b->pieces.v[i].p[k].x)));
+				add(cj, ok(json_real(b->pieces.v[i].p[k].y)));
+				add(poly, cj);
+			}
+			set(pc, "polygon", poly);
+			add(a, pc);
+		}
+		if (b->pieces.n > 0)
+			set(j, "pieces", a);
+		else
+			json_decref(a);
 	} else {
 		set(j, "grid", str("hex"));
 		set(j, "cols", num(b->cols));
@@ -712,7 +753,10 @@ emit_next(struct arb_turn *t, FILE *fp)
 			set(c, "loyalty", num(cl->loyalty));
 		set(cells, board_label(b, (int)i, lbl), c);
 	}
-	set(root, "cells", cells);
+	if (b->kind != BOARD_TABLE)
+		set(root, "cells", cells);
+	else
+		json_decref(cells);
 	if (b->sides.n > 0) {
 		a = ok(json_array());
 		for (i = 0; i < b->sides.n; i++) {
@@ -780,8 +824,12 @@ emit_next(struct arb_turn *t, FILE *fp)
 		set(uj, "id", str(u->id));
 		set(uj, "player", str(t->players.v[u->player].name));
 		set(uj, "type", str(t->types.v[u->type].name));
-		set(uj, "at", cellv(t, u->at));
-		set(uj, "strength", num(u->strength));
+		if (b->kind == BOARD_TABLE)
+			emit_set_pose((struct jv *)uj, "pose", &u->pose);
+		else {
+			set(uj, "at", cellv(t, u->at));
+			set(uj, "strength", num(u->strength));
+		}
 		if (u->range >= 0)
 			set(uj, "range", num(u->range));
 		for (k = 0; x != NULL && x[k].name != NULL; k++)
@@ -875,4 +923,44 @@ emit_add_array(struct jv *arr)
 
 	add((json_t *)arr, a);
 	return (struct jv *)a;
+}
+
+void
+emit_set_real(struct jv *obj, const char *key, double val)
+{
+	set((json_t *)obj, key, ok(json_real(geom_round(val))));
+}
+
+void
+emit_set_null(struct jv *obj, const char *key)
+{
+	set((json_t *)obj, key, ok(json_null()));
+}
+
+void
+emit_set_pose(struct jv *obj, const char *key, const struct pose *p)
+{
+	json_t	*j = ok(json_object());
+
+	set(j, "x", ok(json_real(geom_round(p->x))));
+	set(j, "y", ok(json_real(geom_round(p->y))));
+	/* 359.9996 rounds to 360, which is 0. */
+	set(j, "facing", ok(json_real(geom_norm360(geom_round(p->facing)))));
+	set((json_t *)obj, key, j);
+}
+
+void
+emit_set_point(struct jv *obj, const char *key, struct pt p)
+{
+	json_t	*a = ok(json_array());
+
+	add(a, ok(json_real(geom_round(p.x))));
+	add(a, ok(json_real(geom_round(p.y))));
+	set((json_t *)obj, key, a);
+}
+
+void
+emit_add_real(struct jv *arr, double val)
+{
+	add((json_t *)arr, ok(json_real(geom_round(val))));
 }

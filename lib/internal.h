@@ -68,8 +68,76 @@ void	 arena_release(struct chunk *);
 /* board.c: cells and adjacency.  Cells are numbered 0 .. ncells-1. */
 enum board_kind {
 	BOARD_HEX,		/* column-row labels, six neighbours */
-	BOARD_GRAPH		/* named territories, explicit adjacency */
+	BOARD_GRAPH,		/* named territories, explicit adjacency */
+	BOARD_TABLE		/* an open table: no cells, units have poses */
 };
+
+/* geom.c: points and convex polygons on a table, lengths in steps. */
+#define GEOM_EPS	1e-6	/* lengths closer than this are equal */
+#define GEOM_AEPS	1e-6	/* angles (degrees) closer than this are equal */
+#define GEOM_MAXPTS	64	/* corners of a terrain piece */
+
+struct pt {
+	double		 x, y;
+};
+
+struct pose {
+	double		 x, y;		/* the centre */
+	double		 facing;	/* degrees clockwise from north, [0,360) */
+};
+
+struct piece {				/* a terrain piece on the table */
+	const char	*id;
+	struct pt	*p;		/* counterclockwise, convex */
+	int		 n;
+};
+
+static inline struct pt
+pt_make(double x, double y)
+{
+	struct pt p = { x, y };
+
+	return p;
+}
+static inline struct pt pt_add(struct pt a, struct pt b)
+{ return pt_make(a.x + b.x, a.y + b.y); }
+static inline struct pt pt_sub(struct pt a, struct pt b)
+{ return pt_make(a.x - b.x, a.y - b.y); }
+static inline struct pt pt_mul(struct pt a, double k)
+{ return pt_make(a.x * k, a.y * k); }
+static inline double pt_dot(struct pt a, struct pt b)
+{ return a.x * b.x + a.y * b.y; }
+static inline double pt_cross(struct pt a, struct pt b)
+{ return a.x * b.y - a.y * b.x; }
+/* a turned 90 degrees clockwise */
+static inline struct pt pt_cw(struct pt a)
+{ return pt_make(a.y, -a.x); }
+
+double	 pt_len(struct pt);
+struct pt pt_unit(struct pt);
+struct pt pt_bearing(double deg);	/* unit vector, compass bearing */
+struct pt geom_rotate(struct pt p, struct pt c, double ccw_deg);
+double	 geom_angle(struct pt from, struct pt to);	/* ccw, [0,360) */
+double	 geom_norm360(double deg);
+double	 geom_round(double v);		/* to 0.001, never -0 */
+int	 geom_convex(struct pt *, int n);	/* -1, or makes it ccw */
+double	 geom_area(const struct pt *, int n);
+/* How deep the interiors overlap (<= 0: apart or touching). */
+double	 geom_depth(const struct pt *, int, const struct pt *, int);
+bool	 geom_overlaps(const struct pt *, int, const struct pt *, int);
+/* a moved along unit vector dir: the distance at which it first touches
+ * b on a way that goes on into overlap, when that is less than dist;
+ * else -1. */
+double	 geom_sweep(const struct pt *a, int na, struct pt dir, double dist,
+	    const struct pt *b, int nb);
+/* The convex overlap of a and b into out (room for na + nb points). */
+int	 geom_clip(const struct pt *a, int na, const struct pt *b, int nb,
+	    struct pt *out);
+bool	 geom_inside(const struct pt *, int, struct pt);	/* strictly */
+/* The longest boundary segment a and b share (0: none). */
+double	 geom_shared(const struct pt *, int, const struct pt *, int);
+/* Distance from p to the segment a-b. */
+double	 geom_segdist(struct pt p, struct pt a, struct pt b);
 
 struct cell {
 	uint32_t	features;	/* bit i: board.features[i] */
@@ -114,6 +182,8 @@ struct board {
 	VEC(struct hexside) sides;
 	VEC(const char *) sidefeats;
 	VEC(struct connection) conns;
+	double		 tw, th;	/* table: width and height */
+	VEC(struct piece) pieces;	/* table: terrain pieces */
 };
 
 int	 board_find(const struct board *, const char *label);	/* -1 */
@@ -146,6 +216,7 @@ struct unit {
 	int		 x[UNIT_X];	/* the rule system's counters */
 	bool		 has_x[UNIT_X];
 	unsigned	 marks;		/* bit i: ruleset->unit_marks[i] */
+	struct pose	 pose, pose0;	/* table: now and at the start */
 	int		 by;		/* the order that last moved it, or -1 */
 	bool		 named;		/* some order named it */
 	bool		 moved;
@@ -209,6 +280,12 @@ enum reason {
 	R_IMMOBILIZED,
 	R_CANNOT_LEAVE_WORLD,
 	R_NOT_AT_EDGE,
+	R_INSUFFICIENT_OP,
+	R_TOOL_BLOCKED,
+	R_OVERLAP,
+	R_MOVEMENT_ENDED,
+	R_TARGET_SORTIE,
+	R_NO_MOVE_ORDER,
 	R_NREASONS
 };
 const char	*reason_name(enum reason);
@@ -233,6 +310,7 @@ struct order {
 	enum reason	 reason;
 	const char	*rule;		/* "aeonis 5" */
 	const char	*msg;
+	void		*data;		/* OK_RULE: the rule system's own */
 	VEC(struct onum) nums;		/* cost, ap_left, ... in order */
 };
 
@@ -278,13 +356,15 @@ enum tftype {
 	TF_INT,
 	TF_STR,
 	TF_CELL,
-	TF_BOOL
+	TF_BOOL,
+	TF_REAL			/* a double, written rounded to 0.001 */
 };
 
 struct tfield {
 	const char	*key;
 	enum tftype	 type;
 	long		 i;
+	double		 d;
 	const char	*s;
 };
 
@@ -295,7 +375,8 @@ struct tevent {
 
 /*
  * trace_event(t, "step", "order", TF_STR, id, "cost", TF_INT, 2L, ...,
- * NULL): the first field is always "ev".  Integers are passed as long.
+ * NULL): the first field is always "ev".  Integers are passed as long,
+ * TF_REAL values as double.
  * Does nothing unless the run asked for a trace.
  */
 void	 trace_event(struct arb_turn *, const char *ev, ...);
@@ -345,6 +426,11 @@ const char *ld_str(struct ld *, const struct jv *obj, const char *key,
 const char *ld_strv(struct ld *, const struct jv *v);	/* v itself */
 int	 ld_cellv(struct ld *, const struct jv *v);	/* a known cell */
 int	 ld_playerv(struct ld *, const struct jv *v);	/* a known player */
+double	 ld_realv(struct ld *, const struct jv *v, const char *what,
+	    double min, double max);	/* a number; v pushed by the caller */
+double	 ld_real(struct ld *, const struct jv *obj, const char *key,
+	    double dflt, double min, double max);
+int	 ld_unitv(struct ld *, const struct jv *v);	/* a known unit */
 /* Iterate an object: returns false at the end. */
 bool	 ld_next(const struct jv *obj, void **iter, const char **key,
 	    const struct jv **val);
@@ -362,7 +448,9 @@ struct okind {				/* an order kind: its key */
 	const char	*key;
 	enum {
 		OK_PATH,		/* an array of cells */
-		OK_CELL			/* one cell */
+		OK_CELL,		/* one cell */
+		OK_RULE			/* anything: the rule system's
+					 * load_order reads it */
 	}		 arg;
 	const char	*count;		/* NULL: the order names "units";
 					 * else the key of a count (>= 1)
@@ -409,6 +497,10 @@ struct ruleset {
 		    const struct jv *);
 	void	(*save_unit)(struct arb_turn *, int u, struct jv *obj,
 		    bool next);		/* next: for the next map */
+	/* Reads the argument of an OK_RULE order kind (the ld points at
+	 * it) into o->data; may fail through ld_fail. */
+	void	(*load_order)(struct arb_turn *, struct ld *, struct order *,
+		    const struct jv *arg, const struct jv *order);
 	/* An order's own members of the result (may be NULL). */
 	void	(*report_order)(struct arb_turn *, const struct order *,
 		    struct jv *obj);
@@ -422,6 +514,7 @@ extern const struct ruleset rules_aeonis;
 extern const struct ruleset rules_territory;
 extern const struct ruleset rules_morne;
 extern const struct ruleset rules_xconq;
+extern const struct ruleset rules_arcane;
 
 struct arb_turn {
 	jmp_buf			*jmp;		/* where errors jump */
@@ -497,6 +590,11 @@ struct jv *emit_add_object(struct jv *);
 void	 emit_add_str(struct jv *, const char *);
 void	 emit_add_cell(struct arb_turn *, struct jv *, int);
 void	 emit_add_int(struct jv *, long);
+void	 emit_set_real(struct jv *, const char *, double);	/* rounded */
+void	 emit_add_real(struct jv *, double);			/* rounded */
+void	 emit_set_null(struct jv *, const char *);
+void	 emit_set_pose(struct jv *, const char *, const struct pose *);
+void	 emit_set_point(struct jv *, const char *, struct pt);
 struct jv *emit_add_array(struct jv *);
 
 /* load.c */

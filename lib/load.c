@@ -311,6 +311,48 @@ ld_playerv(struct ld *ld, const struct jv *v)
 }
 
 /* A required member. */
+double
+ld_realv(struct ld *ld, const struct jv *jv, const char *what, double min,
+    double max)
+{
+	double	 d;
+
+	if (!json_is_number(J(jv)))
+		expect(ld, J(jv), what, "a number");
+	d = json_number_value(J(jv));
+	if (!(d >= min && d <= max))
+		ld_fail(ld, "%s %g out of range [%g, %g]", what, d, min, max);
+	return d;
+}
+
+double
+ld_real(struct ld *ld, const struct jv *obj, const char *key, double dflt,
+    double min, double max)
+{
+	const struct jv	*v = ld_get(obj, key);
+	double		 d;
+
+	if (v == NULL)
+		return dflt;
+	ld_push(ld, key);
+	d = ld_realv(ld, v, key, min, max);
+	ld_pop(ld);
+	return d;
+}
+
+int
+ld_unitv(struct ld *ld, const struct jv *v)
+{
+	int	 u;
+
+	if (!json_is_string(J(v)))
+		expect(ld, J(v), "unit", "a unit id");
+	if ((u = strmap_get(&ld->t->unit_ids, json_string_value(J(v)))) < 0)
+		ld_fail(ld, "unknown unit \"%.40s\"",
+		    json_string_value(J(v)));
+	return u;
+}
+
 static const struct jv *
 need(struct ld *ld, const struct jv *obj, const char *key)
 {
@@ -369,6 +411,9 @@ static const char *const map_keys[] = {
 static const char *const board_keys[] = {
 	"grid", "cols", "rows", "default", "layout", "legend", "terrain", NULL
 };
+static const char *const table_keys[] = {
+	"grid", "width", "height", "pieces", NULL
+};
 static const char *const graph_keys[] = {
 	"grid", "territories", "edges", NULL
 };
@@ -380,6 +425,9 @@ static const char *const player_keys[] = {
 };
 static const char *const unit_keys[] = {
 	"id", "player", "type", "at", "strength", "range", NULL
+};
+static const char *const tunit_keys[] = {	/* on a table */
+	"id", "player", "type", "pose", NULL
 };
 
 static int
@@ -533,6 +581,67 @@ load_graph(struct arb_turn *t, struct ld *ld, const struct jv *bv)
 	ld_pop(ld);
 }
 
+/* A table: its size, and its terrain pieces as convex polygons. */
+static void
+load_table(struct arb_turn *t, struct ld *ld, const struct jv *bv)
+{
+	struct board	*b = &t->board;
+	const struct jv	*l, *v, *poly;
+	size_t		 i, k, j;
+
+	need(ld, bv, "width");
+	need(ld, bv, "height");
+	b->tw = ld_real(ld, bv, "width", 0, GEOM_EPS, 1e6);
+	b->th = ld_real(ld, bv, "height", 0, GEOM_EPS, 1e6);
+	if ((l = ld_get(bv, "pieces")) == NULL)
+		return;
+	ld_push(ld, "pieces");
+	for (i = 0; i < ld_len(ld, l); i++) {
+		static const char *const keys[] = { "id", "polygon", NULL };
+		struct piece	*pc = VPUSH(t, b->pieces);
+
+		ld_pushi(ld, i);
+		v = need_object(ld, ld_at(l, i));
+		ld_keys(ld, v, keys, NULL);
+		pc->id = ld_str(ld, v, "id", NULL);
+		for (j = 0; j < i; j++)
+			if (strcmp(b->pieces.v[j].id, pc->id) == 0) {
+				ld_push(ld, "id");
+				ld_fail(ld, "duplicate piece id \"%.40s\"",
+				    pc->id);
+			}
+		poly = need(ld, v, "polygon");
+		ld_push(ld, "polygon");
+		pc->n = (int)ld_len(ld, poly);
+		if (pc->n < 3 || pc->n > GEOM_MAXPTS)
+			ld_fail(ld, "a polygon of %d corners: expected 3 to "
+			    "%d", pc->n, GEOM_MAXPTS);
+		pc->p = t_alloc(t, (size_t)pc->n * sizeof(*pc->p));
+		for (k = 0; k < (size_t)pc->n; k++) {
+			const struct jv *c = ld_at(poly, k);
+
+			ld_pushi(ld, k);
+			if (ld_len(ld, c) != 2)
+				ld_fail(ld, "a corner is [x, y], not %zu "
+				    "numbers", ld_len(ld, c));
+			ld_pushi(ld, 0);
+			pc->p[k].x = ld_realv(ld, ld_at(c, 0), "x", -1e6, 1e6);
+			ld_pop(ld);
+			ld_pushi(ld, 1);
+			pc->p[k].y = ld_realv(ld, ld_at(c, 1), "y", -1e6, 1e6);
+			ld_pop(ld);
+			ld_pop(ld);
+		}
+		if (geom_convex(pc->p, pc->n) < 0)
+			ld_fail(ld, "not a convex polygon (corners in order, "
+			    "no three in a line; split a concave piece into "
+			    "convex ones)");
+		ld_pop(ld);
+		ld_pop(ld);
+	}
+	ld_pop(ld);
+}
+
 /* The board's shape: what rule systems need to name cells. */
 static void
 load_shape(struct arb_turn *t, struct ld *ld, const struct jv *bv)
@@ -543,7 +652,8 @@ load_shape(struct arb_turn *t, struct ld *ld, const struct jv *bv)
 
 	ld_push(ld, "board");
 	need_object(ld, bv);
-	want = t->rs->board == BOARD_GRAPH ? "graph" : "hex";
+	want = t->rs->board == BOARD_GRAPH ? "graph" :
+	    t->rs->board == BOARD_TABLE ? "table" : "hex";
 	grid = ld_str(ld, bv, "grid", NULL);
 	if (strcmp(grid, want) != 0) {
 		ld_push(ld, "grid");
@@ -554,6 +664,12 @@ load_shape(struct arb_turn *t, struct ld *ld, const struct jv *bv)
 	if (b->kind == BOARD_GRAPH) {
 		ld_keys(ld, bv, graph_keys, NULL);
 		load_graph(t, ld, bv);
+		ld_pop(ld);
+		return;
+	}
+	if (b->kind == BOARD_TABLE) {
+		ld_keys(ld, bv, table_keys, NULL);
+		load_table(t, ld, bv);
 		ld_pop(ld);
 		return;
 	}
@@ -593,6 +709,8 @@ load_board(struct arb_turn *t, struct ld *ld, const struct jv *bv)
 	void		*it;
 	int		 i, c, dflt;
 
+	if (b->kind == BOARD_TABLE)
+		return;
 	ld_push(ld, "board");
 	dflt = b->default_terrain;
 	if (ld_get(bv, "default") != NULL) {
@@ -925,6 +1043,27 @@ load_turn_order(struct arb_turn *t, struct ld *ld, const struct jv *root)
 }
 
 static void
+load_pose(struct ld *ld, const struct jv *v, struct unit *u)
+{
+	static const char *const keys[] = { "x", "y", "facing", NULL };
+	struct board	*b = &ld->t->board;
+
+	ld_push(ld, "pose");
+	need_object(ld, v);
+	ld_keys(ld, v, keys, NULL);
+	need(ld, v, "x");
+	need(ld, v, "y");
+	need(ld, v, "facing");
+	u->pose.x = ld_real(ld, v, "x", 0, 0, b->tw);
+	u->pose.y = ld_real(ld, v, "y", 0, 0, b->th);
+	u->pose.facing = geom_norm360(ld_real(ld, v, "facing", 0, -1e6,
+	    1e6));
+	u->pose0 = u->pose;
+	u->at = u->from = -1;
+	ld_pop(ld);
+}
+
+static void
 load_units(struct arb_turn *t, struct ld *ld, const struct jv *arr)
 {
 	const struct ufield *x = t->rs->unit_x;
@@ -952,7 +1091,8 @@ load_units(struct arb_turn *t, struct ld *ld, const struct jv *arr)
 
 		ld_pushi(ld, i);
 		v = need_object(ld, ld_at(arr, i));
-		ld_keys(ld, v, unit_keys, xkeys);
+		ld_keys(ld, v, t->board.kind == BOARD_TABLE ? tunit_keys :
+		    unit_keys, xkeys);
 		u->id = ld_str(ld, v, "id", NULL);
 		if (strmap_get(&t->unit_ids, u->id) >= 0) {
 			ld_push(ld, "id");
@@ -968,9 +1108,13 @@ load_units(struct arb_turn *t, struct ld *ld, const struct jv *arr)
 			ld_fail(ld, "unknown unit type \"%.40s\"", tn);
 		}
 		u->type = (int)(ty - t->types.v);
-		ld_push(ld, "at");
-		u->at = u->from = ld_cellv(ld, need(ld, v, "at"));
-		ld_pop(ld);
+		if (t->board.kind == BOARD_TABLE)
+			load_pose(ld, need(ld, v, "pose"), u);
+		else {
+			ld_push(ld, "at");
+			u->at = u->from = ld_cellv(ld, need(ld, v, "at"));
+			ld_pop(ld);
+		}
 		u->strength = u->strength0 = (int)ld_int(ld, v, "strength", 1,
 		    1, INT_MAX);
 		u->range = (int)ld_int(ld, v, "range", -1, 0, INT_MAX);
@@ -985,7 +1129,8 @@ load_units(struct arb_turn *t, struct ld *ld, const struct jv *arr)
 				u->marks |= 1u << m;
 		u->next = -1;
 		u->by = -1;
-		unit_place(t, (int)i, u->at);
+		if (u->at >= 0)
+			unit_place(t, (int)i, u->at);
 		if (t->rs->load_unit != NULL)
 			t->rs->load_unit(t, ld, (int)i, v);
 		ld_pop(ld);
@@ -1156,7 +1301,9 @@ load_order(struct arb_turn *t, struct ld *ld, const struct jv *v,
 	} else
 		order_units(t, ld, o, v, player);
 	ld_push(ld, ok[o->kind].key);
-	if (ok[o->kind].arg == OK_CELL) {
+	if (ok[o->kind].arg == OK_RULE)
+		t->rs->load_order(t, ld, o, arg, v);
+	else if (ok[o->kind].arg == OK_CELL) {
 		o->ncells = 1;
 		o->cells = t_alloc(t, sizeof(int));
 		o->cells[0] = ld_cellv(ld, arg);

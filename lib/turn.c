@@ -19,6 +19,7 @@ const struct ruleset *const registry[] = {
 	&rules_territory,
 	&rules_morne,
 	&rules_xconq,
+	&rules_arcane,
 	NULL
 };
 
@@ -27,6 +28,7 @@ static const char *registry_names[] = {
 	"territory",
 	"morne-plaine",
 	"xconq",
+	"arcane-legions",
 	NULL
 };
 
@@ -320,8 +322,11 @@ unit_range(const struct arb_turn *t, const struct unit *u)
 static void
 unit_unlink(struct arb_turn *t, int u)
 {
-	int	*p = &t->board.cells[t->units.v[u].at].first_unit;
+	int	*p;
 
+	if (t->units.v[u].at < 0)	/* a table has no cells */
+		return;
+	p = &t->board.cells[t->units.v[u].at].first_unit;
 	while (*p >= 0 && *p != u)
 		p = &t->units.v[*p].next;
 	if (*p == u)
@@ -536,7 +541,9 @@ reason_name(enum reason r)
 		"insufficient_mp", "zoc_stop", "zoc_exit", "stuck",
 		"bombarded", "charge_ends", "one_unit", "not_charged",
 		"retreat_blocked", "cannot_exist", "zoc_prohibited",
-		"immobilized", "cannot_leave_world", "not_at_edge"
+		"immobilized", "cannot_leave_world", "not_at_edge",
+		"insufficient_op", "tool_blocked", "overlap",
+		"movement_ended", "target_sortie", "no_move_order"
 	};
 
 	return (unsigned)r < R_NREASONS ? names[r] : "?";
@@ -563,6 +570,8 @@ trace_event(struct arb_turn *t, const char *ev, ...)
 		f[n].type = va_arg(ap, enum tftype);
 		if (f[n].type == TF_STR)
 			f[n].s = t_strdup(t, va_arg(ap, const char *));
+		else if (f[n].type == TF_REAL)
+			f[n].d = geom_round(va_arg(ap, double));
 		else
 			f[n].i = va_arg(ap, long);
 		n++;
