@@ -31,6 +31,23 @@
  *	unit ID left_world
  *	supply ID MATERIAL N
  *
+ * For arcane-legions:
+ *
+ *	order ID status STATUS reason REASON
+ *	move ID op N mp N mp_left N
+ *	maneuver ID K made|skipped REASON cost C to X Y FACING
+ *	snap ID K left|right
+ *	slide ID K left|right DISTANCE
+ *	breakaway ID made|failed REASON lost N
+ *	unit ID pose X Y FACING figures N
+ *	unit ID eliminated
+ *	player NAME op_left N
+ *
+ * (a move line for each move order that was paid for; a maneuver line for
+ * each of its maneuvers, "to" the pose after it; snap and slide lines for
+ * each snap and slide made.)  Numbers match within 0.002, so that a pose
+ * worked out by hand to three decimals matches.
+ *
  *	expect EXPECT.TXT RESULT.JSON
  *
  * The facts must match as a set, and the ownership changes and the dice in
@@ -38,6 +55,7 @@
  * Lines starting with '#' and blank lines are skipped.  Exits 0 when they
  * match, 1 with the differences on standard output, 2 on bad input.
  */
+#define _POSIX_C_SOURCE 200809L	/* strtok_r */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -240,6 +258,107 @@ xconq_facts(json_t *r, struct lines *got)
 	}
 }
 
+static double
+d(json_t *o, const char *key)
+{
+	return json_number_value(json_object_get(o, key));
+}
+
+/* An arcane-legions result's facts. */
+static void
+arcane_facts(json_t *r, struct lines *got)
+{
+	json_t		*v, *a, *p, *c;
+	const char	*key;
+	char		 buf[512];
+	size_t		 i, k, j;
+
+	json_array_foreach(json_object_get(r, "orders"), i, v) {
+		snprintf(buf, sizeof(buf), "order %s status %s reason %s",
+		    s(v, "id"), s(v, "status"), s(v, "reason"));
+		add(got, buf);
+		if (json_object_get(v, "target") != NULL) {
+			snprintf(buf, sizeof(buf), "breakaway %s %s %s lost "
+			    "%zu", s(v, "id"), strcmp(s(v, "status"),
+			    "done") == 0 ? "made" : "failed", s(v, "reason"),
+			    json_array_size(json_object_get(v, "lost")));
+			add(got, buf);
+			continue;
+		}
+		if (json_object_get(v, "order_points") == NULL)
+			continue;
+		snprintf(buf, sizeof(buf), "move %s op %ld mp %ld mp_left %ld",
+		    s(v, "id"), n(v, "order_points"), n(v, "mp"),
+		    n(v, "mp_left"));
+		add(got, buf);
+		json_array_foreach(json_object_get(v, "maneuvers"), k, a) {
+			p = json_object_get(a, "to");
+			snprintf(buf, sizeof(buf), "maneuver %s %zu %s %s cost "
+			    "%ld to %.3f %.3f %.3f", s(v, "id"), k + 1,
+			    json_is_true(json_object_get(a, "made")) ? "made" :
+			    "skipped", s(a, "reason"), n(a, "cost"),
+			    d(p, "x"), d(p, "y"), d(p, "facing"));
+			add(got, buf);
+			json_array_foreach(json_object_get(json_object_get(a,
+			    "snap"), "candidates"), j, c)
+				if (json_is_true(json_object_get(c, "made"))) {
+					snprintf(buf, sizeof(buf), "snap %s "
+					    "%zu %s", s(v, "id"), k + 1,
+					    s(c, "sense"));
+					add(got, buf);
+				}
+			c = json_object_get(a, "slide");
+			if (json_is_true(json_object_get(c, "made"))) {
+				snprintf(buf, sizeof(buf), "slide %s %zu %s "
+				    "%.3f", s(v, "id"), k + 1,
+				    s(c, "direction"), d(c, "distance"));
+				add(got, buf);
+			}
+		}
+	}
+	json_array_foreach(json_object_get(r, "units"), i, v) {
+		p = json_object_get(v, "pose");
+		if (strcmp(s(v, "status"), "eliminated") == 0)
+			snprintf(buf, sizeof(buf), "unit %s eliminated",
+			    s(v, "id"));
+		else
+			snprintf(buf, sizeof(buf), "unit %s pose %.3f %.3f "
+			    "%.3f figures %zu", s(v, "id"), d(p, "x"),
+			    d(p, "y"), d(p, "facing"),
+			    json_array_size(json_object_get(v, "figures")));
+		add(got, buf);
+	}
+	json_object_foreach(json_object_get(r, "players"), key, v) {
+		snprintf(buf, sizeof(buf), "player %s op_left %ld", key,
+		    n(v, "order_points_left"));
+		add(got, buf);
+	}
+}
+
+/* Two facts match when their words do, numbers within 0.002. */
+static int
+same(const char *a, const char *b)
+{
+	char	 x[1024], y[1024], *p, *q, *sp, *sq;
+
+	snprintf(x, sizeof(x), "%s", a);
+	snprintf(y, sizeof(y), "%s", b);
+	p = strtok_r(x, " \t", &sp);
+	q = strtok_r(y, " \t", &sq);
+	for (; p != NULL && q != NULL; p = strtok_r(NULL, " \t", &sp),
+	    q = strtok_r(NULL, " \t", &sq)) {
+		char	*ep, *eq;
+		double	 dp = strtod(p, &ep), dq = strtod(q, &eq);
+
+		if (strcmp(p, q) == 0)
+			continue;
+		if (*ep != '\0' || *eq != '\0' || ep == p || eq == q ||
+		    dp - dq > 0.002 || dq - dp > 0.002)
+			return 0;
+	}
+	return p == NULL && q == NULL;
+}
+
 /* The lines that must keep their order (ownership changes, dice), as one
  * string. */
 static void
@@ -265,6 +384,7 @@ main(int argc, char *argv[])
 	char		 buf[1024];
 	size_t		 i, j;
 	FILE		*fp;
+	char		*used;
 	int		 bad = 0;
 
 	if (argc != 3) {
@@ -290,6 +410,8 @@ main(int argc, char *argv[])
 		hex_facts(r, &got);
 	else if (strcmp(s(r, "ruleset"), "xconq") == 0)
 		xconq_facts(r, &got);
+	else if (strcmp(s(r, "ruleset"), "arcane-legions") == 0)
+		arcane_facts(r, &got);
 	else
 		facts(r, &got);
 	json_decref(r);
@@ -302,21 +424,28 @@ main(int argc, char *argv[])
 	}
 	qsort(want.v, want.n, sizeof(char *), cmp);
 	qsort(got.v, got.n, sizeof(char *), cmp);
-	for (i = j = 0; i < want.n || j < got.n;) {
-		int c = i == want.n ? 1 : j == got.n ? -1 :
-		    strcmp(want.v[i], got.v[j]);
-
-		if (c == 0) {
-			i++;
-			j++;
-		} else if (c < 0) {
-			printf("want: %s\n", want.v[i++]);
-			bad = 1;
-		} else {
-			printf("got:  %s\n", got.v[j++]);
+	/* Each wanted fact takes the first unmatched fact it matches. */
+	if ((used = calloc(got.n + 1, 1)) == NULL) {
+		perror("expect");
+		return 2;
+	}
+	for (i = 0; i < want.n; i++) {
+		for (j = 0; j < got.n; j++)
+			if (!used[j] && same(want.v[i], got.v[j]))
+				break;
+		if (j < got.n)
+			used[j] = 1;
+		else {
+			printf("want: %s\n", want.v[i]);
 			bad = 1;
 		}
 	}
+	for (j = 0; j < got.n; j++)
+		if (!used[j]) {
+			printf("got:  %s\n", got.v[j]);
+			bad = 1;
+		}
+	free(used);
 	for (i = 0; i < want.n; i++)
 		free(want.v[i]);
 	for (i = 0; i < got.n; i++)
