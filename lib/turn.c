@@ -72,6 +72,7 @@ arb_turn_free(struct arb_turn *t)
 	free(t->board.sides.v);
 	free(t->board.sidefeats.v);
 	free(t->board.conns.v);
+	free(t->board.pieces.v);
 	strmap_release(&t->unit_ids);
 	strmap_release(&t->player_names);
 	strmap_release(&t->order_ids);

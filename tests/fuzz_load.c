@@ -3,10 +3,11 @@
  * Copyright (c) 2026 the arbiter developers.  ISC license (see README.md).
  *
  * The fuzz target for the loaders and the turn.  The first byte picks the
- * role of the rest: even, a map, adjudicated with no orders; 1 mod 8, an
+ * role of the rest: even, a map, adjudicated with no orders; 1 mod 16, an
  * orders file for a small aeonis map; 5 mod 16, one for a small
- * morne-plaine map; 13 mod 16, one for a small xconq map; 3 mod 4, one for
- * a small territory map; each adjudicated.  Built by `make fuzz` with
+ * morne-plaine map; 9 mod 16, one for a small arcane-legions table;
+ * 13 mod 16, one for a small xconq map; 3 mod 4, one for a small territory
+ * map; each adjudicated.  Built by `make fuzz` with
  * clang -fsanitize=fuzzer, and replayed by tests/fuzz_main.c in make check.
  */
 #include <stdint.h>
@@ -99,6 +100,30 @@ static const char xconq[] =
     "  {\"id\": \"b1\", \"player\": \"blue\", \"type\": \"inf\", "
     "\"at\": \"0105\", \"acp\": 2}]}\n";
 
+/* A small arcane-legions table, for inputs whose first byte is 9 mod 16:
+ * units that touch, a piece at an angle, a breakaway's target. */
+static const char table[] =
+    "{\"arbiter\": 1, \"ruleset\": \"arcane-legions\", \"turn\": 1,\n"
+    " \"board\": {\"grid\": \"table\", \"width\": 12, \"height\": 12,\n"
+    "   \"pieces\": [{\"id\": \"rock\", \"polygon\": [[6,6],[7,5],[8,6],"
+    "[7,7]]}]},\n"
+    " \"players\": {\"red\": {\"order_points\": 5}, \"blue\": "
+    "{\"order_points\": 3}},\n"
+    " \"units\": [\n"
+    "  {\"id\": \"r1\", \"player\": \"red\", \"type\": \"formation\", "
+    "\"pose\": {\"x\": 3, \"y\": 3, \"facing\": 0},\n"
+    "   \"codex\": {\"forward\": 1, \"back\": 2, \"left\": 2, \"right\": "
+    "2},\n   \"figures\": [{\"name\": \"a\", \"icons\": 3}, {\"icons\": "
+    "2}]},\n"
+    "  {\"id\": \"r2\", \"player\": \"red\", \"type\": \"sortie\", "
+    "\"pose\": {\"x\": 9, \"y\": 2, \"facing\": 30},\n"
+    "   \"codex\": {\"forward\": 1, \"back\": 1, \"left\": 1, \"right\": "
+    "1},\n   \"figures\": [{\"icons\": 4}]},\n"
+    "  {\"id\": \"b1\", \"player\": \"blue\", \"type\": \"formation\", "
+    "\"pose\": {\"x\": 3, \"y\": 4, \"facing\": 180},\n"
+    "   \"codex\": {\"forward\": 1, \"back\": 2, \"left\": 2, \"right\": "
+    "2},\n   \"figures\": [{\"icons\": 2}]}]}\n";
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -121,6 +146,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			goto out;
 	} else if (data[0] % 16 == 13) {
 		if (arb_turn_load_map(t, "xconq", xconq, strlen(xconq),
+		    &e) != 0 || arb_turn_load_orders(t, "fuzz", NULL,
+		    (const char *)data + 1, size - 1, &e) != 0)
+			goto out;
+	} else if (data[0] % 16 == 9) {
+		if (arb_turn_load_map(t, "table", table, strlen(table),
 		    &e) != 0 || arb_turn_load_orders(t, "fuzz", NULL,
 		    (const char *)data + 1, size - 1, &e) != 0)
 			goto out;

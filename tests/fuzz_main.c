@@ -22,7 +22,7 @@ main(int argc, char **argv)
 	size_t	 n;
 	long	 len;
 	FILE	*fp;
-	static const uint8_t roles[] = { 0, 1, 3, 5, 13 };	/* see fuzz_load.c */
+	static const uint8_t roles[] = { 0, 1, 3, 5, 9, 13 };	/* see fuzz_load.c */
 	int	 i, r, runs = 0;
 
 	for (i = 1; i < argc; i++) {
