@@ -39,6 +39,8 @@ board_find(const struct board *b, const char *label)
 const char *
 board_label(const struct board *b, int cell, char buf[32])
 {
+	if (cell < 0 || b->kind == BOARD_TABLE)	/* a table has no cells */
+		return "";
 	if (b->kind == BOARD_GRAPH)
 		return b->names[cell];
 	snprintf(buf, 32, "%0*d%0*d", b->width, cell % b->cols + 1,

@@ -390,9 +390,14 @@ unit_lose(struct arb_turn *t, int u, int amount, const char *cause,
 	l = loss_add(t, un->player, un->at, amount, cause, order);
 	l->unit = u;
 	un->strength -= amount;
-	trace_event(t, "loss", "unit", TF_STR, un->id, "at", TF_CELL,
-	    (long)un->at, "strength", TF_INT, (long)amount, "left", TF_INT,
-	    (long)un->strength, "cause", TF_STR, cause, NULL);
+	if (un->at < 0)		/* on a table */
+		trace_event(t, "loss", "unit", TF_STR, un->id, "strength",
+		    TF_INT, (long)amount, "left", TF_INT, (long)un->strength,
+		    "cause", TF_STR, cause, NULL);
+	else
+		trace_event(t, "loss", "unit", TF_STR, un->id, "at", TF_CELL,
+		    (long)un->at, "strength", TF_INT, (long)amount, "left",
+		    TF_INT, (long)un->strength, "cause", TF_STR, cause, NULL);
 	if (un->strength == 0) {
 		unit_unlink(t, u);
 		un->gone = true;

@@ -45,7 +45,8 @@
  *
  * (a move line for each move order that was paid for; a maneuver line for
  * each of its maneuvers, "to" the pose after it; snap and slide lines for
- * each snap and slide made.)  Numbers match within 0.002, so that a pose
+ * each snap and slide made; an edge snap that did not turn has no snap
+ * line.)  Numbers match within 0.002, so that a pose
  * worked out by hand to three decimals matches.
  *
  *	expect EXPECT.TXT RESULT.JSON
@@ -301,7 +302,8 @@ arcane_facts(json_t *r, struct lines *got)
 			add(got, buf);
 			json_array_foreach(json_object_get(json_object_get(a,
 			    "snap"), "candidates"), j, c)
-				if (json_is_true(json_object_get(c, "made"))) {
+				if (json_is_true(json_object_get(c, "made")) &&
+				    strcmp(s(c, "sense"), "none") != 0) {
 					snprintf(buf, sizeof(buf), "snap %s "
 					    "%zu %s", s(v, "id"), k + 1,
 					    s(c, "sense"));

@@ -10,7 +10,7 @@
  * its maneuvers: steps (lateral movement) and turns with the turning tool,
  * with collision, snapping to and sliding.  The choices the text leaves to
  * the player are the order's "snap", "slide" and "object"; the rulings
- * where the text is silent are A1-A14 in arbiter-rules(7).
+ * where the text is silent are A1-A18 in arbiter-rules(7).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -56,7 +56,8 @@ struct maneuver {
 /* One snap considered. */
 struct cand {
 	const char	*how;		/* "pivot", "crossing", "edge" */
-	int		 sense;		/* +1 right (clockwise), -1 left */
+	int		 sense;		/* +1 right (clockwise), -1 left,
+					 * 0 no turn (an edge snap) */
 	double		 angle;
 	struct pt	 pivot;
 	struct pose	 to;
@@ -724,7 +725,7 @@ pose_turn(const struct pose *ps, struct pt c, int sense, double angle)
 static const char *
 sense_name(int sense)
 {
-	return sense > 0 ? "right" : "left";
+	return sense > 0 ? "right" : sense < 0 ? "left" : "none";
 }
 
 /* Tries the candidates, the first one first; returns the one made or
@@ -1043,7 +1044,7 @@ overlap_snaps(struct arb_turn *t, struct order *o, int u, int k,
 		if (phi <= -90)
 			phi += 180;
 		c->how = "edge";
-		c->sense = phi > 0 ? -1 : 1;
+		c->sense = fabs(phi) <= GEOM_AEPS ? 0 : phi > 0 ? -1 : 1;
 		c->angle = fabs(phi);
 		c->pivot = pt_mul(pt_add(x[0].x, x[1].x), 0.5);
 		c->to = pose_turn(&un->pose, c->pivot, c->sense, c->angle);
