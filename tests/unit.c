@@ -2,9 +2,11 @@
  * arbiter: a turn adjudicator for hex and territory wargames.
  * Copyright (c) 2026 the arbiter developers.  ISC license (see README.md).
  *
- * Unit tests of the pieces: hex geometry, locate(), the dice, the string
- * map, and the loaders' messages through the public interface.
+ * Unit tests of the pieces: hex geometry, table geometry, locate(), the
+ * dice, the string map, and the loaders' messages through the public
+ * interface.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -374,10 +376,69 @@ test_graph(void)
 	CHECK(e.code == ARB_EDATA && strcmp(e.pointer, "/board/grid") == 0);
 }
 
+static bool
+near(double a, double b)
+{
+	return fabs(a - b) < 1e-9;
+}
+
+/* Convex polygons on a table: each answer worked out by hand. */
+static void
+test_geom(void)
+{
+	struct pt	 sq[4] = { { 0, 0 }, { 0, 2 }, { 2, 2 }, { 2, 0 } };
+	struct pt	 b[4] = { { 3, 0 }, { 4, 0 }, { 4, 1 }, { 3, 1 } };
+	struct pt	 bad[4] = { { 0, 0 }, { 2, 2 }, { 2, 0 }, { 0, 2 } };
+	struct pt	 line[3] = { { 0, 0 }, { 1, 1 }, { 2, 2 } };
+	struct pt	 out[16], p;
+	int		 n;
+
+	/* Clockwise is turned round; a bow tie and a line are refused. */
+	CHECK(geom_convex(sq, 4) == 0 && near(geom_area(sq, 4), 4));
+	CHECK(geom_convex(bad, 4) < 0);
+	CHECK(geom_convex(line, 3) < 0);
+	CHECK(geom_convex(b, 4) == 0);
+	/* 1 apart: no overlap; moving east, contact after 1, and only if
+	 * the way is long enough to go on into it. */
+	CHECK(!geom_overlaps(sq, 4, b, 4));
+	CHECK(near(geom_sweep(sq, 4, pt_make(1, 0), 2, b, 4), 1));
+	CHECK(geom_sweep(sq, 4, pt_make(1, 0), 1, b, 4) < 0);
+	CHECK(geom_sweep(sq, 4, pt_make(-1, 0), 5, b, 4) < 0);
+	/* Sliding along a side it touches is no collision. */
+	b[0].x = b[3].x = 2;
+	CHECK(!geom_overlaps(sq, 4, b, 4));
+	CHECK(geom_sweep(sq, 4, pt_make(0, 1), 3, b, 4) < 0);
+	CHECK(near(geom_shared(sq, 4, b, 4), 1));
+	CHECK(geom_sweep(sq, 4, pt_make(1, 0), 0.5, b, 4) == 0);
+	/* Overlap of 1 by 1 with a square shifted by (1, 1). */
+	{
+		struct pt c[4] = { { 1, 1 }, { 3, 1 }, { 3, 3 }, { 1, 3 } };
+
+		n = geom_clip(sq, 4, c, 4, out);
+		CHECK(n == 4 && near(fabs(geom_area(out, n)), 1));
+		CHECK(near(geom_depth(sq, 4, c, 4), 1));
+		CHECK(geom_inside(c, 4, pt_make(2, 2)));
+		CHECK(!geom_inside(c, 4, pt_make(1, 2)));
+	}
+	/* Bearings and turns: 90 degrees counterclockwise about (1, 1). */
+	p = pt_bearing(90);
+	CHECK(p.x == 1 && p.y == 0);
+	p = geom_rotate(pt_make(2, 1), pt_make(1, 1), 90);
+	CHECK(near(p.x, 1) && near(p.y, 2));
+	CHECK(near(geom_angle(pt_make(1, 0), pt_make(0, 1)), 90));
+	CHECK(near(geom_angle(pt_make(0, 1), pt_make(1, 0)), 270));
+	CHECK(geom_norm360(-90) == 270 && geom_norm360(360) == 0);
+	CHECK(geom_round(1.0605) == 1.061 || geom_round(1.0605) == 1.06);
+	CHECK(geom_round(-0.0001) == 0 && !signbit(geom_round(-0.0001)));
+	CHECK(near(geom_segdist(pt_make(1, 1), pt_make(0, 0), pt_make(2, 0)),
+	    1));
+}
+
 int
 main(void)
 {
 	test_hex();
+	test_geom();
 	test_hex_lines();
 	test_locate();
 	test_dice();
