@@ -110,6 +110,8 @@ struct aorder {
 	int		*gone;		/* the figures it took */
 	int		 ngone;
 	/* a move */
+	int		*made;		/* the breakaways made at it, in turn */
+	int		 nmade;
 	bool		 given;
 	int		 op;
 	long		 mp, mp_left;
@@ -661,6 +663,10 @@ breakaways(struct arb_turn *t, struct order *mo, int u)
 				continue;
 			}
 			ao->by = (int)(mo - t->orders.v);
+			if (AO(mo)->made == NULL)
+				AO(mo)->made = t_alloc(t, t->orders.n *
+				    sizeof(int));
+			AO(mo)->made[AO(mo)->nmade++] = (int)k;
 			ao->gone = t_alloc(t, (size_t)ao->nlost * sizeof(int) +
 			    1);
 			for (j = 0; j < ao->nlost; j++) {
@@ -1491,7 +1497,6 @@ report_order(struct arb_turn *t, const struct order *o, struct jv *obj)
 	struct aorder	*ao = AO(o);
 	struct aunit	*au;
 	struct jv	*l, *j;
-	size_t		 i;
 	int		 k;
 
 	if (ao->brk) {
@@ -1513,16 +1518,13 @@ report_order(struct arb_turn *t, const struct order *o, struct jv *obj)
 		return;
 	emit_set_int(obj, "order_points", ao->op);
 	l = emit_set_array(obj, "breakaways");
-	for (i = 0; i < t->orders.n; i++) {
-		const struct aorder *b = t->orders.v[i].data;
-
-		if (b->brk && b->by == (int)(o - t->orders.v))
-			emit_add_str(l, t->orders.v[i].id);
-	}
-	if (ao->rec == NULL)
-		return;
+	for (k = 0; k < ao->nmade; k++)
+		emit_add_str(l, t->orders.v[ao->made[k]].id);
+	/* 0 and 0 when a breakaway took its last figure. */
 	emit_set_int(obj, "mp", ao->mp);
 	emit_set_int(obj, "mp_left", ao->mp_left);
+	if (ao->rec == NULL)
+		return;
 	l = emit_set_array(obj, "maneuvers");
 	for (k = 0; k < ao->nm; k++) {
 		j = emit_add_object(l);
