@@ -824,8 +824,17 @@ emit_next(struct arb_turn *t, FILE *fp)
 		set(uj, "id", str(u->id));
 		set(uj, "player", str(t->players.v[u->player].name));
 		set(uj, "type", str(t->types.v[u->type].name));
-		if (b->kind == BOARD_TABLE)
-			emit_set_pose((struct jv *)uj, "pose", &u->pose);
+		if (b->kind == BOARD_TABLE) {
+			/* Unrounded (15 digits): a pose rounded to 0.001
+			 * could overlap what it touches by more than the
+			 * tolerance, and the map would not load. */
+			json_t	*pj = ok(json_object());
+
+			set(pj, "x", ok(json_real(u->pose.x)));
+			set(pj, "y", ok(json_real(u->pose.y)));
+			set(pj, "facing", ok(json_real(u->pose.facing)));
+			set(uj, "pose", pj);
+		}
 		else {
 			set(uj, "at", cellv(t, u->at));
 			set(uj, "strength", num(u->strength));

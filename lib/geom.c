@@ -267,6 +267,8 @@ geom_clip(const struct pt *a, int na, const struct pt *b, int nb,
 			double		 dp = pt_dot(pt_sub(p, e0), nv);
 			double		 dq = pt_dot(pt_sub(q, e0), nv);
 
+			if (m + 2 > 2 * GEOM_MAXPTS + 8)
+				break;	/* only noise could get here */
 			if (dp <= 0)
 				o[m++] = p;
 			if ((dp < 0 && dq > 0) || (dp > 0 && dq < 0))

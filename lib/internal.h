@@ -286,6 +286,7 @@ enum reason {
 	R_MOVEMENT_ENDED,
 	R_TARGET_SORTIE,
 	R_NO_MOVE_ORDER,
+	R_TARGET_GONE,
 	R_NREASONS
 };
 const char	*reason_name(enum reason);

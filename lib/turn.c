@@ -549,7 +549,8 @@ reason_name(enum reason r)
 		"retreat_blocked", "cannot_exist", "zoc_prohibited",
 		"immobilized", "cannot_leave_world", "not_at_edge",
 		"insufficient_op", "tool_blocked", "overlap",
-		"movement_ended", "target_sortie", "no_move_order"
+		"movement_ended", "target_sortie", "no_move_order",
+		"target_gone"
 	};
 
 	return (unsigned)r < R_NREASONS ? names[r] : "?";

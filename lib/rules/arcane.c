@@ -83,8 +83,8 @@ struct mrec {
 	bool		 flush;
 	struct pt	 at;		/* the contact point */
 	int		 noverl;
-	int		 overl[8];	/* objects overlapped, largest first */
-	double		 area[8];
+	int		*overl;		/* objects overlapped, largest first */
+	double		*area;
 	struct cand	 c[2];
 	int		 nc;
 	const char	*nosnap;	/* why no snap was possible */
@@ -272,9 +272,11 @@ load_unit(struct arb_turn *t, struct ld *ld, int u, const struct jv *v)
 			ld_fail(ld, "empty figure name");
 		}
 		for (j = 0; j < i; j++)
-			if (strcmp(au->fig[j].name, fg->name) == 0)
+			if (strcmp(au->fig[j].name, fg->name) == 0) {
+				ld_push(ld, "name");
 				ld_fail(ld, "figure name \"%.40s\" used twice",
 				    fg->name);
+			}
 		fg->icons = (int)ld_int(ld, f, "icons", 0, 0, 1000);
 		fg->ready = ld_bool(ld, f, "ready", true);
 		ld_pop(ld);
@@ -411,6 +413,22 @@ loaded(struct arb_turn *t, struct ld *ld, const struct jv *root)
 	int	 k;
 
 	(void)root;
+	/* Object names must say which object they are. */
+	for (i = 0; i < t->board.pieces.n; i++) {
+		const char *id = t->board.pieces.v[i].id;
+
+		if (strmap_get(&t->unit_ids, id) < 0 &&
+		    strncmp(id, "edge-", 5) != 0)
+			continue;
+		ld_push(ld, "board");
+		ld_push(ld, "pieces");
+		ld_pushi(ld, i);
+		ld_push(ld, "id");
+		ld_fail(ld, "piece id \"%.40s\" is %s", id,
+		    strncmp(id, "edge-", 5) == 0 ? "reserved: the table's "
+		    "edges are edge-west, edge-east, edge-south and "
+		    "edge-north" : "a unit's id too");
+	}
 	for (i = 0; i < t->units.n; i++) {
 		objects(t, (int)i);
 		/* Each pair once: only units listed before this one. */
@@ -466,7 +484,8 @@ load_move(struct arb_turn *t, struct ld *ld, struct aorder *ao,
 			m->dist = ld_real(ld, v, "distance", 1, 0, 1);
 			if (m->dist <= GEOM_EPS) {
 				ld_push(ld, "distance");
-				ld_fail(ld, "a step moves more than 0");
+				ld_fail(ld, "a step moves more than 0.000001 "
+				    "step");
 			}
 		} else if (ld_get(v, "turn") != NULL) {
 			ld_keys(ld, v, turn_keys, NULL);
@@ -629,10 +648,10 @@ breakaways(struct arb_turn *t, struct order *mo, int u)
 	for (i = 0; i < np; i++)
 		if (t->turn_order[i] == mo->player)
 			start = i;
-	for (i = 0; i < np && !un->gone; i++) {
+	for (i = 0; i < np; i++) {
 		int p = t->turn_order[(start + i) % np];
 
-		for (k = 0; k < t->orders.n && !un->gone; k++) {
+		for (k = 0; k < t->orders.n; k++) {
 			struct order	*o = &t->orders.v[k];
 			struct aorder	*ao = o->data;
 			int		 j, e;
@@ -641,6 +660,10 @@ breakaways(struct arb_turn *t, struct order *mo, int u)
 			    o->status != OS_PENDING)
 				continue;
 			e = o->units[0];
+			if (un->gone) {
+				ao->why = R_TARGET_GONE;
+				continue;
+			}
 			if (t->units.v[e].gone) {
 				ao->why = R_UNIT_GONE;
 				continue;
@@ -1106,9 +1129,9 @@ by_area(const void *a, const void *b)
 	const double	*x = a, *y = b;
 
 	/* { area, index } pairs: larger area first, then earlier object */
-	if (x[0] > y[0] + GEOM_EPS)
+	if (x[0] > y[0])
 		return -1;
-	if (y[0] > x[0] + GEOM_EPS)
+	if (y[0] > x[0])
 		return 1;
 	return x[1] < y[1] ? -1 : x[1] > y[1];
 }
@@ -1123,10 +1146,11 @@ turn(struct arb_turn *t, struct order *o, int u, const struct maneuver *m,
 	struct unit	*un = &t->units.v[u];
 	struct pose	 before = un->pose;
 	struct pt	 n = side_normal(&un->pose, m->side), tv = pt_cw(n);
-	struct pt	 mid, b2, n2, uu, tool[3], p[4], clip[GEOM_MAXPTS + 8];
+	struct pt	 mid, b2, n2, uu, tool[3], p[4], clip[2 * GEOM_MAXPTS + 8];
 	double		 e = 2 * half_across(t, u, m->side);
 	double		 h = half_along(t, u, m->side);
-	double		 pairs[2 * 8];
+	double		*pairs = t_alloc(t, 2 * (size_t)a->nobjs *
+	    sizeof(double));
 	int		 sg = m->sense, k, np = 0, i, made;
 
 	mid = pt_add(pt_make(un->pose.x, un->pose.y),
@@ -1176,7 +1200,7 @@ turn(struct arb_turn *t, struct order *o, int u, const struct maneuver *m,
 	un->pose = r->set;
 	r->to = r->set;
 	base_poly(t, u, &un->pose, p);
-	for (k = 0; k < a->nobjs && np < 8; k++) {
+	for (k = 0; k < a->nobjs; k++) {
 		int	 nc;
 
 		if (!geom_overlaps(p, 4, a->objs[k].p, a->objs[k].n))
@@ -1196,6 +1220,8 @@ turn(struct arb_turn *t, struct order *o, int u, const struct maneuver *m,
 	qsort(pairs, (size_t)np, 2 * sizeof(double), by_area);
 	r->overlap = true;
 	r->noverl = np;
+	r->overl = t_alloc(t, (size_t)np * sizeof(int));
+	r->area = t_alloc(t, (size_t)np * sizeof(double));
 	for (i = 0; i < np; i++) {
 		r->overl[i] = (int)pairs[2 * i + 1];
 		r->area[i] = pairs[2 * i];
@@ -1381,7 +1407,10 @@ end(struct arb_turn *t)
 
 		if (!ao->brk || o->status != OS_PENDING)
 			continue;
-		if (ao->why == R_NO_MOVE_ORDER && A(t)->units[ao->target].ordered)
+		if (!A(t)->units[ao->target].formation)
+			ao->why = R_TARGET_SORTIE;
+		else if (ao->why == R_NO_MOVE_ORDER &&
+		    A(t)->units[ao->target].ordered)
 			ao->why = R_NOT_ADJACENT;
 		order_rule(t, o, OS_FAILED, ao->why,
 		    "arcane-legions breakaway", "no breakaway attack on %s "
@@ -1390,7 +1419,9 @@ end(struct arb_turn *t)
 		    "be made against sorties" : ao->why == R_NOT_ADJACENT ?
 		    "the attacker was not adjacent when it was given a move "
 		    "order" : ao->why == R_UNIT_GONE ? "the attacker was "
-		    "eliminated" : "it was given no move order");
+		    "eliminated" : ao->why == R_TARGET_GONE ? "earlier "
+		    "breakaway attacks had eliminated it" : "it was given no "
+		    "move order");
 	}
 }
 
