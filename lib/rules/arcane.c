@@ -25,7 +25,8 @@
 enum side { FRONT, BACK, LEFT, RIGHT };
 static const char *const side_names[] = { "front", "back", "left", "right" };
 /* Steps and codex costs, by the side they go out of. */
-static const char *const dir_names[] = { "forward", "back", "left", "right" };
+static const char *const dir_names[] = { "forward", "back", "left", "right",
+    NULL };
 
 struct figure {
 	const char	*name;
