@@ -399,11 +399,17 @@ struct ld {
 	const char	*file;
 	const char	*text;
 	size_t		 len;
-	char		 ptr[256];	/* where we are: a JSON Pointer */
-	size_t		 depth;
-	size_t		 mark[32];
+	/* Where we are: a JSON Pointer, whole however long (an error
+	 * message gets it cut to fit), and where each level starts. */
+	char		*ptr;		/* NULL or NUL-terminated */
+	size_t		 plen, pcap;
+	size_t		*mark;		/* mark[i]: plen before level i */
+	size_t		 depth, mcap;
 };
 
+/* Readies the turn's reader for one file (keeping its buffers). */
+void	 ld_start(struct ld *, struct arb_turn *, struct arb_error *,
+	    const char *file, const char *text, size_t len);
 void	 ld_push(struct ld *, const char *key);
 void	 ld_pushi(struct ld *, size_t index);
 void	 ld_pop(struct ld *);
@@ -549,6 +555,7 @@ struct arb_turn {
 	bool			 ran;
 	struct strmap		 order_ids;	/* while loading a file */
 	struct ld		*ld;		/* the file being read */
+	struct ld		 reader;	/* its state, buffers kept */
 	void			*json;		/* jansson document to release */
 };
 

@@ -22,16 +22,38 @@
 #define V(j)	((const struct jv *)(j))
 
 void
+ld_start(struct ld *ld, struct arb_turn *t, struct arb_error *e,
+    const char *file, const char *text, size_t len)
+{
+	ld->t = t;
+	ld->e = e;
+	ld->file = file;
+	ld->text = text;
+	ld->len = len;
+	ld->plen = ld->depth = 0;
+	if (ld->ptr != NULL)
+		ld->ptr[0] = '\0';
+}
+
+/*
+ * The pointer grows as deep and long as the document (its buffers are
+ * freed with the turn), so it is never cut and its depth is always exact.
+ */
+void
 ld_push(struct ld *ld, const char *key)
 {
-	size_t	 n = strlen(ld->ptr);
-	char	*p = ld->ptr + n, *end = ld->ptr + sizeof(ld->ptr) - 4;
+	size_t	 n = 1;
+	char	*p;
 
-	if (ld->depth < sizeof(ld->mark) / sizeof(ld->mark[0]))
-		ld->mark[ld->depth] = n;
-	ld->depth++;
+	for (p = (char *)key; *p != '\0'; p++)
+		n += *p == '~' || *p == '/' ? 2 : 1;
+	t_grow(ld->t, &ld->mark, &ld->mcap, ld->depth + 1,
+	    sizeof(*ld->mark));
+	ld->mark[ld->depth++] = ld->plen;
+	t_grow(ld->t, &ld->ptr, &ld->pcap, ld->plen + n + 1, 1);
+	p = ld->ptr + ld->plen;
 	*p++ = '/';
-	for (; *key != '\0' && p < end; key++) {
+	for (; *key != '\0'; key++) {
 		if (*key == '~' || *key == '/') {
 			*p++ = '~';
 			*p++ = *key == '~' ? '0' : '1';
@@ -39,6 +61,7 @@ ld_push(struct ld *ld, const char *key)
 			*p++ = *key;
 	}
 	*p = '\0';
+	ld->plen += n;
 }
 
 void
@@ -55,9 +78,38 @@ ld_pop(struct ld *ld)
 {
 	if (ld->depth == 0)
 		return;
-	ld->depth--;
-	if (ld->depth < sizeof(ld->mark) / sizeof(ld->mark[0]))
-		ld->ptr[ld->mark[ld->depth]] = '\0';
+	ld->plen = ld->mark[--ld->depth];
+	ld->ptr[ld->plen] = '\0';
+}
+
+/* The pointer so far ("" at the top). */
+static const char *
+ld_where(const struct ld *ld)
+{
+	return ld->ptr != NULL ? ld->ptr : "";
+}
+
+/*
+ * Copies the pointer p into dst; one too long to fit is cut at a character
+ * boundary (never inside a UTF-8 sequence or a ~0/~1 escape) and ends in
+ * "...", so a reader sees it was cut.
+ */
+static void
+ld_cut(char *dst, size_t size, const char *p)
+{
+	size_t	 n = strlen(p);
+
+	if (n < size) {
+		memcpy(dst, p, n + 1);
+		return;
+	}
+	n = size - 4;
+	while (n > 0 && ((unsigned char)p[n] & 0xc0) == 0x80)
+		n--;
+	if (n > 0 && p[n - 1] == '~')
+		n--;
+	memcpy(dst, p, n);
+	memcpy(dst + n, "...", 4);
 }
 
 void
@@ -69,14 +121,15 @@ ld_fail(struct ld *ld, const char *fmt, ...)
 	if (e->code == ARB_EOK) {
 		e->code = ARB_EDATA;
 		snprintf(e->file, sizeof(e->file), "%s", ld->file);
-		snprintf(e->pointer, sizeof(e->pointer), "%s", ld->ptr);
+		ld_cut(e->pointer, sizeof(e->pointer), ld_where(ld));
 		va_start(ap, fmt);
 		vsnprintf(e->text, sizeof(e->text), fmt, ap);
 		va_end(ap);
 		utf8_mend(e->text);
 		utf8_mend(e->pointer);
 		e->line = e->column = 1;
-		locate(ld->text, ld->len, ld->ptr, &e->line, &e->column);
+		locate(ld->text, ld->len, ld_where(ld), &e->line,
+		    &e->column);
 	}
 	longjmp(*ld->t->jmp, 1);
 }
@@ -121,7 +174,7 @@ describe(const json_t *v, char *buf, size_t size)
 static void
 expect(struct ld *ld, const json_t *v, const char *what, const char *want)
 {
-	const char	*last = strrchr(ld->ptr, '/');
+	const char	*last = strrchr(ld_where(ld), '/');
 	char		 buf[64];
 
 	if (strcmp(what, "value") == 0 && last != NULL && last[1] != '\0' &&
@@ -1519,19 +1572,44 @@ position(const char *text, const char *p, int *line, int *column)
 	}
 }
 
+/*
+ * True when the JSON string at p (its opening quote; q is past its closing
+ * one) decodes to the n bytes of tok.  Decoding never makes a string
+ * longer, so a buffer of its raw length holds it whole.
+ */
+static bool
+key_is(const char *p, const char *q, const char *e, const char *tok,
+    size_t n)
+{
+	char	*buf;
+	bool	 same;
+
+	if ((size_t)(q - p) < n || (buf = malloc((size_t)(q - p) + 5)) ==
+	    NULL)
+		return false;
+	same = decode(p, e, buf, (size_t)(q - p) + 5) == n &&
+	    memcmp(buf, tok, n) == 0;
+	free(buf);
+	return same;
+}
+
 int
 locate(const char *text, size_t len, const char *pointer, int *line,
     int *column)
 {
 	const char	*p = ws(text, text + len), *e = text + len, *q = NULL;
-	char		 tok[256], key[256];
+	char		*tok;
 	size_t		 n;
+	int		 rc = -1;
 
 	position(text, p, line, column);
+	/* A reference token is never longer than the whole pointer. */
+	if ((tok = malloc(strlen(pointer) + 1)) == NULL)
+		return -1;
 	while (*pointer == '/') {
 		/* The next reference token, unescaped. */
-		for (pointer++, n = 0; *pointer != '\0' && *pointer != '/' &&
-		    n + 1 < sizeof(tok); pointer++) {
+		for (pointer++, n = 0; *pointer != '\0' && *pointer != '/';
+		    pointer++) {
 			if (*pointer == '~' && pointer[1] == '1') {
 				tok[n++] = '/';
 				pointer++;
@@ -1543,27 +1621,32 @@ locate(const char *text, size_t len, const char *pointer, int *line,
 		}
 		tok[n] = '\0';
 		if (p >= e)
-			return -1;
+			goto out;
 		if (*p == '{') {
 			for (p = ws(p + 1, e); p < e && *p == '"';) {
-				decode(p, e, key, sizeof(key));
+				const char *k = p;
+
 				if ((q = skip_string(p, e)) == NULL)
-					return -1;
+					goto out;
+				if (key_is(k, q, e, tok, n)) {
+					q = ws(q, e);
+					if (q >= e || *q != ':')
+						goto out;
+					q = ws(q + 1, e);
+					break;
+				}
 				q = ws(q, e);
 				if (q >= e || *q != ':')
-					return -1;
-				q = ws(q + 1, e);
-				if (strcmp(key, tok) == 0)
-					break;
-				if ((q = skip_value(q, e)) == NULL)
-					return -1;
+					goto out;
+				if ((q = skip_value(ws(q + 1, e), e)) == NULL)
+					goto out;
 				q = ws(q, e);
 				if (q >= e || *q != ',')
-					return -1;
+					goto out;
 				p = ws(q + 1, e);
 			}
 			if (p >= e || *p != '"')
-				return -1;
+				goto out;
 			p = q;
 		} else if (*p == '[') {
 			long	 i, idx = strtol(tok, NULL, 10);
@@ -1571,17 +1654,20 @@ locate(const char *text, size_t len, const char *pointer, int *line,
 			p = ws(p + 1, e);
 			for (i = 0; i < idx && p < e && *p != ']'; i++) {
 				if ((p = skip_value(p, e)) == NULL)
-					return -1;
+					goto out;
 				p = ws(p, e);
 				if (p >= e || *p != ',')
-					return -1;
+					goto out;
 				p = ws(p + 1, e);
 			}
 			if (p >= e || *p == ']')
-				return -1;
+				goto out;
 		} else
-			return -1;
+			goto out;
 		position(text, p, line, column);
 	}
-	return 0;
+	rc = 0;
+out:
+	free(tok);
+	return rc;
 }

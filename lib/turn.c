@@ -73,6 +73,8 @@ arb_turn_free(struct arb_turn *t)
 	free(t->board.sidefeats.v);
 	free(t->board.conns.v);
 	free(t->board.pieces.v);
+	free(t->reader.ptr);
+	free(t->reader.mark);
 	strmap_release(&t->unit_ids);
 	strmap_release(&t->player_names);
 	strmap_release(&t->order_ids);
@@ -103,18 +105,13 @@ arb_turn_load_map(struct arb_turn *t, const char *name, const char *text,
     size_t len, struct arb_error *e)
 {
 	jmp_buf		 jb;
-	struct ld	 ld;
+	struct ld	*ld = &t->reader;
 
-	memset(&ld, 0, sizeof(ld));
 	GUARD(t, e, emit_release(t));
 	if (t->rs != NULL)
 		t_fail(t, ARB_EINTERNAL, "the map is loaded already");
-	ld.t = t;
-	ld.e = e;
-	ld.file = name;
-	ld.text = text;
-	ld.len = len;
-	load_map(t, &ld);
+	ld_start(ld, t, e, name, text, len);
+	load_map(t, ld);
 	t->jmp = NULL;
 	return 0;
 }
@@ -124,18 +121,13 @@ arb_turn_load_orders(struct arb_turn *t, const char *name,
     const char *player, const char *text, size_t len, struct arb_error *e)
 {
 	jmp_buf		 jb;
-	struct ld	 ld;
+	struct ld	*ld = &t->reader;
 
-	memset(&ld, 0, sizeof(ld));
 	GUARD(t, e, emit_release(t));
 	if (t->rs == NULL)
 		t_fail(t, ARB_EINTERNAL, "orders before the map");
-	ld.t = t;
-	ld.e = e;
-	ld.file = name;
-	ld.text = text;
-	ld.len = len;
-	load_orders(t, &ld, player);
+	ld_start(ld, t, e, name, text, len);
+	load_orders(t, ld, player);
 	t->jmp = NULL;
 	return 0;
 }

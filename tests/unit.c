@@ -160,6 +160,53 @@ test_locate(void)
 	CHECK(locate("[", 1, "/0", &line, &col) == -1);
 }
 
+/*
+ * The JSON Pointer kept for messages: a key of any length, with ~ and /,
+ * is kept whole and popped exactly; an error's copy is cut at a character
+ * and marked; the line:column comes from the value, never from the cut.
+ */
+static void
+test_pointer(void)
+{
+	struct arb_turn	*t = arb_turn_new();
+	struct arb_error e;
+	struct ld	*ld = &t->reader;
+	char		 key[601], doc[700];
+	size_t		 i;
+	int		 rc;
+
+	for (i = 0; i < 600; i++)
+		key[i] = i % 3 == 0 ? '~' : i % 3 == 1 ? '/' : 'k';
+	key[600] = '\0';
+	ld_start(ld, t, &e, "x.json", "{}", 2);
+	ld_push(ld, "units");
+	ld_pushi(ld, 3);
+	ld_push(ld, key);
+	CHECK(ld->depth == 3 && ld->plen == strlen("/units/3") + 1 + 1000);
+	ld_pop(ld);
+	ld_push(ld, "at");
+	CHECK(strcmp(ld->ptr, "/units/3/at") == 0 && ld->depth == 3);
+	ld_pop(ld);
+	ld_pop(ld);
+	ld_pop(ld);
+	ld_pop(ld);			/* one too many: harmless */
+	CHECK(ld->depth == 0 && strcmp(ld->ptr, "") == 0);
+	arb_turn_free(t);
+
+	/* An unknown key of 601 characters on line 3: the message points at
+	 * its value there (column 613), and the pointer is cut with "...". */
+	snprintf(doc, sizeof(doc), "{\"arbiter\": 1, \"ruleset\": "
+	    "\"aeonis\",\n\"turn\": 1,\n  \"\\u00e9%s\": 0}", key);
+	t = arb_turn_new();
+	rc = arb_turn_load_map(t, "x.json", doc, strlen(doc), &e);
+	CHECK(rc == -1 && e.code == ARB_EDATA && e.line == 3 &&
+	    e.column == 613 && strncmp(e.text, "unknown key", 11) == 0);
+	CHECK(strlen(e.pointer) < sizeof(e.pointer) &&
+	    strncmp(e.pointer, "/\xc3\xa9~0~1k~0", 9) == 0 &&
+	    strcmp(e.pointer + strlen(e.pointer) - 3, "...") == 0);
+	arb_turn_free(t);
+}
+
 static void
 test_dice(void)
 {
@@ -441,6 +488,7 @@ main(void)
 	test_geom();
 	test_hex_lines();
 	test_locate();
+	test_pointer();
 	test_dice();
 	test_strmap();
 	test_load();
