@@ -53,11 +53,14 @@ void	 t_fail(struct arb_turn *, enum arb_errcode, const char *, ...)
 void	*t_push(struct arb_turn *, void *v, size_t *cap, size_t *n,
 	    size_t size);
 
-/* util.c: a string to int map; keys are lent and must outlive it. */
+/* util.c: a string to int map; keys are lent and must outlive it.  The
+ * hash is keyed afresh for each map, so chosen keys cannot collide. */
 struct strmap {
 	const char	**keys;
 	int		 *vals;
 	size_t		  cap, n;
+	uint64_t	  key[2];	/* SipHash key, drawn on first use */
+	size_t		  probes;	/* slots put looked at (tests) */
 };
 int	 strmap_get(const struct strmap *, const char *);	/* -1: absent */
 void	 strmap_put(struct arb_turn *, struct strmap *, const char *, int);
@@ -539,6 +542,7 @@ struct arb_turn {
 	struct strmap		 unit_ids;
 	VEC(struct player)	 players;
 	struct strmap		 player_names;
+	struct strmap		 type_names;	/* unit types by name */
 	int			*turn_order;
 	VEC(struct ofile)	 files;
 	VEC(struct order)	 orders;

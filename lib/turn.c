@@ -77,6 +77,7 @@ arb_turn_free(struct arb_turn *t)
 	free(t->reader.mark);
 	strmap_release(&t->unit_ids);
 	strmap_release(&t->player_names);
+	strmap_release(&t->type_names);
 	strmap_release(&t->order_ids);
 	strmap_release(&t->board.by_name);
 	emit_release(t);
@@ -284,12 +285,9 @@ arb_turn_write_trace(struct arb_turn *t, int text, FILE *fp,
 struct utype *
 type_find(struct arb_turn *t, const char *name)
 {
-	size_t	 i;
+	int	 i = strmap_get(&t->type_names, name);
 
-	for (i = 0; i < t->types.n; i++)
-		if (strcmp(t->types.v[i].name, name) == 0)
-			return &t->types.v[i];
-	return NULL;
+	return i >= 0 ? &t->types.v[i] : NULL;
 }
 
 struct utype *
@@ -300,6 +298,8 @@ type_add(struct arb_turn *t, const char *name, int range, unsigned flags)
 	if (ty == NULL) {
 		ty = VPUSH(t, t->types);
 		ty->name = t_strdup(t, name);
+		strmap_put(t, &t->type_names, ty->name,
+		    (int)(t->types.n - 1));
 	}
 	ty->range = range;
 	ty->flags = flags;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "internal.h"
 
@@ -200,15 +201,81 @@ t_push(struct arb_turn *t, void *v, size_t *cap, size_t *n, size_t size)
 	return v;
 }
 
-/* FNV-1a: simple, and good enough for unit ids and names. */
-static size_t
-hash(const char *s)
-{
-	uint64_t h = 14695981039346656037u;
+/*
+ * SipHash-2-4 (Aumasson and Bernstein), keyed per map: the ids and names
+ * in a player's file cannot be chosen to collide, because the key is drawn
+ * when the map is made.  Nothing ever iterates a map, so the output does
+ * not depend on the key.
+ */
+#define ROTL(x, b)	(((x) << (b)) | ((x) >> (64 - (b))))
+#define SIPROUND do {							\
+	v0 += v1; v1 = ROTL(v1, 13); v1 ^= v0; v0 = ROTL(v0, 32);	\
+	v2 += v3; v3 = ROTL(v3, 16); v3 ^= v2;				\
+	v0 += v3; v3 = ROTL(v3, 21); v3 ^= v0;				\
+	v2 += v1; v1 = ROTL(v1, 17); v1 ^= v2; v2 = ROTL(v2, 32);	\
+} while (0)
 
-	for (; *s != '\0'; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211u;
-	return (size_t)h;
+static uint64_t
+siphash(const uint64_t key[2], const char *s)
+{
+	uint64_t v0 = 0x736f6d6570736575u ^ key[0];
+	uint64_t v1 = 0x646f72616e646f6du ^ key[1];
+	uint64_t v2 = 0x6c7967656e657261u ^ key[0];
+	uint64_t v3 = 0x7465646279746573u ^ key[1];
+	uint64_t m;
+	size_t	 n = strlen(s), i, k;
+
+	for (i = 0; i + 8 <= n; i += 8) {
+		for (m = 0, k = 0; k < 8; k++)
+			m |= (uint64_t)(unsigned char)s[i + k] << (8 * k);
+		v3 ^= m;
+		SIPROUND;
+		SIPROUND;
+		v0 ^= m;
+	}
+	for (m = (uint64_t)n << 56, k = 0; i + k < n; k++)
+		m |= (uint64_t)(unsigned char)s[i + k] << (8 * k);
+	v3 ^= m;
+	SIPROUND;
+	SIPROUND;
+	v0 ^= m;
+	v2 ^= 0xff;
+	SIPROUND;
+	SIPROUND;
+	SIPROUND;
+	SIPROUND;
+	return v0 ^ v1 ^ v2 ^ v3;
+}
+
+/* splitmix64's finaliser: spreads a weak seed over all 64 bits. */
+static uint64_t
+mix(uint64_t z)
+{
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+	return z ^ (z >> 31);
+}
+
+/*
+ * A new key for a map: from the system's random source where there is one
+ * (read as a file, so lib/ stays ISO C), else from the clock and the
+ * addresses the program was loaded at.
+ */
+static void
+strmap_key(struct strmap *m)
+{
+	FILE		*fp = fopen("/dev/urandom", "rb");
+	uint64_t	 k[2] = { 0, 0 };
+
+	if (fp != NULL) {
+		if (fread(k, sizeof(k), 1, fp) != 1)
+			k[0] = k[1] = 0;
+		fclose(fp);
+	}
+	k[0] ^= mix((uint64_t)time(NULL) ^ (uint64_t)(uintptr_t)m);
+	k[1] ^= mix((uint64_t)clock() ^ (uint64_t)(uintptr_t)&strmap_key);
+	m->key[0] = k[0];
+	m->key[1] = k[1];
 }
 
 int
@@ -218,7 +285,7 @@ strmap_get(const struct strmap *m, const char *key)
 
 	if (m->cap == 0)
 		return -1;
-	for (i = hash(key) & (m->cap - 1); m->keys[i] != NULL;
+	for (i = siphash(m->key, key) & (m->cap - 1); m->keys[i] != NULL;
 	    i = (i + 1) & (m->cap - 1))
 		if (strcmp(m->keys[i], key) == 0)
 			return m->vals[i];
@@ -234,6 +301,8 @@ strmap_put(struct arb_turn *t, struct strmap *m, const char *key, int val)
 		struct strmap	 old = *m;
 		size_t		 cap = m->cap ? 2 * m->cap : 16;
 
+		if (old.cap == 0)
+			strmap_key(m);
 		m->keys = calloc(cap, sizeof(*m->keys));
 		m->vals = calloc(cap, sizeof(*m->vals));
 		if (m->keys == NULL || m->vals == NULL) {
@@ -250,12 +319,14 @@ strmap_put(struct arb_turn *t, struct strmap *m, const char *key, int val)
 		free(old.keys);
 		free(old.vals);
 	}
-	for (i = hash(key) & (m->cap - 1); m->keys[i] != NULL;
-	    i = (i + 1) & (m->cap - 1))
+	for (i = siphash(m->key, key) & (m->cap - 1); m->keys[i] != NULL;
+	    i = (i + 1) & (m->cap - 1)) {
+		m->probes++;
 		if (strcmp(m->keys[i], key) == 0) {
 			m->vals[i] = val;
 			return;
 		}
+	}
 	m->keys[i] = key;
 	m->vals[i] = val;
 	m->n++;
