@@ -543,6 +543,8 @@ struct arb_turn {
 	VEC(struct player)	 players;
 	struct strmap		 player_names;
 	struct strmap		 type_names;	/* unit types by name */
+	unsigned		*listed;	/* by unit: order stamp (load) */
+	unsigned		 stamp;
 	int			*turn_order;
 	VEC(struct ofile)	 files;
 	VEC(struct order)	 orders;

@@ -1263,8 +1263,13 @@ order_units(struct arb_turn *t, struct ld *ld, struct order *o,
     const struct jv *v, int player)
 {
 	const struct jv	*l;
-	size_t		 i, j;
+	size_t		 i;
+	unsigned	 stamp;
 
+	/* A unit is listed twice when it carries this order's stamp. */
+	if (t->listed == NULL)
+		t->listed = t_alloc(t, (t->units.n + 1) * sizeof(*t->listed));
+	stamp = ++t->stamp;
 	l = need(ld, v, "units");
 	ld_push(ld, "units");
 	o->nunits = (int)ld_len(ld, l);
@@ -1287,10 +1292,10 @@ order_units(struct arb_turn *t, struct ld *ld, struct order *o,
 			    t->units.v[n].id,
 			    t->players.v[t->units.v[n].player].name,
 			    t->players.v[player].name);
-		for (j = 0; j < i; j++)
-			if (o->units[j] == n)
-				ld_fail(ld, "unit \"%.40s\" listed twice",
-				    t->units.v[n].id);
+		if (t->listed[n] == stamp)
+			ld_fail(ld, "unit \"%.40s\" listed twice",
+			    t->units.v[n].id);
+		t->listed[n] = stamp;
 		o->units[i] = n;
 		ld_pop(ld);
 	}
