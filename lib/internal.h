@@ -27,6 +27,7 @@
 #define MAXPLAYERS	64	/* treaties are a 64-bit set */
 #define UNIT_X		4	/* ruleset counters per unit */
 #define PLAYER_RES	4	/* ruleset resources per player */
+#define MAXHEXES	4000000L	/* hexes on a board (arbiter-map(5)) */
 
 struct arb_turn;
 struct jv;			/* a JSON value; opaque outside load.c */
@@ -65,6 +66,18 @@ struct strmap {
 int	 strmap_get(const struct strmap *, const char *);	/* -1: absent */
 void	 strmap_put(struct arb_turn *, struct strmap *, const char *, int);
 void	 strmap_release(struct strmap *);
+
+/* util.c: a map from integers (below UINT64_MAX) to integers, for data
+ * that is sparse: absent keys read as 0. */
+struct intmap {
+	uint64_t	 *keys;		/* key + 1, or 0: empty */
+	uint64_t	 *vals;
+	size_t		  cap, n;
+	uint64_t	  key;		/* hash key, drawn on first use */
+};
+uint64_t  intmap_get(const struct intmap *, uint64_t key);
+uint64_t *intmap_at(struct arb_turn *, struct intmap *, uint64_t key);
+void	  intmap_release(struct intmap *);
 struct chunk;
 void	 arena_release(struct chunk *);
 

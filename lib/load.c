@@ -731,9 +731,11 @@ load_shape(struct arb_turn *t, struct ld *ld, const struct jv *bv)
 	need(ld, bv, "rows");
 	b->cols = (int)ld_int(ld, bv, "cols", 0, 1, 9999);
 	b->rows = (int)ld_int(ld, bv, "rows", 0, 1, 9999);
-	if ((long)b->cols * b->rows > 16L * 1000 * 1000)
-		ld_fail(ld, "board too large: %d cells, at most 16000000",
-		    b->cols * b->rows);
+	/* Every hex costs memory whether the map describes it or not, so a
+	 * few bytes of map must not ask for gigabytes (arbiter-map(5)). */
+	if ((long)b->cols * b->rows > MAXHEXES)
+		ld_fail(ld, "board too large: %d hexes, at most %ld",
+		    b->cols * b->rows, MAXHEXES);
 	for (digits = 1, n = b->cols > b->rows ? b->cols : b->rows; n >= 10;
 	    n /= 10)
 		digits++;

@@ -339,3 +339,81 @@ strmap_release(struct strmap *m)
 	free(m->vals);
 	memset(m, 0, sizeof(*m));
 }
+
+/*
+ * An integer map, for data kept only where the map has some (the sides of
+ * a few hexes among millions).  Keys are stored plus one, so 0 marks an
+ * empty slot; the slot is chosen by a keyed mix, as in a strmap.
+ */
+static size_t
+intmap_slot(const struct intmap *m, uint64_t key)
+{
+	size_t	 i;
+
+	for (i = (size_t)mix(key ^ m->key) & (m->cap - 1);
+	    m->keys[i] != 0 && m->keys[i] != key + 1;
+	    i = (i + 1) & (m->cap - 1))
+		;
+	return i;
+}
+
+uint64_t
+intmap_get(const struct intmap *m, uint64_t key)
+{
+	size_t	 i;
+
+	if (m->cap == 0)
+		return 0;
+	i = intmap_slot(m, key);
+	return m->keys[i] != 0 ? m->vals[i] : 0;
+}
+
+uint64_t *
+intmap_at(struct arb_turn *t, struct intmap *m, uint64_t key)
+{
+	size_t	 i;
+
+	if (2 * (m->n + 1) > m->cap) {
+		struct intmap	 old = *m;
+		size_t		 cap = m->cap ? 2 * m->cap : 16;
+
+		if (old.cap == 0) {
+			struct strmap	 sm;
+
+			strmap_key(&sm);
+			m->key = sm.key[0];
+		}
+		m->keys = calloc(cap, sizeof(*m->keys));
+		m->vals = calloc(cap, sizeof(*m->vals));
+		if (m->keys == NULL || m->vals == NULL) {
+			free(m->keys);
+			free(m->vals);
+			*m = old;
+			t_nomem(t);
+		}
+		m->cap = cap;
+		for (i = 0; i < old.cap; i++)
+			if (old.keys[i] != 0) {
+				size_t	 j = intmap_slot(m, old.keys[i] - 1);
+
+				m->keys[j] = old.keys[i];
+				m->vals[j] = old.vals[i];
+			}
+		free(old.keys);
+		free(old.vals);
+	}
+	i = intmap_slot(m, key);
+	if (m->keys[i] == 0) {
+		m->keys[i] = key + 1;
+		m->n++;
+	}
+	return &m->vals[i];
+}
+
+void
+intmap_release(struct intmap *m)
+{
+	free(m->keys);
+	free(m->vals);
+	memset(m, 0, sizeof(*m));
+}

@@ -250,6 +250,35 @@ test_strmap_collisions(void)
 	arb_turn_free(t);
 }
 
+/* The sparse integer map: absent keys read 0; values survive growth. */
+static void
+test_intmap(void)
+{
+	struct arb_turn	*t = arb_turn_new();
+	struct intmap	 m;
+	uint64_t	 k;
+	int		 ok = 1;
+	jmp_buf		 jb;
+
+	memset(&m, 0, sizeof(m));
+	t->jmp = &jb;
+	if (setjmp(jb) != 0) {
+		CHECK(!"out of memory");
+		return;
+	}
+	CHECK(intmap_get(&m, 5) == 0);
+	for (k = 0; k < 30000; k += 3)
+		*intmap_at(t, &m, k * 6 + 1) |= k + 7;
+	for (k = 0; k < 30000; k++)
+		ok &= intmap_get(&m, k * 6 + 1) == (k % 3 == 0 ? k + 7 : 0);
+	CHECK(ok && m.n == 10000 && intmap_get(&m, 0) == 0);
+	*intmap_at(t, &m, 0) = 9;
+	CHECK(intmap_get(&m, 0) == 9 && m.n == 10001);
+	intmap_release(&m);
+	t->jmp = NULL;
+	arb_turn_free(t);
+}
+
 static void
 test_dice(void)
 {
@@ -533,6 +562,7 @@ main(void)
 	test_locate();
 	test_pointer();
 	test_strmap_collisions();
+	test_intmap();
 	test_dice();
 	test_strmap();
 	test_load();
