@@ -1012,6 +1012,11 @@ load_players(struct arb_turn *t, struct ld *ld, const struct jv *pv)
 		ld_push(ld, key);
 		if (key[0] == '\0')
 			ld_fail(ld, "empty player name");
+		/* The command line binds a file with "player=file". */
+		if (strpbrk(key, "=/") != NULL)
+			ld_fail(ld, "player name \"%.40s\" has \"%c\": a "
+			    "name cannot hold \"=\" or \"/\"", key,
+			    *strpbrk(key, "=/"));
 		if (t->players.n == MAXPLAYERS)
 			ld_fail(ld, "more than %d players", MAXPLAYERS);
 		pl = VPUSH(t, t->players);
