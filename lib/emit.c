@@ -7,6 +7,7 @@
  * and lists in a fixed order (units by id, orders in adjudication order),
  * so the same turn always gives the same bytes.
  */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -624,8 +625,11 @@ emit_next(struct arb_turn *t, FILE *fp)
 	root = t->json = ok(json_object());
 	set(root, "arbiter", num(1));
 	set(root, "ruleset", str(t->rs->name));
+	/* Checked before anything is written (arb_turn_write_next). */
 	set(root, "turn", num(t->number + 1));
-	set(root, "seed", ok(json_integer((json_int_t)(t->seed + 1))));
+	/* Seeds go round: the next after the largest a map may give is 0. */
+	set(root, "seed", ok(json_integer((json_int_t)(t->seed <
+	    (uint64_t)LONG_MAX - 1 ? t->seed + 1 : 0))));
 	j = ok(json_object());
 	if (b->kind == BOARD_GRAPH) {
 		set(j, "grid", str("graph"));

@@ -1238,7 +1238,7 @@ load_map(struct arb_turn *t, struct ld *ld)
 		ld_fail(ld, "unknown ruleset \"%.40s\"", name);
 	}
 	ld_keys(ld, root, map_keys, t->rs->map_keys);
-	t->number = (int)ld_int(ld, root, "turn", 1, 1, INT_MAX - 1);
+	t->number = (int)ld_int(ld, root, "turn", 1, 1, INT_MAX);
 	if (!t->seed_set)
 		t->seed = (uint64_t)ld_int(ld, root, "seed", 1, 0, LONG_MAX - 1);
 	t->rs->init(t);

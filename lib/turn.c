@@ -6,6 +6,7 @@
  * sequential driver (players in turn order, each player's orders in file
  * order), and the services the rule systems share.
  */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -263,6 +264,9 @@ arb_turn_write_next(struct arb_turn *t, FILE *fp, struct arb_error *e)
 	jmp_buf		 jb;
 
 	GUARD(t, e, emit_release(t));
+	if (t->number == INT_MAX)
+		t_fail(t, ARB_EDATA, "turn %d is the last a map can have: "
+		    "there is no next map", t->number);
 	emit_next(t, fp);
 	t->jmp = NULL;
 	return 0;
