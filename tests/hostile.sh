@@ -1,0 +1,54 @@
+#!/bin/sh
+# Hostile and huge inputs: each tests/hostile/NAME.sh, run as
+# "sh NAME.sh DIR", writes DIR/map.json, perhaps DIR/orders/*.json (each
+# under 1 MB) and DIR/status, the exit status arbiter must give.  The turn
+# is adjudicated by the release build under a 256 MB limit on its address
+# space, so an input that makes memory grow faster than the input fails
+# here; how long each takes is measured by `make bench`, never here.
+# Ends with "hostile: N passed, N failed".
+top=$(cd "$(dirname "$0")/.." && pwd)
+arbiter=${HOSTILE_ARBITER:-$top/arbiter}
+limit=${HOSTILE_KB:-262144}
+tmp=$(mktemp -d) || exit 70
+trap 'rm -rf "$tmp"' EXIT INT TERM
+pass=0 fail=0 n=0
+for gen in "$top"/tests/hostile/*.sh; do
+	name=$(basename "$gen" .sh)
+	n=$((n + 1))
+	dir=$tmp/$name
+	mkdir -p "$dir/orders"
+	why=
+	if ! sh "$gen" "$dir"; then
+		why="the generator failed"
+	elif [ ! -f "$dir/status" ]; then
+		why="the generator wrote no status"
+	else
+		for f in "$dir"/map.json "$dir"/orders/*.json; do
+			[ -f "$f" ] || continue
+			if [ "$(wc -c <"$f")" -ge 1048576 ]; then
+				why="$(basename "$f") is not under 1 MB"
+			fi
+		done
+	fi
+	if [ -z "$why" ]; then
+		(ulimit -v "$limit" && cd "$dir" && exec "$arbiter" \
+		    -o /dev/null map.json $(ls orders/*.json 2>/dev/null)) \
+		    >/dev/null 2>"$dir/err"
+		status=$?
+		want=$(cat "$dir/status")
+		if [ "$status" -ne "$want" ]; then
+			why="exit status $status, expected $want: $(head -c 300 "$dir/err")"
+		fi
+	fi
+	if [ -z "$why" ]; then
+		pass=$((pass + 1))
+		echo "ok $n - $name"
+	else
+		fail=$((fail + 1))
+		echo "not ok $n - $name: $why"
+	fi
+	rm -rf "$dir"
+done
+echo "1..$n"
+echo "hostile: $pass passed, $fail failed"
+[ $fail -eq 0 ]
