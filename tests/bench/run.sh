@@ -10,6 +10,8 @@
 #	territory  10000 territories, 100000 armies in orders:
 #	           time <= 1.5 x floor; and 10 times the work (100000
 #	           territories, 1000000 armies) in <= 12 times the time
+#	hostile    each input of tests/hostile/ (every file under 1 MB):
+#	           at most 10 s and 256 MB (262144 KiB) peak memory
 #
 #	BENCH_DIR=dir	where the turns are written (default: a temporary one)
 #	RUNS=n
@@ -105,4 +107,26 @@ v=$(verdict "$big" "$small" 1200)
 echo "arbiter   $big ms, $(ratio "$big" "$small") x the smaller turn" \
     "(goal <= 12.00): $v"
 rm -rf "$dir/territory10"
+
+echo "== hostile inputs (tests/hostile): goal <= 10000 ms, <= 262144 KiB"
+printf '%-28s %8s %10s %7s\n' "" "wall ms" "peak KiB" "status"
+for gen in "$top"/tests/hostile/*.sh; do
+	name=$(basename "$gen" .sh)
+	rm -rf "$dir/h"
+	mkdir -p "$dir/h/orders"
+	sh "$gen" "$dir/h" || { echo "bench: $name failed" >&2; exit 1; }
+	(cd "$dir/h" && "$bin/measure" "$top/arbiter" -o /dev/null map.json \
+	    $(ls orders/*.json 2>/dev/null) >/dev/null 2>err; echo $? >rc)
+	set -- $(tail -1 "$dir/h/err")
+	ms=$1 kb=$2
+	v=met
+	if [ "$ms" -gt 10000 ] || [ "$kb" -gt 262144 ] ||
+	    [ "$(cat "$dir/h/rc")" -ne "$(cat "$dir/h/status")" ]; then
+		v=MISSED
+		missed=1
+	fi
+	printf '%-28s %8d %10d %7s %s\n' "$name" "$ms" "$kb" \
+	    "$(cat "$dir/h/rc")" "$v"
+done
+rm -rf "$dir/h"
 exit $missed
