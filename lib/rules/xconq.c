@@ -138,8 +138,10 @@ struct xconq {
 	int		 nmat;
 	struct xtype	*ut;		/* per unit type */
 	int		*tab[NTAB];
-	uint64_t	*borders;	/* ncells * 6: border types */
-	uint64_t	*conns;		/* ncells * 6: connection types */
+	/* Border and connection types by cell * 6 + direction, kept only
+	 * where the map has some (a map of millions of hexes has few). */
+	struct intmap	 borders;
+	struct intmap	 conns;
 	VEC(struct xunit) units;	/* per unit */
 	struct orec	*orec;		/* per order */
 };
@@ -492,13 +494,15 @@ cell_tt(struct arb_turn *t, int c)
 }
 
 static void
-mask_set(struct arb_turn *t, uint64_t *mask, int a, int b, int tt)
+mask_set(struct arb_turn *t, struct intmap *mask, int a, int b, int tt)
 {
 	int	 d = board_dir(&t->board, a, b);
 
-	mask[(size_t)a * 6 + (size_t)d] |= (uint64_t)1 << tt;
+	*intmap_at(t, mask, (uint64_t)a * 6 + (uint64_t)d) |=
+	    (uint64_t)1 << tt;
 	d = board_dir(&t->board, b, a);
-	mask[(size_t)b * 6 + (size_t)d] |= (uint64_t)1 << tt;
+	*intmap_at(t, mask, (uint64_t)b * 6 + (uint64_t)d) |=
+	    (uint64_t)1 << tt;
 }
 
 /* Across the whole map: cell terrains, borders and connections of the
@@ -508,7 +512,7 @@ loaded(struct arb_turn *t, struct ld *ld, const struct jv *root)
 {
 	struct xconq	*x = X(t);
 	struct board	*b = &t->board;
-	size_t		 i, n = (size_t)b->ncells * 6;
+	size_t		 i;
 	int		 tt, k;
 
 	(void)root;
@@ -519,8 +523,6 @@ loaded(struct arb_turn *t, struct ld *ld, const struct jv *root)
 			    "cell type of terrain-types", cell_name(t, (int)i),
 			    b->terrains[b->cells[i].terrain]);
 		}
-	x->borders = t_alloc(t, n * sizeof(uint64_t));
-	x->conns = t_alloc(t, n * sizeof(uint64_t));
 	for (i = 0; i < b->sides.n; i++) {
 		tt = tt_find(t, b->sidefeats.v[b->sides.v[i].feature]);
 		if (tt < 0 || x->tk[tt] != TK_BORDER) {
@@ -531,7 +533,7 @@ loaded(struct arb_turn *t, struct ld *ld, const struct jv *root)
 			    "terrain-types", b->sidefeats.v[
 			    b->sides.v[i].feature]);
 		}
-		mask_set(t, x->borders, b->sides.v[i].a, b->sides.v[i].b, tt);
+		mask_set(t, &x->borders, b->sides.v[i].a, b->sides.v[i].b, tt);
 	}
 	for (i = 0; i < b->conns.n; i++) {
 		tt = tt_find(t, b->conns.v[i].kind);
@@ -543,7 +545,7 @@ loaded(struct arb_turn *t, struct ld *ld, const struct jv *root)
 			    "terrain-types", b->conns.v[i].kind);
 		}
 		for (k = 1; k < b->conns.v[i].ncells; k++)
-			mask_set(t, x->conns, b->conns.v[i].cells[k - 1],
+			mask_set(t, &x->conns, b->conns.v[i].cells[k - 1],
 			    b->conns.v[i].cells[k], tt);
 	}
 }
@@ -733,7 +735,7 @@ cost_action(struct arb_turn *t, struct action *ac, int u, int a, int b,
 	struct xconq	*x = X(t);
 	const struct unit *un = &t->units.v[u];
 	int		 ty = un->type, d, tt, x1, x2, range, z, best;
-	uint64_t	 m;
+	uint64_t	 m, m0;
 	bool		 open = true;
 
 	ac->conn = -1;
@@ -782,7 +784,8 @@ cost_action(struct arb_turn *t, struct action *ac, int u, int a, int b,
 
 		ac->normal = cell_cost(t, ac, ty, a, false) +
 		    cell_cost(t, ac, ty, b, true);
-		m = x->borders[(size_t)a * 6 + (size_t)dir];
+		m = m0 = intmap_get(&x->borders, (uint64_t)a * 6 +
+		    (uint64_t)dir);
 		for (tt = 0; tt < x->ntt; tt++) {
 			struct comp *cp;
 
@@ -800,7 +803,7 @@ cost_action(struct arb_turn *t, struct action *ac, int u, int a, int b,
 		}
 		/* xconq connection: the cheapest usable one replaces the
 		 * sum when it is cheaper. */
-		m = x->conns[(size_t)a * 6 + (size_t)dir];
+		m = intmap_get(&x->conns, (uint64_t)a * 6 + (uint64_t)dir);
 		for (tt = 0; tt < x->ntt; tt++) {
 			int c;
 
@@ -817,8 +820,7 @@ cost_action(struct arb_turn *t, struct action *ac, int u, int a, int b,
 			ac->conn_taken = true;
 		if (!open && !ac->conn_taken) {
 			for (tt = 0; tt < x->ntt; tt++)
-				if ((x->borders[(size_t)a * 6 + (size_t)dir] >>
-				    tt & 1) && !can_exist(t, ty, tt))
+				if ((m0 >> tt & 1) && !can_exist(t, ty, tt))
 					break;
 			*why = t_printf(t, "%s cannot cross the %s between %s "
 			    "and %s", un->id, x->tt[tt], cell_name(t, a),
@@ -835,7 +837,8 @@ cost_action(struct arb_turn *t, struct action *ac, int u, int a, int b,
 		if (d == 2 && slide_cells(t, a, b, &x1, &x2)) {
 			int dir = board_dir(&t->board, x1, x2);
 
-			m = x->borders[(size_t)x1 * 6 + (size_t)dir];
+			m = intmap_get(&x->borders, (uint64_t)x1 * 6 +
+			    (uint64_t)dir);
 			for (tt = 0; tt < x->ntt; tt++) {
 				int c = tab(t, T_TRAVERSE, ty, tt);
 
@@ -1280,6 +1283,8 @@ release(struct arb_turn *t)
 	struct xconq	*x = X(t);
 	size_t		 i, k;
 
+	intmap_release(&x->borders);
+	intmap_release(&x->conns);
 	if (x->orec != NULL)
 		for (i = 0; i < t->orders.n; i++) {
 			for (k = 0; k < x->orec[i].acts.n; k++) {
