@@ -558,6 +558,8 @@ struct arb_turn {
 	struct strmap		 type_names;	/* unit types by name */
 	unsigned		*listed;	/* by unit: order stamp (load) */
 	unsigned		 stamp;
+	char			 labels[8][32];	/* cell_name()'s */
+	unsigned		 nlabel;
 	int			*turn_order;
 	VEC(struct ofile)	 files;
 	VEC(struct order)	 orders;
@@ -598,7 +600,7 @@ void	 loyalty_set(struct arb_turn *, int cell, int value, const char *why,
 	    int order);
 void	 feature_destroy(struct arb_turn *, int cell, int feature, int order);
 bool	 players_allied(const struct arb_turn *, int a, int b);
-const char *cell_name(const struct arb_turn *, int cell);	/* lent */
+const char *cell_name(struct arb_turn *, int cell);	/* lent */
 const char *unit_list(struct arb_turn *, const int *, int);	/* ids */
 
 /* emit.c: each fails through t->jmp, as the loaders do. */

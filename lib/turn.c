@@ -502,12 +502,12 @@ players_allied(const struct arb_turn *t, int a, int b)
 	return a == b || (t->players.v[a].treaties >> b & 1);
 }
 
+/* The label of a cell, in one of the turn's eight buffers: a message may
+ * name up to eight cells at once. */
 const char *
-cell_name(const struct arb_turn *t, int cell)
+cell_name(struct arb_turn *t, int cell)
 {
-	static char	 ring[8][32];
-	static int	 next;
-	char		*buf = ring[next++ % 8];
+	char	*buf = t->labels[t->nlabel++ % 8];
 
 	return board_label(&t->board, cell, buf);
 }
