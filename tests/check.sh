@@ -36,6 +36,7 @@ suite "unit tests" tests/unit
 suite "casebook ($ARBITER)" sh tests/casebook.sh
 suite "JSONTestSuite" sh tests/jsonsuite.sh
 suite "error paths" sh tests/errors.sh
+suite "outputs" sh tests/outputs.sh
 suite "fuzz replay" sh -c 'tests/fuzz_main $(find fixtures tests/crashes \
     -name "*.json" -type f | sort)'
 suite "man pages" sh tests/manlint.sh
