@@ -30,7 +30,8 @@ enum arb_errcode {
 	ARB_EOK = 0,
 	ARB_EDATA,		/* bad input: syntax or value */
 	ARB_ENOMEM,		/* out of memory */
-	ARB_EINTERNAL		/* a bug: an invariant did not hold */
+	ARB_EINTERNAL,		/* a bug: an invariant did not hold */
+	ARB_EWRITE		/* an output failed: text is the system's reason */
 };
 
 struct arb_error {
@@ -96,7 +97,8 @@ int		 arb_turn_illegal(const struct arb_turn *t);
  * Write the result, the next turn's map, or the trace to fp (which stays
  * the caller's: it is neither flushed nor closed).  With text set, the trace
  * is one readable line per event instead of JSON Lines.  Return 0, or -1
- * with e filled when memory runs out or fp reports a write error.
+ * with e filled: ARB_ENOMEM when memory runs out, ARB_EWRITE with the
+ * system's description (strerror) when fp reports a write error.
  */
 int		 arb_turn_write_result(struct arb_turn *t, int flags, FILE *fp,
 		    struct arb_error *e);

@@ -7,6 +7,7 @@
  * and lists in a fixed order (units by id, orders in adjudication order),
  * so the same turn always gives the same bytes.
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,12 +79,29 @@ playerv(struct arb_turn *t, long p)
 	return p < 0 ? ok(json_null()) : str(t->players.v[p].name);
 }
 
+/*
+ * Fails the turn after writing to fp went wrong: with the system's reason
+ * (errnum) when fp reports a write error, as running out of memory when
+ * errnum says so, else as an encoding failure (a bug).
+ */
+static void
+write_fail(struct arb_turn *t, FILE *fp, int errnum)
+{
+	if (errnum == ENOMEM)
+		t_nomem(t);
+	if (ferror(fp))
+		t_fail(t, ARB_EWRITE, "%s", strerror(errnum != 0 ? errnum :
+		    EIO));
+	t_fail(t, ARB_EINTERNAL, "cannot encode the output");
+}
+
 static void
 dump(struct arb_turn *t, json_t *root, size_t flags, FILE *fp)
 {
+	errno = 0;	/* so that write_fail() tells memory from encoding */
 	if (json_dumpf(root, fp, flags | REALS) != 0 || fputc('\n', fp) == EOF ||
 	    ferror(fp))
-		t_fail(t, ARB_EINTERNAL, "cannot write the output");
+		write_fail(t, fp, errno);
 }
 
 static const char *const status_names[] = {
@@ -248,9 +266,12 @@ put(struct out *w, json_t *v, const char *pad)
 {
 	w->t->json = v;
 	w->pad = pad;
+	if (ferror(w->fp))	/* a write before this one failed */
+		write_fail(w->t, w->fp, errno);
+	errno = 0;
 	if (json_dump_callback(v, indented, w, JSON_INDENT(2) | REALS |
 	    JSON_ENCODE_ANY) != 0)
-		t_fail(w->t, ARB_EINTERNAL, "cannot write the output");
+		write_fail(w->t, w->fp, errno);
 	emit_release(w->t);
 }
 
@@ -527,7 +548,7 @@ emit_result(struct arb_turn *t, int flags, FILE *fp)
 		close_array(&w);
 	}
 	if (fputs("\n}\n", fp) == EOF || ferror(fp))
-		t_fail(t, ARB_EINTERNAL, "cannot write the output");
+		write_fail(t, fp, errno);
 }
 
 /*
@@ -599,7 +620,7 @@ emit_trace(struct arb_turn *t, int text, FILE *fp)
 			}
 		}
 		if (fputc('\n', fp) == EOF || ferror(fp))
-			t_fail(t, ARB_EINTERNAL, "cannot write the trace");
+			write_fail(t, fp, errno);
 	}
 }
 

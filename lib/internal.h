@@ -577,6 +577,7 @@ struct arb_turn {
 	struct strmap		 order_ids;	/* while loading a file */
 	struct ld		*ld;		/* the file being read */
 	struct ld		 reader;	/* its state, buffers kept */
+	const char		*mapfile;	/* the map's name */
 	void			*json;		/* jansson document to release */
 };
 

@@ -113,6 +113,7 @@ arb_turn_load_map(struct arb_turn *t, const char *name, const char *text,
 	if (t->rs != NULL)
 		t_fail(t, ARB_EINTERNAL, "the map is loaded already");
 	ld_start(ld, t, e, name, text, len);
+	t->mapfile = t_strdup(t, name);
 	load_map(t, ld);
 	t->jmp = NULL;
 	return 0;
@@ -264,9 +265,17 @@ arb_turn_write_next(struct arb_turn *t, FILE *fp, struct arb_error *e)
 	jmp_buf		 jb;
 
 	GUARD(t, e, emit_release(t));
-	if (t->number == INT_MAX)
-		t_fail(t, ARB_EDATA, "turn %d is the last a map can have: "
-		    "there is no next map", t->number);
+	if (t->number == INT_MAX) {
+		/* Said of the map's turn, before anything is written. */
+		e->code = ARB_EDATA;
+		snprintf(e->file, sizeof(e->file), "%s", t->mapfile);
+		snprintf(e->pointer, sizeof(e->pointer), "/turn");
+		snprintf(e->text, sizeof(e->text), "turn %d is the last a "
+		    "map can have: there is no next map", t->number);
+		utf8_mend(e->file);
+		t->jmp = NULL;
+		return -1;
+	}
 	emit_next(t, fp);
 	t->jmp = NULL;
 	return 0;

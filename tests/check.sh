@@ -37,6 +37,7 @@ suite "casebook ($ARBITER)" sh tests/casebook.sh
 suite "JSONTestSuite" sh tests/jsonsuite.sh
 suite "error paths" sh tests/errors.sh
 suite "hostile inputs" sh tests/hostile.sh
+suite "outputs" sh tests/outputs.sh
 suite "fuzz replay" sh -c 'tests/fuzz_main $(find fixtures tests/crashes \
     -name "*.json" -type f | sort)'
 suite "man pages" sh tests/manlint.sh

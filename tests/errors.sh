@@ -84,5 +84,44 @@ if [ -w /dev/full ]; then
 	check "/dev/full is still a device" test -c /dev/full
 fi
 
+# Inputs have a size limit, passed as soon as it is read past (issue 11).
+expect 66 "map over --max-input" "$arbiter" --max-input 100 map.json
+check "limit message" grep -qx 'arbiter: map.json: larger than 100 bytes (see --max-input)' "$tmp/err"
+expect 66 "orders over --max-input" "$arbiter" --max-input 1k map.json orders/red.json
+expect 66 "endless standard input" sh -c "yes | '$arbiter' --max-input 1k -"
+check "standard input limit message" grep -qx 'arbiter: <stdin>: larger than 1024 bytes (see --max-input)' "$tmp/err"
+expect 66 "/dev/zero as the map" "$arbiter" /dev/zero
+check "default limit message" grep -qx 'arbiter: /dev/zero: larger than 67108864 bytes (see --max-input)' "$tmp/err"
+expect 0 "--max-input 1M" "$arbiter" --max-input 1M map.json orders/*.json
+expect 64 "bad --max-input" "$arbiter" --max-input 12q map.json
+expect 64 "zero --max-input" "$arbiter" --max-input 0 map.json
+
+# Names that go into the result must be UTF-8; refused before the turn.
+bad=$(printf 'o\377.json')
+cp orders/red.json "$tmp/$bad"
+expect 64 "orders file name not UTF-8" "$arbiter" -o "$tmp/r3.json" map.json "$tmp/$bad"
+check "name escaped in the message" grep -qx "arbiter: $tmp/o\\\\xff.json: file name is not valid UTF-8" "$tmp/err"
+check "no result for a bad name" test ! -e "$tmp/r3.json"
+cp map.json "$tmp/$bad"
+expect 64 "map name not UTF-8" "$arbiter" "$tmp/$bad"
+expect 64 "player name not UTF-8" "$arbiter" map.json "$(printf 'red\300\257')=orders/red.json"
+check "player message" grep -qx 'arbiter: red\\xc0\\xaf: player name is not valid UTF-8' "$tmp/err"
+expect 0 "a UTF-8 orders file name" sh -c "cp orders/red.json '$tmp/ordres-é.json' && '$arbiter' map.json '$tmp/ordres-é.json' >/dev/null"
+
+# A failed write gives the system's reason.
+if [ -w /dev/full ]; then
+	expect 73 "long result on a full device" "$arbiter" -t -o /dev/full map.json orders/*.json
+	check "full device message" grep -qx 'arbiter: cannot write /dev/full: No space left on device' "$tmp/err"
+	expect 73 "standard output full, reason" sh -c "'$arbiter' map.json >/dev/full"
+	check "standard output message" grep -qx 'arbiter: cannot write standard output: No space left on device' "$tmp/err"
+fi
+
+# The last turn a map can have has no next map: 65, and nothing written.
+last=$top/fixtures/aeonis/r-next-largest-turn-seed/expected.next.json
+expect 65 "no next map after the last turn" "$arbiter" -o "$tmp/last.json" -n "$tmp/last-next.json" "$last"
+check "last turn message" grep -qx "arbiter: $last: turn 2147483647 is the last a map can have: there is no next map at /turn" "$tmp/err"
+check "last turn: nothing written" test ! -e "$tmp/last.json" -a ! -e "$tmp/last-next.json"
+expect 0 "the last turn itself is adjudicated" "$arbiter" -o "$tmp/last.json" "$last"
+
 echo "error paths: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -1,0 +1,274 @@
+#!/bin/sh
+# Outputs under hostile and careless conditions (issue 11): all outputs in
+# place or none, temporaries removed on a fatal signal, outputs that would
+# overwrite each other or an input, permissions, symbolic links, the
+# directory synced, running out of memory.  Failures that are hard to cause
+# come from a small LD_PRELOAD library built here, as jq injects errors.
+top=$(cd "$(dirname "$0")/.." && pwd)
+arbiter=${ARBITER:-$top/arbiter}
+case $arbiter in /*) ;; *) arbiter=$top/$arbiter ;; esac
+demo=$top/fixtures/aeonis/demo-turn
+tmp=$(mktemp -d) || exit 70
+trap 'rm -rf "$tmp"' EXIT INT TERM
+pass=0 fail=0
+umask 022
+
+expect() {
+	want=$1 what=$2
+	shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	if [ "$got" -eq "$want" ]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "not ok - $what: exit $got, expected $want"
+		sed 's/^/# /' "$tmp/err" | head -5
+	fi
+}
+
+check() {
+	what=$1
+	shift
+	if "$@"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "not ok - $what"
+	fi
+}
+
+# leftovers DIR: no NAME.XXXXXX file is left in DIR.
+leftovers() {
+	test -z "$(ls "$1" | grep '\.[A-Za-z0-9]\{6\}$')"
+}
+
+cd "$demo" || exit 70
+d=$tmp/d
+mkdir "$d"
+"$arbiter" map.json orders/*.json >"$tmp/want" 2>/dev/null
+
+# Outputs that are the same file as each other or as an input are refused
+# before anything is read (nosuch.json is never opened).
+expect 64 "-o x -n x" "$arbiter" -o "$d/x" -n "$d/x" nosuch.json
+check "same file message" grep -q "^arbiter: $d/x: the next map is the same file as the result, $d/x\$" "$tmp/err"
+expect 64 "-o x -n ./x" sh -c "cd '$d' && '$arbiter' -o x -n ./x '$demo/map.json'"
+expect 64 "-o x --trace-file dir/../x" "$arbiter" -o "$d/x" --trace-file "$d/../d/x" map.json
+cp map.json "$d/map.json"
+ln "$d/map.json" "$d/hard.json"
+ln -s map.json "$d/soft.json"
+expect 64 "output is the map" "$arbiter" -o "$d/map.json" "$d/map.json"
+expect 64 "output is a hard link to the map" "$arbiter" -o "$d/hard.json" "$d/map.json"
+expect 64 "output is a symbolic link to the map" "$arbiter" -n "$d/soft.json" "$d/map.json"
+expect 64 "map is a symbolic link to the output" "$arbiter" -o "$d/map.json" "$d/soft.json"
+cp orders/red.json "$d/red.json"
+expect 64 "output is an orders file" "$arbiter" -o "$d/red.json" map.json red="$d/red.json"
+check "the map is untouched" cmp -s map.json "$d/map.json"
+check "the orders are untouched" cmp -s orders/red.json "$d/red.json"
+check "nothing created" test ! -e "$d/x"
+expect 0 "two outputs to /dev/null" "$arbiter" -o /dev/null -n /dev/null map.json orders/*.json
+rm -f "$d"/*
+
+# An existing output keeps its permissions.
+echo old >"$d/r.json"
+chmod 600 "$d/r.json"
+expect 0 "replace a 0600 output" "$arbiter" -o "$d/r.json" map.json orders/*.json
+check "still 0600" test "$(ls -l "$d/r.json" | cut -c1-10)" = "-rw-------"
+check "new contents" cmp -s "$d/r.json" "$tmp/want"
+
+# A symbolic link named as an output is replaced by a regular file; the
+# file it pointed to is left as it was.
+echo old >"$d/target.json"
+ln -s target.json "$d/link.json"
+expect 0 "output through a symbolic link" "$arbiter" -o "$d/link.json" map.json orders/*.json
+check "the link is now a regular file" test -f "$d/link.json" -a ! -h "$d/link.json"
+check "the file it pointed to is unchanged" grep -qx old "$d/target.json"
+rm -f "$d"/*
+
+# The injection library: SHIM_RENAME_FAIL makes renaming onto a name that
+# ends so fail with EIO, SHIM_NOMEM makes memory run out once an output is
+# open, SHIM_LOG records renames and directory syncs.
+cat >"$tmp/shim.c" <<'SHIM'
+#define _GNU_SOURCE
+#include <sys/stat.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int nomem;
+
+static void
+note(const char *what)
+{
+	const char *log = getenv("SHIM_LOG");
+	int fd;
+
+	if (log == NULL || (fd = open(log, O_WRONLY | O_APPEND | O_CREAT,
+	    0644)) == -1)
+		return;
+	write(fd, what, strlen(what));
+	close(fd);
+}
+
+FILE *
+fdopen(int fd, const char *mode)
+{
+	static FILE *(*real)(int, const char *);
+	FILE *fp;
+
+	if (real == NULL)
+		*(void **)&real = dlsym(RTLD_NEXT, "fdopen");
+	fp = real(fd, mode);
+	if (getenv("SHIM_NOMEM") != NULL)
+		nomem = 1;
+	return fp;
+}
+
+void *
+malloc(size_t n)
+{
+	static void *(*real)(size_t);
+
+	if (nomem) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (real == NULL)
+		*(void **)&real = dlsym(RTLD_NEXT, "malloc");
+	return real(n);
+}
+
+void *
+realloc(void *p, size_t n)
+{
+	static void *(*real)(void *, size_t);
+
+	if (nomem) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (real == NULL)
+		*(void **)&real = dlsym(RTLD_NEXT, "realloc");
+	return real(p, n);
+}
+
+int
+rename(const char *from, const char *to)
+{
+	static int (*real)(const char *, const char *);
+	const char *bad = getenv("SHIM_RENAME_FAIL");
+	size_t n = strlen(to);
+
+	if (bad != NULL && n >= strlen(bad) &&
+	    strcmp(to + n - strlen(bad), bad) == 0) {
+		errno = EIO;
+		return -1;
+	}
+	if (real == NULL)
+		*(void **)&real = dlsym(RTLD_NEXT, "rename");
+	note("rename\n");
+	return real(from, to);
+}
+
+int
+fsync(int fd)
+{
+	static int (*real)(int);
+	struct stat st;
+
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
+		note("sync directory\n");
+	if (real == NULL)
+		*(void **)&real = dlsym(RTLD_NEXT, "fsync");
+	return real(fd);
+}
+SHIM
+shim=
+if ${CC:-cc} -shared -fPIC -o "$tmp/shim.so" "$tmp/shim.c" -ldl \
+    >/dev/null 2>&1; then
+	shim=$tmp/shim.so
+	# AddressSanitizer wants to come first; the shim only passes calls on.
+	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+else
+	echo "# skip: cannot build the injection library"
+fi
+
+if [ -n "$shim" ]; then
+	# The second rename fails: the first output is put back.
+	echo old-r >"$d/r.json"
+	echo old-n >"$d/fails.json"
+	expect 73 "second rename fails" env LD_PRELOAD="$shim" \
+	    SHIM_RENAME_FAIL=fails.json "$arbiter" -o "$d/r.json" \
+	    -n "$d/fails.json" map.json orders/*.json
+	check "the first output has its old contents" grep -qx old-r "$d/r.json"
+	check "the second output has its old contents" grep -qx old-n "$d/fails.json"
+	check "no temporary or backup left" leftovers "$d"
+	rm -f "$d/r.json"
+	expect 73 "second rename fails, first is new" env LD_PRELOAD="$shim" \
+	    SHIM_RENAME_FAIL=fails.json "$arbiter" -o "$d/r.json" \
+	    -n "$d/fails.json" map.json orders/*.json
+	check "the new first output is removed" test ! -e "$d/r.json"
+	check "no temporary or backup left" leftovers "$d"
+	rm -f "$d"/*
+
+	# The directory is synced after the renames.
+	expect 0 "directory synced" env LD_PRELOAD="$shim" \
+	    SHIM_LOG="$tmp/log" "$arbiter" -o "$d/r.json" -n "$d/n.json" \
+	    map.json orders/*.json
+	check "a directory sync follows the renames" test \
+	    "$(tail -n 1 "$tmp/log" 2>/dev/null)" = "sync directory"
+	check "two renames, one directory" test \
+	    "$(sort "$tmp/log" 2>/dev/null | uniq -c | tr -s ' ' | tr '\n' ,)" \
+	    = " 2 rename, 1 sync directory,"
+	rm -f "$d"/* "$tmp/log"
+
+	# Memory runs out while writing: 70, and no file left.
+	expect 70 "out of memory while writing" env LD_PRELOAD="$shim" \
+	    SHIM_NOMEM=1 "$arbiter" -t -o "$d/r.json" map.json orders/*.json
+	check "out of memory message" grep -qx "arbiter: out of memory" "$tmp/err"
+	check "nothing left after running out of memory" test -z "$(ls "$d")"
+fi
+
+# A fatal signal while the outputs are written removes the temporaries.
+# The next map goes to one FIFO and the trace to another: once the test has
+# opened the first, the result's temporary file exists and arbiter waits
+# for a reader of the second, which never comes until the signal.
+mkfifo "$tmp/f1" "$tmp/f2" || exit 70
+# killed SIGNAL: arbiter dies of SIGNAL and leaves nothing in $d.
+killed() {
+	sig=$1
+	shift
+	rm -f "$tmp/pid" "$tmp/status"
+	(
+		"$@" sh -c 'echo $$ >"$1"; shift; exec "$@"' sh "$tmp/pid" \
+		    "$arbiter" -o "$d/r.json" -n "$tmp/f1" \
+		    --trace-file "$tmp/f2" map.json orders/*.json 2>/dev/null
+		echo $? >"$tmp/status"
+		: >"$tmp/f1"	# if arbiter never opened it
+	) &
+	bg=$!
+	exec 3<"$tmp/f1"
+	kill -s "$sig" "$(cat "$tmp/pid")" 2>/dev/null
+	# Lets a survivor go on (opening a FIFO to read and write does not
+	# wait), so that the test fails instead of hanging.
+	exec 4<>"$tmp/f2"
+	wait "$bg"
+	exec 3<&- 4<&-
+	check "SIG$sig: killed by the signal" test \
+	    "$(cat "$tmp/status")" -gt 128
+	check "SIG$sig: no temporary file left" test -z "$(ls "$d")"
+	rm -f "$d"/*
+}
+killed TERM
+killed HUP
+# Background jobs ignore SIGINT; perl (Essential on Debian) restores it.
+if command -v perl >/dev/null 2>&1; then
+	killed INT perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or exit 127' --
+fi
+
+echo "outputs: $pass passed, $fail failed"
+[ $fail -eq 0 ]
