@@ -1007,24 +1007,48 @@ rule_of(enum reason r)
 	}
 }
 
-/* "0302 1 by road, 0303 2+ZOC 3": each action's cost, for messages. */
+/* One action's part of costs_text(): as snprintf, the length it needs. */
+static size_t
+cost_text(struct arb_turn *t, const struct action *ac, bool first, char *buf,
+    size_t size)
+{
+	const char	*via = "", *name = "";
+	char		 tail[40] = "";
+	int		 n;
+
+	if (ac->kind == A_SLIDE) {
+		via = " sliding along ";
+		name = X(t)->tt[ac->conn];
+	} else if (ac->conn_taken) {
+		via = " by ";
+		name = X(t)->tt[ac->conn];
+	}
+	if (ac->zoc_max > 0)
+		snprintf(tail, sizeof(tail), "+ZOC %d", ac->zoc_max);
+	else if (ac->kind == A_LEAVE)
+		snprintf(tail, sizeof(tail), "+leaving %d",
+		    ac->cost - ac->clamped);
+	n = snprintf(buf, size, "%s%s %d%s%s%s", first ? "" : ", ",
+	    cell_name(t, ac->to), ac->clamped, via, name, tail);
+	if (n < 0)
+		t_fail(t, ARB_EINTERNAL, "cannot format a message");
+	return (size_t)n;
+}
+
+/* "0302 1 by road, 0303 2+ZOC 3": each action's cost, for messages.  The
+ * text is measured and then written once: building it again for every
+ * action took memory and time in the square of the actions (issue 11). */
 static const char *
 costs_text(struct arb_turn *t, const struct orec *r)
 {
-	const char	*s = "";
-	size_t		 i;
+	char		*s;
+	size_t		 i, len = 0, at = 0;
 
-	for (i = 0; i < r->acts.n; i++) {
-		const struct action *ac = &r->acts.v[i];
-
-		s = t_printf(t, "%s%s%s %d%s%s", s, i > 0 ? ", " : "",
-		    cell_name(t, ac->to), ac->clamped, ac->kind == A_SLIDE ?
-		    t_printf(t, " sliding along %s", X(t)->tt[ac->conn]) :
-		    ac->conn_taken ? t_printf(t, " by %s",
-		    X(t)->tt[ac->conn]) : "", ac->zoc_max > 0 ? t_printf(t,
-		    "+ZOC %d", ac->zoc_max) : ac->kind == A_LEAVE ?
-		    t_printf(t, "+leaving %d", ac->cost - ac->clamped) : "");
-	}
+	for (i = 0; i < r->acts.n; i++)
+		len += cost_text(t, &r->acts.v[i], i == 0, NULL, 0);
+	s = t_alloc(t, len + 1);
+	for (i = 0; i < r->acts.n; i++)
+		at += cost_text(t, &r->acts.v[i], i == 0, s + at, len + 1 - at);
 	return s;
 }
 
