@@ -128,16 +128,34 @@ struct xunit {
 	bool		 immobile;	/* stopped for want of material */
 };
 
+/*
+ * A table keeps only the entries the map gives, in an open-addressing hash
+ * of (row, column) pairs; every other entry is the table's default.  A
+ * dense table would take memory in the square of the unit types (issue
+ * 11).
+ */
+struct tent {
+	int		 row1;		/* row + 1; 0: an empty slot */
+	int		 col, val;
+};
+
+struct table {
+	struct tent	*e;		/* cap slots, in the arena */
+	size_t		 cap, n;
+};
+
 struct xconq {
 	const char	*tt[MAXTT];
 	enum tkind	 tk[MAXTT];
 	int		 ntt;
+	struct strmap	 tt_ids;	/* name -> terrain type */
 	int		 cell_tt[256];	/* board terrain -> terrain type */
 	int		 feat_tt[32];	/* board feature -> coating type */
 	const char	*mat[MAXMAT];
+	struct strmap	 mat_ids;	/* name -> material */
 	int		 nmat;
 	struct xtype	*ut;		/* per unit type */
-	int		*tab[NTAB];
+	struct table	 tab[NTAB];
 	uint64_t	*borders;	/* ncells * 6: border types */
 	uint64_t	*conns;		/* ncells * 6: connection types */
 	VEC(struct xunit) units;	/* per unit */
@@ -179,37 +197,76 @@ init(struct arb_turn *t)
 static int
 tt_find(struct arb_turn *t, const char *name)
 {
-	int	 i;
-
-	for (i = 0; i < X(t)->ntt; i++)
-		if (strcmp(X(t)->tt[i], name) == 0)
-			return i;
-	return -1;
+	return strmap_get(&X(t)->tt_ids, name);
 }
 
 static int
 mat_find(struct arb_turn *t, const char *name)
 {
-	int	 i;
-
-	for (i = 0; i < X(t)->nmat; i++)
-		if (strcmp(X(t)->mat[i], name) == 0)
-			return i;
-	return -1;
+	return strmap_get(&X(t)->mat_ids, name);
 }
 
-/* The size of a table's columns. */
-static int
-cols(struct arb_turn *t, enum shape s)
+/* The first slot to look at for (row, col): splitmix64's finaliser. */
+static size_t
+tab_hash(int row, int col, size_t cap)
 {
-	return s == UT ? X(t)->ntt : s == UU ? (int)t->types.n : X(t)->nmat;
+	uint64_t	 z = (uint64_t)(unsigned)row << 32 | (unsigned)col;
+
+	z = (z ^ z >> 30) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ z >> 27) * 0x94d049bb133111ebULL;
+	return (size_t)(z ^ z >> 31) & (cap - 1);
+}
+
+/* The slot of (row, col): its entry, or the empty slot it would take. */
+static struct tent *
+tab_slot(const struct table *tb, int row, int col)
+{
+	size_t	 i;
+
+	for (i = tab_hash(row, col, tb->cap); tb->e[i].row1 != 0;
+	    i = (i + 1) & (tb->cap - 1))
+		if (tb->e[i].row1 == row + 1 && tb->e[i].col == col)
+			break;
+	return &tb->e[i];
+}
+
+/* Sets an entry; the table grows at half full. */
+static void
+tab_put(struct arb_turn *t, struct table *tb, int row, int col, int val)
+{
+	struct tent	*e;
+	size_t		 i;
+
+	if (2 * (tb->n + 1) > tb->cap) {
+		struct table	 old = *tb;
+
+		tb->cap = old.cap > 0 ? 2 * old.cap : 16;
+		if (tb->cap > SIZE_MAX / sizeof(*tb->e))
+			t_nomem(t);
+		tb->e = t_alloc(t, tb->cap * sizeof(*tb->e));
+		for (i = 0; i < old.cap; i++)
+			if (old.e[i].row1 != 0)
+				*tab_slot(tb, old.e[i].row1 - 1,
+				    old.e[i].col) = old.e[i];
+	}
+	e = tab_slot(tb, row, col);
+	if (e->row1 == 0)
+		tb->n++;
+	e->row1 = row + 1;
+	e->col = col;
+	e->val = val;
 }
 
 static int
 tab(struct arb_turn *t, enum tab k, int row, int col)
 {
-	return X(t)->tab[k][(size_t)row * (size_t)cols(t, tdefs[k].shape) +
-	    (size_t)col];
+	const struct table *tb = &X(t)->tab[k];
+	const struct tent *e;
+
+	if (tb->n == 0)
+		return tdefs[k].dflt;
+	e = tab_slot(tb, row, col);
+	return e->row1 != 0 ? e->val : tdefs[k].dflt;
 }
 
 static int
@@ -243,6 +300,7 @@ load_terrain_types(struct arb_turn *t, struct ld *ld, const struct jv *v)
 			ld_fail(ld, "unknown kind of terrain \"%s\": expected "
 			    "cell, border, connection or coating", kind);
 		x->tt[x->ntt] = t_strdup(t, name);
+		strmap_put(t, &x->tt_ids, x->tt[x->ntt], x->ntt);
 		x->tk[x->ntt] = (enum tkind)k;
 		if (k == TK_CELL)
 			x->cell_tt[board_terrain(t, name)] = x->ntt;
@@ -269,20 +327,30 @@ load_types(struct arb_turn *t, struct ld *ld, const struct jv *v)
 	const char	*name;
 	const struct jv	*tv, *l, *pt;
 	void		*it;
-	size_t		 i, n;
-	int		 k;
+	size_t		 i, n, j, ntypes;
+	int		 k, *idx;
 
 	ld_push(ld, "unit-types");
 	if (v == NULL || !ld_is_object(v))
 		ld_fail(ld, "missing or bad unit-types: expected an object "
 		    "of unit types");
+	/* Each type's index is kept as it is added, so that no name is
+	 * looked up again. */
+	ntypes = 0;
 	it = ld_iter(v);
 	while (ld_next(v, &it, &name, &tv))
-		type_add(t, name, 1, 0);
-	x->ut = t_alloc(t, t->types.n * sizeof(*x->ut));
+		ntypes++;
+	idx = t_alloc(t, (ntypes > 0 ? ntypes : 1) * sizeof(*idx));
+	j = 0;
+	it = ld_iter(v);
+	while (ld_next(v, &it, &name, &tv))
+		idx[j++] = (int)(type_add(t, name, 1, 0) - t->types.v);
+	x->ut = t_alloc(t, (t->types.n > 0 ? t->types.n : 1) *
+	    sizeof(*x->ut));
+	j = 0;
 	it = ld_iter(v);
 	while (ld_next(v, &it, &name, &tv)) {
-		struct xtype *xt = &x->ut[type_find(t, name) - t->types.v];
+		struct xtype *xt = &x->ut[idx[j++]];
 
 		ld_push(ld, name);
 		if (!ld_is_object(tv))
@@ -332,14 +400,7 @@ load_tables(struct arb_turn *t, struct ld *ld, const struct jv *v)
 	const struct jv	*tv, *rv, *cv;
 	void		*it, *rit, *cit;
 	int		 k, r, c;
-	size_t		 i, n;
 
-	for (k = 0; k < NTAB; k++) {
-		n = t->types.n * (size_t)cols(t, tdefs[k].shape);
-		x->tab[k] = t_alloc(t, (n > 0 ? n : 1) * sizeof(int));
-		for (i = 0; i < n; i++)
-			x->tab[k][i] = tdefs[k].dflt;
-	}
 	if (v == NULL)
 		return;
 	ld_push(ld, "tables");
@@ -384,11 +445,9 @@ load_tables(struct arb_turn *t, struct ld *ld, const struct jv *v)
 					    "terrain type" : tdefs[k].shape ==
 					    UM ? "material" : "unit type", rn);
 				}
-				x->tab[k][(size_t)r * (size_t)cols(t,
-				    tdefs[k].shape) + (size_t)c] =
-				    tdefs[k].boolean ? ld_bool(ld, rv, rn,
-				    true) : (int)ld_int(ld, rv, rn,
-				    tdefs[k].dflt, tdefs[k].min, BIG);
+				tab_put(t, &x->tab[k], r, c, tdefs[k].boolean ?
+				    ld_bool(ld, rv, rn, true) : (int)ld_int(ld,
+				    rv, rn, tdefs[k].dflt, tdefs[k].min, BIG));
 			}
 			ld_pop(ld);
 		}
@@ -420,6 +479,7 @@ load(struct arb_turn *t, struct ld *ld, const struct jv *root)
 			if (mat_find(t, x->mat[x->nmat]) >= 0)
 				ld_fail(ld, "material \"%s\" listed twice",
 				    x->mat[x->nmat]);
+			strmap_put(t, &x->mat_ids, x->mat[x->nmat], x->nmat);
 			x->nmat++;
 			ld_pop(ld);
 		}
@@ -1235,6 +1295,17 @@ save_unit(struct arb_turn *t, int u, struct jv *obj, bool next)
 	}
 }
 
+/* Table entries by row, then column. */
+static int
+tent_cmp(const void *pa, const void *pb)
+{
+	const struct tent *a = pa, *b = pb;
+
+	if (a->row1 != b->row1)
+		return a->row1 < b->row1 ? -1 : 1;
+	return (a->col > b->col) - (a->col < b->col);
+}
+
 /* The next map keeps the declarations, the types and the tables. */
 static void
 save(struct arb_turn *t, struct jv *root)
@@ -1271,29 +1342,36 @@ save(struct arb_turn *t, struct jv *root)
 	}
 	o = NULL;
 	for (k = 0; k < NTAB; k++) {
-		tt = NULL;
-		for (u = 0; u < t->types.n; u++) {
-			row = NULL;
-			for (c = 0; c < cols(t, tdefs[k].shape); c++) {
-				int v = tab(t, (enum tab)k, (int)u, c);
+		const struct table *tb = &x->tab[k];
+		struct tent	*e;
+		size_t		 n = 0;
 
-				if (v == tdefs[k].dflt)
-					continue;
-				if (o == NULL)
-					o = emit_set_object(root, "tables");
-				if (tt == NULL)
-					tt = emit_set_object(o, tdefs[k].name);
-				if (row == NULL)
-					row = emit_set_object(tt,
-					    t->types.v[u].name);
-				if (tdefs[k].boolean)
-					emit_set_bool(row, tdefs[k].shape == UT ?
-					    x->tt[c] : x->mat[c], v != 0);
-				else
-					emit_set_int(row, tdefs[k].shape == UT ?
-					    x->tt[c] : tdefs[k].shape == UM ?
-					    x->mat[c] : t->types.v[c].name, v);
-			}
+		/* The entries that differ from the default, in the order
+		 * of rows and then columns, as a dense table had them. */
+		e = t_alloc(t, (tb->n > 0 ? tb->n : 1) * sizeof(*e));
+		for (u = 0; u < tb->cap; u++)
+			if (tb->e[u].row1 != 0 && tb->e[u].val != tdefs[k].dflt)
+				e[n++] = tb->e[u];
+		qsort(e, n, sizeof(*e), tent_cmp);
+		tt = row = NULL;
+		for (u = 0; u < n; u++) {
+			const char *cn;
+
+			c = e[u].col;
+			if (o == NULL)
+				o = emit_set_object(root, "tables");
+			if (tt == NULL)
+				tt = emit_set_object(o, tdefs[k].name);
+			if (row == NULL || e[u].row1 != e[u - 1].row1)
+				row = emit_set_object(tt,
+				    t->types.v[e[u].row1 - 1].name);
+			cn = tdefs[k].shape == UT ? x->tt[c] :
+			    tdefs[k].shape == UM ? x->mat[c] :
+			    t->types.v[c].name;
+			if (tdefs[k].boolean)
+				emit_set_bool(row, cn, e[u].val != 0);
+			else
+				emit_set_int(row, cn, e[u].val);
 		}
 	}
 }
@@ -1313,6 +1391,8 @@ release(struct arb_turn *t)
 			free(x->orec[i].acts.v);
 		}
 	free(x->units.v);
+	strmap_release(&x->tt_ids);
+	strmap_release(&x->mat_ids);
 }
 
 const struct ruleset rules_xconq = {
