@@ -126,6 +126,8 @@ struct xunit {
 	long		 sup[MAXMAT];
 	bool		 has_sup[MAXMAT];
 	bool		 immobile;	/* stopped for want of material */
+	long		 speed;		/* worked out once: see speed() */
+	bool		 has_speed;
 };
 
 /*
@@ -623,7 +625,7 @@ begin(struct arb_turn *t)
 /* xconq speed: the type's speed, changed by occupants and damage, within
  * speed-min and speed-max. */
 static long
-speed(struct arb_turn *t, int u)
+speed_of(struct arb_turn *t, int u)
 {
 	struct xconq	*x = X(t);
 	struct xunit	*xu = &x->units.v[u];
@@ -660,6 +662,21 @@ speed(struct arb_turn *t, int u)
 	if (xt->p[P_SPEED_MAX] > 0 && s > xt->p[P_SPEED_MAX])
 		s = xt->p[P_SPEED_MAX];
 	return s;
+}
+
+/* The unit's speed, worked out once: its type, occupants and hit points do
+ * not change during the turn, and the product over many occupants would
+ * otherwise cost time in actions times occupants (issue 11). */
+static long
+speed(struct arb_turn *t, int u)
+{
+	struct xunit	*xu = &X(t)->units.v[u];
+
+	if (!xu->has_speed) {
+		xu->speed = speed_of(t, u);
+		xu->has_speed = true;
+	}
+	return xu->speed;
 }
 
 /* xconq mp: the product of acp and speed. */
