@@ -23,14 +23,17 @@ awk -v n=$n 'BEGIN {
 		printf "%s\"u%d\": {}", (i > 1 ? "," : "") \
 		    (i % 8 == 0 ? "\n" : ""), i
 	printf "},\n  \"tables\": {\n"
-	printf "    \"mp-to-enter-terrain\": { \"u%d\": { \"plains\": 2 } },\n", n
-	printf "    \"consumption-per-move\": { \"u%d\": { \"fuel\": 0 } },\n", n
+	printf "    \"mp-to-enter-terrain\": { \"u%d\": { \"plains\": 2 } },\n",
+	    n
+	printf "    \"consumption-per-move\": { \"u%d\": { \"fuel\": 0 } },\n",
+	    n
 	printf "    \"zoc-range\": { \"u1\": { \"u%d\": 1 } },\n", n
 	printf "    \"mp-to-enter-zoc\": { \"u%d\": { \"u1\": 3 } }\n", n
 	printf "  },\n"
 	printf "  \"players\": { \"red\": {}, \"blue\": {} },\n"
 	printf "  \"turn_order\": [\"red\", \"blue\"],\n  \"units\": [\n"
-	printf "    { \"id\": \"r1\", \"player\": \"red\", \"type\": \"u%d\", ", n
+	printf "    { \"id\": \"r1\", \"player\": \"red\", \"type\": \"u%d\", ",
+	    n
 	printf "\"at\": \"0101\", \"acp\": 10 },\n"
 	printf "    { \"id\": \"b1\", \"player\": \"blue\", \"type\": \"u1\", "
 	printf "\"at\": \"0301\", \"acp\": 1 }\n  ]\n}\n"

@@ -29,7 +29,8 @@ awk -v n=$n -v k=$k 'BEGIN {
 	printf "} }\n  },\n"
 	printf "  \"players\": { \"red\": {}, \"blue\": {} },\n"
 	printf "  \"turn_order\": [\"red\", \"blue\"],\n  \"units\": [\n"
-	printf "    { \"id\": \"r1\", \"player\": \"red\", \"type\": \"u%d\", ", n
+	printf "    { \"id\": \"r1\", \"player\": \"red\", \"type\": \"u%d\", ",
+	    n
 	printf "\"at\": \"0101\", \"acp\": 10,\n      \"occupants\": ["
 	for (i = n - k + 1; i <= n; i++)
 		printf "%s\"u%d\"", (i > n - k + 1 ? "," : "") \
