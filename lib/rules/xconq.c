@@ -126,18 +126,38 @@ struct xunit {
 	long		 sup[MAXMAT];
 	bool		 has_sup[MAXMAT];
 	bool		 immobile;	/* stopped for want of material */
+	long		 speed;		/* worked out once: see speed() */
+	bool		 has_speed;
+};
+
+/*
+ * A table keeps only the entries the map gives, in an open-addressing hash
+ * of (row, column) pairs; every other entry is the table's default.  A
+ * dense table would take memory in the square of the unit types (issue
+ * 11).
+ */
+struct tent {
+	int		 row1;		/* row + 1; 0: an empty slot */
+	int		 col, val;
+};
+
+struct table {
+	struct tent	*e;		/* cap slots, in the arena */
+	size_t		 cap, n;
 };
 
 struct xconq {
 	const char	*tt[MAXTT];
 	enum tkind	 tk[MAXTT];
 	int		 ntt;
+	struct strmap	 tt_ids;	/* name -> terrain type */
 	int		 cell_tt[256];	/* board terrain -> terrain type */
 	int		 feat_tt[32];	/* board feature -> coating type */
 	const char	*mat[MAXMAT];
+	struct strmap	 mat_ids;	/* name -> material */
 	int		 nmat;
 	struct xtype	*ut;		/* per unit type */
-	int		*tab[NTAB];
+	struct table	 tab[NTAB];
 	/* Border and connection types by cell * 6 + direction, kept only
 	 * where the map has some (a map of millions of hexes has few). */
 	struct intmap	 borders;
@@ -181,37 +201,76 @@ init(struct arb_turn *t)
 static int
 tt_find(struct arb_turn *t, const char *name)
 {
-	int	 i;
-
-	for (i = 0; i < X(t)->ntt; i++)
-		if (strcmp(X(t)->tt[i], name) == 0)
-			return i;
-	return -1;
+	return strmap_get(&X(t)->tt_ids, name);
 }
 
 static int
 mat_find(struct arb_turn *t, const char *name)
 {
-	int	 i;
-
-	for (i = 0; i < X(t)->nmat; i++)
-		if (strcmp(X(t)->mat[i], name) == 0)
-			return i;
-	return -1;
+	return strmap_get(&X(t)->mat_ids, name);
 }
 
-/* The size of a table's columns. */
-static int
-cols(struct arb_turn *t, enum shape s)
+/* The first slot to look at for (row, col): splitmix64's finaliser. */
+static size_t
+tab_hash(int row, int col, size_t cap)
 {
-	return s == UT ? X(t)->ntt : s == UU ? (int)t->types.n : X(t)->nmat;
+	uint64_t	 z = (uint64_t)(unsigned)row << 32 | (unsigned)col;
+
+	z = (z ^ z >> 30) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ z >> 27) * 0x94d049bb133111ebULL;
+	return (size_t)(z ^ z >> 31) & (cap - 1);
+}
+
+/* The slot of (row, col): its entry, or the empty slot it would take. */
+static struct tent *
+tab_slot(const struct table *tb, int row, int col)
+{
+	size_t	 i;
+
+	for (i = tab_hash(row, col, tb->cap); tb->e[i].row1 != 0;
+	    i = (i + 1) & (tb->cap - 1))
+		if (tb->e[i].row1 == row + 1 && tb->e[i].col == col)
+			break;
+	return &tb->e[i];
+}
+
+/* Sets an entry; the table grows at half full. */
+static void
+tab_put(struct arb_turn *t, struct table *tb, int row, int col, int val)
+{
+	struct tent	*e;
+	size_t		 i;
+
+	if (2 * (tb->n + 1) > tb->cap) {
+		struct table	 old = *tb;
+
+		tb->cap = old.cap > 0 ? 2 * old.cap : 16;
+		if (tb->cap > SIZE_MAX / sizeof(*tb->e))
+			t_nomem(t);
+		tb->e = t_alloc(t, tb->cap * sizeof(*tb->e));
+		for (i = 0; i < old.cap; i++)
+			if (old.e[i].row1 != 0)
+				*tab_slot(tb, old.e[i].row1 - 1,
+				    old.e[i].col) = old.e[i];
+	}
+	e = tab_slot(tb, row, col);
+	if (e->row1 == 0)
+		tb->n++;
+	e->row1 = row + 1;
+	e->col = col;
+	e->val = val;
 }
 
 static int
 tab(struct arb_turn *t, enum tab k, int row, int col)
 {
-	return X(t)->tab[k][(size_t)row * (size_t)cols(t, tdefs[k].shape) +
-	    (size_t)col];
+	const struct table *tb = &X(t)->tab[k];
+	const struct tent *e;
+
+	if (tb->n == 0)
+		return tdefs[k].dflt;
+	e = tab_slot(tb, row, col);
+	return e->row1 != 0 ? e->val : tdefs[k].dflt;
 }
 
 static int
@@ -245,6 +304,7 @@ load_terrain_types(struct arb_turn *t, struct ld *ld, const struct jv *v)
 			ld_fail(ld, "unknown kind of terrain \"%s\": expected "
 			    "cell, border, connection or coating", kind);
 		x->tt[x->ntt] = t_strdup(t, name);
+		strmap_put(t, &x->tt_ids, x->tt[x->ntt], x->ntt);
 		x->tk[x->ntt] = (enum tkind)k;
 		if (k == TK_CELL)
 			x->cell_tt[board_terrain(t, name)] = x->ntt;
@@ -271,20 +331,30 @@ load_types(struct arb_turn *t, struct ld *ld, const struct jv *v)
 	const char	*name;
 	const struct jv	*tv, *l, *pt;
 	void		*it;
-	size_t		 i, n;
-	int		 k;
+	size_t		 i, n, j, ntypes;
+	int		 k, *idx;
 
 	ld_push(ld, "unit-types");
 	if (v == NULL || !ld_is_object(v))
 		ld_fail(ld, "missing or bad unit-types: expected an object "
 		    "of unit types");
+	/* Each type's index is kept as it is added, so that no name is
+	 * looked up again. */
+	ntypes = 0;
 	it = ld_iter(v);
 	while (ld_next(v, &it, &name, &tv))
-		type_add(t, name, 1, 0);
-	x->ut = t_alloc(t, t->types.n * sizeof(*x->ut));
+		ntypes++;
+	idx = t_alloc(t, (ntypes > 0 ? ntypes : 1) * sizeof(*idx));
+	j = 0;
+	it = ld_iter(v);
+	while (ld_next(v, &it, &name, &tv))
+		idx[j++] = (int)(type_add(t, name, 1, 0) - t->types.v);
+	x->ut = t_alloc(t, (t->types.n > 0 ? t->types.n : 1) *
+	    sizeof(*x->ut));
+	j = 0;
 	it = ld_iter(v);
 	while (ld_next(v, &it, &name, &tv)) {
-		struct xtype *xt = &x->ut[type_find(t, name) - t->types.v];
+		struct xtype *xt = &x->ut[idx[j++]];
 
 		ld_push(ld, name);
 		if (!ld_is_object(tv))
@@ -334,14 +404,7 @@ load_tables(struct arb_turn *t, struct ld *ld, const struct jv *v)
 	const struct jv	*tv, *rv, *cv;
 	void		*it, *rit, *cit;
 	int		 k, r, c;
-	size_t		 i, n;
 
-	for (k = 0; k < NTAB; k++) {
-		n = t->types.n * (size_t)cols(t, tdefs[k].shape);
-		x->tab[k] = t_alloc(t, (n > 0 ? n : 1) * sizeof(int));
-		for (i = 0; i < n; i++)
-			x->tab[k][i] = tdefs[k].dflt;
-	}
 	if (v == NULL)
 		return;
 	ld_push(ld, "tables");
@@ -386,11 +449,9 @@ load_tables(struct arb_turn *t, struct ld *ld, const struct jv *v)
 					    "terrain type" : tdefs[k].shape ==
 					    UM ? "material" : "unit type", rn);
 				}
-				x->tab[k][(size_t)r * (size_t)cols(t,
-				    tdefs[k].shape) + (size_t)c] =
-				    tdefs[k].boolean ? ld_bool(ld, rv, rn,
-				    true) : (int)ld_int(ld, rv, rn,
-				    tdefs[k].dflt, tdefs[k].min, BIG);
+				tab_put(t, &x->tab[k], r, c, tdefs[k].boolean ?
+				    ld_bool(ld, rv, rn, true) : (int)ld_int(ld,
+				    rv, rn, tdefs[k].dflt, tdefs[k].min, BIG));
 			}
 			ld_pop(ld);
 		}
@@ -422,6 +483,7 @@ load(struct arb_turn *t, struct ld *ld, const struct jv *root)
 			if (mat_find(t, x->mat[x->nmat]) >= 0)
 				ld_fail(ld, "material \"%s\" listed twice",
 				    x->mat[x->nmat]);
+			strmap_put(t, &x->mat_ids, x->mat[x->nmat], x->nmat);
 			x->nmat++;
 			ld_pop(ld);
 		}
@@ -565,7 +627,7 @@ begin(struct arb_turn *t)
 /* xconq speed: the type's speed, changed by occupants and damage, within
  * speed-min and speed-max. */
 static long
-speed(struct arb_turn *t, int u)
+speed_of(struct arb_turn *t, int u)
 {
 	struct xconq	*x = X(t);
 	struct xunit	*xu = &x->units.v[u];
@@ -602,6 +664,21 @@ speed(struct arb_turn *t, int u)
 	if (xt->p[P_SPEED_MAX] > 0 && s > xt->p[P_SPEED_MAX])
 		s = xt->p[P_SPEED_MAX];
 	return s;
+}
+
+/* The unit's speed, worked out once: its type, occupants and hit points do
+ * not change during the turn, and the product over many occupants would
+ * otherwise cost time in actions times occupants (issue 11). */
+static long
+speed(struct arb_turn *t, int u)
+{
+	struct xunit	*xu = &X(t)->units.v[u];
+
+	if (!xu->has_speed) {
+		xu->speed = speed_of(t, u);
+		xu->has_speed = true;
+	}
+	return xu->speed;
 }
 
 /* xconq mp: the product of acp and speed. */
@@ -1010,24 +1087,48 @@ rule_of(enum reason r)
 	}
 }
 
-/* "0302 1 by road, 0303 2+ZOC 3": each action's cost, for messages. */
+/* One action's part of costs_text(): as snprintf, the length it needs. */
+static size_t
+cost_text(struct arb_turn *t, const struct action *ac, bool first, char *buf,
+    size_t size)
+{
+	const char	*via = "", *name = "";
+	char		 tail[40] = "";
+	int		 n;
+
+	if (ac->kind == A_SLIDE) {
+		via = " sliding along ";
+		name = X(t)->tt[ac->conn];
+	} else if (ac->conn_taken) {
+		via = " by ";
+		name = X(t)->tt[ac->conn];
+	}
+	if (ac->zoc_max > 0)
+		snprintf(tail, sizeof(tail), "+ZOC %d", ac->zoc_max);
+	else if (ac->kind == A_LEAVE)
+		snprintf(tail, sizeof(tail), "+leaving %d",
+		    ac->cost - ac->clamped);
+	n = snprintf(buf, size, "%s%s %d%s%s%s", first ? "" : ", ",
+	    cell_name(t, ac->to), ac->clamped, via, name, tail);
+	if (n < 0)
+		t_fail(t, ARB_EINTERNAL, "cannot format a message");
+	return (size_t)n;
+}
+
+/* "0302 1 by road, 0303 2+ZOC 3": each action's cost, for messages.  The
+ * text is measured and then written once: building it again for every
+ * action took memory and time in the square of the actions (issue 11). */
 static const char *
 costs_text(struct arb_turn *t, const struct orec *r)
 {
-	const char	*s = "";
-	size_t		 i;
+	char		*s;
+	size_t		 i, len = 0, at = 0;
 
-	for (i = 0; i < r->acts.n; i++) {
-		const struct action *ac = &r->acts.v[i];
-
-		s = t_printf(t, "%s%s%s %d%s%s", s, i > 0 ? ", " : "",
-		    cell_name(t, ac->to), ac->clamped, ac->kind == A_SLIDE ?
-		    t_printf(t, " sliding along %s", X(t)->tt[ac->conn]) :
-		    ac->conn_taken ? t_printf(t, " by %s",
-		    X(t)->tt[ac->conn]) : "", ac->zoc_max > 0 ? t_printf(t,
-		    "+ZOC %d", ac->zoc_max) : ac->kind == A_LEAVE ?
-		    t_printf(t, "+leaving %d", ac->cost - ac->clamped) : "");
-	}
+	for (i = 0; i < r->acts.n; i++)
+		len += cost_text(t, &r->acts.v[i], i == 0, NULL, 0);
+	s = t_alloc(t, len + 1);
+	for (i = 0; i < r->acts.n; i++)
+		at += cost_text(t, &r->acts.v[i], i == 0, s + at, len + 1 - at);
 	return s;
 }
 
@@ -1214,6 +1315,17 @@ save_unit(struct arb_turn *t, int u, struct jv *obj, bool next)
 	}
 }
 
+/* Table entries by row, then column. */
+static int
+tent_cmp(const void *pa, const void *pb)
+{
+	const struct tent *a = pa, *b = pb;
+
+	if (a->row1 != b->row1)
+		return a->row1 < b->row1 ? -1 : 1;
+	return (a->col > b->col) - (a->col < b->col);
+}
+
 /* The next map keeps the declarations, the types and the tables. */
 static void
 save(struct arb_turn *t, struct jv *root)
@@ -1250,29 +1362,36 @@ save(struct arb_turn *t, struct jv *root)
 	}
 	o = NULL;
 	for (k = 0; k < NTAB; k++) {
-		tt = NULL;
-		for (u = 0; u < t->types.n; u++) {
-			row = NULL;
-			for (c = 0; c < cols(t, tdefs[k].shape); c++) {
-				int v = tab(t, (enum tab)k, (int)u, c);
+		const struct table *tb = &x->tab[k];
+		struct tent	*e;
+		size_t		 n = 0;
 
-				if (v == tdefs[k].dflt)
-					continue;
-				if (o == NULL)
-					o = emit_set_object(root, "tables");
-				if (tt == NULL)
-					tt = emit_set_object(o, tdefs[k].name);
-				if (row == NULL)
-					row = emit_set_object(tt,
-					    t->types.v[u].name);
-				if (tdefs[k].boolean)
-					emit_set_bool(row, tdefs[k].shape == UT ?
-					    x->tt[c] : x->mat[c], v != 0);
-				else
-					emit_set_int(row, tdefs[k].shape == UT ?
-					    x->tt[c] : tdefs[k].shape == UM ?
-					    x->mat[c] : t->types.v[c].name, v);
-			}
+		/* The entries that differ from the default, in the order
+		 * of rows and then columns, as a dense table had them. */
+		e = t_alloc(t, (tb->n > 0 ? tb->n : 1) * sizeof(*e));
+		for (u = 0; u < tb->cap; u++)
+			if (tb->e[u].row1 != 0 && tb->e[u].val != tdefs[k].dflt)
+				e[n++] = tb->e[u];
+		qsort(e, n, sizeof(*e), tent_cmp);
+		tt = row = NULL;
+		for (u = 0; u < n; u++) {
+			const char *cn;
+
+			c = e[u].col;
+			if (o == NULL)
+				o = emit_set_object(root, "tables");
+			if (tt == NULL)
+				tt = emit_set_object(o, tdefs[k].name);
+			if (row == NULL || e[u].row1 != e[u - 1].row1)
+				row = emit_set_object(tt,
+				    t->types.v[e[u].row1 - 1].name);
+			cn = tdefs[k].shape == UT ? x->tt[c] :
+			    tdefs[k].shape == UM ? x->mat[c] :
+			    t->types.v[c].name;
+			if (tdefs[k].boolean)
+				emit_set_bool(row, cn, e[u].val != 0);
+			else
+				emit_set_int(row, cn, e[u].val);
 		}
 	}
 }
@@ -1294,6 +1413,8 @@ release(struct arb_turn *t)
 			free(x->orec[i].acts.v);
 		}
 	free(x->units.v);
+	strmap_release(&x->tt_ids);
+	strmap_release(&x->mat_ids);
 }
 
 const struct ruleset rules_xconq = {
