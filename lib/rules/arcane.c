@@ -1402,8 +1402,10 @@ end(struct arb_turn *t)
 {
 	size_t	 i;
 
-	for (i = 0; i < t->orders.n; i++) {
-		struct order	*o = &t->orders.v[i];
+	/* In the order of play, as the result lists them, so that the trace
+	 * does not follow the order of the files on the command line. */
+	for (i = 0; i < t->sequence.n; i++) {
+		struct order	*o = &t->orders.v[t->sequence.v[i]];
 		struct aorder	*ao = o->data;
 
 		if (!ao->brk || o->status != OS_PENDING)
