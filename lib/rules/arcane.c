@@ -177,8 +177,6 @@ struct arcane {
 	VEC(int)	 near;		/* what the last search found */
 	VEC(double)	 pairs;		/* { area, key } after a turn */
 	struct strmap	 piece_ids;
-	int		*brk_at;	/* by unit: its breakaways are */
-	int		*brk;		/* brk[brk_at[u] .. brk_at[u+1]-1] */
 	VEC(int)	 made;		/* breakaways made at this order */
 };
 
@@ -663,7 +661,8 @@ near(struct arb_turn *t, double x0, double y0, double x1, double y1)
 		}
 	for (i = 0; i < a->wide.n; i++)
 		near_add(t, a->wide.v[i], x0, y0, x1, y1);
-	qsort(a->near.v, a->near.n, sizeof(int), by_key);
+	if (a->near.n > 1)
+		qsort(a->near.v, a->near.n, sizeof(int), by_key);
 }
 
 /* near() for the box of a polygon, swept along dir for dist. */
@@ -941,6 +940,7 @@ breakaways(struct arb_turn *t, struct order *mo, int u)
 	struct unit	*un = &t->units.v[u];
 	size_t		 i, k, np = t->players.n, start = 0;
 
+	A(t)->made.n = 0;
 	for (i = 0; i < np; i++)
 		if (t->turn_order[i] == mo->player)
 			start = i;
@@ -982,10 +982,7 @@ breakaways(struct arb_turn *t, struct order *mo, int u)
 				continue;
 			}
 			ao->by = (int)(mo - t->orders.v);
-			if (AO(mo)->made == NULL)
-				AO(mo)->made = t_alloc(t, t->orders.n *
-				    sizeof(int));
-			AO(mo)->made[AO(mo)->nmade++] = (int)k;
+			*VPUSH(t, A(t)->made) = (int)k;
 			ao->gone = t_alloc(t, (size_t)ao->nlost * sizeof(int) +
 			    1);
 			for (j = 0; j < ao->nlost; j++) {
@@ -1008,6 +1005,13 @@ breakaways(struct arb_turn *t, struct order *mo, int u)
 			if (ao->ngone > 0)
 				unit_lose(t, u, ao->ngone, "breakaway", (int)k);
 		}
+	}
+	/* As many as were made: an allocation the size of all the orders
+	 * for each move order grew with the square of the orders. */
+	if (A(t)->made.n > 0) {
+		AO(mo)->made = t_alloc(t, A(t)->made.n * sizeof(int));
+		memcpy(AO(mo)->made, A(t)->made.v, A(t)->made.n * sizeof(int));
+		AO(mo)->nmade = (int)A(t)->made.n;
 	}
 }
 
@@ -1907,6 +1911,22 @@ save(struct arb_turn *t, struct jv *root)
 	(void)root;
 }
 
+
+/* The vectors and the map live outside the turn's arena. */
+static void
+release(struct arb_turn *t)
+{
+	struct arcane	*a = A(t);
+
+	if (a == NULL)
+		return;
+	free(a->gn.v);
+	free(a->wide.v);
+	free(a->near.v);
+	free(a->pairs.v);
+	free(a->made.v);
+	strmap_release(&a->piece_ids);
+}
 const struct ruleset rules_arcane = {
 	.name = "arcane-legions",
 	.board = BOARD_TABLE,
@@ -1927,5 +1947,6 @@ const struct ruleset rules_arcane = {
 	.load_unit = load_unit,
 	.save_unit = save_unit,
 	.load_order = load_order,
-	.report_order = report_order
+	.report_order = report_order,
+	.release = release
 };
