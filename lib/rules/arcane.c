@@ -122,20 +122,62 @@ struct aorder {
 /* An object a base can collide with. */
 enum obkind { OB_EDGE, OB_PIECE, OB_UNIT };
 
+/*
+ * Every object has a fixed number, its key: the four edges 0-3, then the
+ * pieces, then the units, in the map's order.  Keys are the order ties
+ * are broken in, and they do not change during the turn, so a maneuver's
+ * record can name an object by its key.
+ */
 struct obj {
 	const char	*id;
 	enum obkind	 kind;
 	int		 unit;
-	struct pt	 p[GEOM_MAXPTS];
+	const struct pt	*p;		/* q, or the piece's corners */
+	struct pt	 q[4];
 	int		 n;
+	double		 x0, y0, x1, y1;	/* the bounding box */
+};
+
+/*
+ * A spatial grid: square cells of GRID steps, hashed by their column and
+ * row, each with the list of objects whose bounding box meets it.  An
+ * object whose box covers more than GRID_WIDE cells (the edges, a large
+ * piece) is on the wide list instead, which every search reads.  A unit
+ * is moved in the grid when its order is done; while it moves it is the
+ * mover, which no search returns.
+ */
+#define GRID		2.0
+#define GRID_WIDE	256
+#define GRID_MARGIN	0.01	/* more than any tolerance of lib/geom.c */
+
+struct gcell {
+	long		 x, y;
+	int		 head;		/* a node, or -1 */
+	bool		 used;
+};
+
+struct gnode {
+	int		 key, next;
 };
 
 struct arcane {
 	struct aunit	*units;
 	size_t		 cap;
-	struct obj	*objs;		/* rebuilt for each maneuver */
+	struct obj	*objs;		/* by key */
 	int		 nobjs;
-	int		 mover;
+	int		 npieces;
+	int		 mover;		/* the unit moving, or -1 */
+	struct gcell	*gc;		/* open addressing */
+	size_t		 gcap, gused;
+	VEC(struct gnode) gn;
+	int		 gfree;		/* free nodes, or -1 */
+	VEC(int)	 wide;
+	unsigned	*seen;		/* by key: the search that saw it */
+	unsigned	 search;
+	VEC(int)	 near;		/* what the last search found */
+	VEC(double)	 pairs;		/* { area, key } after a turn */
+	struct strmap	 piece_ids;
+	VEC(int)	 made;		/* breakaways made at this order */
 };
 
 static const char *const map_keys[] = { NULL };
@@ -334,10 +376,173 @@ half_along(struct arb_turn *t, int u, int side)	/* half the side */
 	    A(t)->units[u].formation ? 1 : 0.5;
 }
 
-/* The objects a unit can meet: the table's edge, the pieces, the other
- * units, in that order (the order ties are broken in). */
+static int
+ukey(struct arb_turn *t, int u)
+{
+	return 4 + A(t)->npieces + u;
+}
+
 static void
-objects(struct arb_turn *t, int mover)
+obj_box(struct obj *o)
+{
+	int	 i;
+
+	o->x0 = o->x1 = o->p[0].x;
+	o->y0 = o->y1 = o->p[0].y;
+	for (i = 1; i < o->n; i++) {
+		o->x0 = fmin(o->x0, o->p[i].x);
+		o->x1 = fmax(o->x1, o->p[i].x);
+		o->y0 = fmin(o->y0, o->p[i].y);
+		o->y1 = fmax(o->y1, o->p[i].y);
+	}
+}
+
+static uint64_t
+cell_hash(long x, long y)
+{
+	uint64_t	 h = (uint64_t)x * 0x9e3779b97f4a7c15u ^ (uint64_t)y;
+
+	h ^= h >> 31;
+	h *= 0xbf58476d1ce4e5b9u;
+	h ^= h >> 29;
+	return h;
+}
+
+/* The cell at column x, row y; made when make is set, else NULL when
+ * there is none. */
+static struct gcell *
+cell_at(struct arb_turn *t, long x, long y, bool make)
+{
+	struct arcane	*a = A(t);
+	struct gcell	*c;
+	size_t		 i;
+
+	if (make && 2 * (a->gused + 1) > a->gcap) {
+		struct gcell	*old = a->gc;
+		size_t		 ocap = a->gcap, k;
+
+		a->gcap = ocap ? 2 * ocap : 1024;
+		a->gc = t_alloc(t, a->gcap * sizeof(*a->gc));
+		for (k = 0; k < ocap; k++) {
+			if (!old[k].used)
+				continue;
+			i = cell_hash(old[k].x, old[k].y) & (a->gcap - 1);
+			while (a->gc[i].used)
+				i = (i + 1) & (a->gcap - 1);
+			a->gc[i] = old[k];
+		}
+	}
+	if (a->gcap == 0)
+		return NULL;
+	i = cell_hash(x, y) & (a->gcap - 1);
+	for (c = &a->gc[i]; c->used; c = &a->gc[i]) {
+		if (c->x == x && c->y == y)
+			return c;
+		i = (i + 1) & (a->gcap - 1);
+	}
+	if (!make)
+		return NULL;
+	c->used = true;
+	c->x = x;
+	c->y = y;
+	c->head = -1;
+	a->gused++;
+	return c;
+}
+
+/* The cells a box (grown by the margin) meets; false when they are more
+ * than max. */
+static bool
+box_cells(double x0, double y0, double x1, double y1, double max,
+    long *cx0, long *cy0, long *cx1, long *cy1)
+{
+	double	 fx0 = floor((x0 - GRID_MARGIN) / GRID);
+	double	 fy0 = floor((y0 - GRID_MARGIN) / GRID);
+	double	 fx1 = floor((x1 + GRID_MARGIN) / GRID);
+	double	 fy1 = floor((y1 + GRID_MARGIN) / GRID);
+
+	if ((fx1 - fx0 + 1) * (fy1 - fy0 + 1) > max)
+		return false;
+	*cx0 = (long)fx0;
+	*cy0 = (long)fy0;
+	*cx1 = (long)fx1;
+	*cy1 = (long)fy1;
+	return true;
+}
+
+static void
+grid_put(struct arb_turn *t, int key)
+{
+	struct arcane	*a = A(t);
+	struct obj	*o = &a->objs[key];
+	long		 x, y, x0, y0, x1, y1;
+
+	obj_box(o);
+	if (!box_cells(o->x0, o->y0, o->x1, o->y1, GRID_WIDE, &x0, &y0, &x1,
+	    &y1)) {
+		*VPUSH(t, a->wide) = key;
+		return;
+	}
+	for (x = x0; x <= x1; x++)
+		for (y = y0; y <= y1; y++) {
+			struct gcell	*c = cell_at(t, x, y, true);
+			int		 nd;
+
+			if (a->gfree >= 0) {
+				nd = a->gfree;
+				a->gfree = a->gn.v[nd].next;
+			} else {
+				(void)VPUSH(t, a->gn);
+				nd = (int)a->gn.n - 1;
+			}
+			a->gn.v[nd].key = key;
+			a->gn.v[nd].next = c->head;
+			c->head = nd;
+		}
+}
+
+/* Takes a unit out of the grid (units are never wide). */
+static void
+grid_del(struct arb_turn *t, int key)
+{
+	struct arcane	*a = A(t);
+	struct obj	*o = &a->objs[key];
+	long		 x, y, x0, y0, x1, y1;
+
+	if (!box_cells(o->x0, o->y0, o->x1, o->y1, GRID_WIDE, &x0, &y0, &x1,
+	    &y1))
+		t_fail(t, ARB_EINTERNAL, "a unit's base is wide");
+	for (x = x0; x <= x1; x++)
+		for (y = y0; y <= y1; y++) {
+			struct gcell	*c = cell_at(t, x, y, false);
+			int		*pp, nd;
+
+			for (pp = &c->head; *pp >= 0; pp =
+			    &a->gn.v[*pp].next)
+				if (a->gn.v[*pp].key == key)
+					break;
+			nd = *pp;
+			*pp = a->gn.v[nd].next;
+			a->gn.v[nd].next = a->gfree;
+			a->gfree = nd;
+		}
+}
+
+/* A unit's object follows its pose (when its order is done). */
+static void
+obj_unit(struct arb_turn *t, int u, bool in_grid)
+{
+	struct obj	*o = &A(t)->objs[ukey(t, u)];
+
+	if (in_grid)
+		grid_del(t, ukey(t, u));
+	base_poly(t, u, &t->units.v[u].pose, o->q);
+	grid_put(t, ukey(t, u));
+}
+
+/* Builds the objects and the grid once the map is loaded. */
+static void
+objects(struct arb_turn *t)
 {
 	struct arcane	*a = A(t);
 	struct board	*b = &t->board;
@@ -345,13 +550,16 @@ objects(struct arb_turn *t, int mover)
 	static const char *const edge_ids[] = { "edge-west", "edge-east",
 		"edge-south", "edge-north" };
 	size_t		 i;
-	int		 k, n = 0;
+	int		 k;
 
-	if (a->objs == NULL)
-		a->objs = t_alloc(t, (4 + b->pieces.n + t->units.n) *
-		    sizeof(*a->objs));
+	a->npieces = (int)b->pieces.n;
+	a->nobjs = 4 + a->npieces + (int)t->units.n;
+	a->objs = t_alloc(t, (size_t)a->nobjs * sizeof(*a->objs));
+	a->seen = t_alloc(t, (size_t)a->nobjs * sizeof(*a->seen));
+	a->gfree = -1;
+	a->mover = -1;
 	for (k = 0; k < 4; k++) {
-		struct obj	*o = &a->objs[n++];
+		struct obj	*o = &a->objs[k];
 		double		 x0, y0, x1, y1;
 
 		x0 = k == 0 ? -m : k == 1 ? b->tw : -m;
@@ -362,34 +570,117 @@ objects(struct arb_turn *t, int mover)
 		o->kind = OB_EDGE;
 		o->unit = -1;
 		o->n = 4;
-		o->p[0] = pt_make(x0, y0);
-		o->p[1] = pt_make(x1, y0);
-		o->p[2] = pt_make(x1, y1);
-		o->p[3] = pt_make(x0, y1);
+		o->q[0] = pt_make(x0, y0);
+		o->q[1] = pt_make(x1, y0);
+		o->q[2] = pt_make(x1, y1);
+		o->q[3] = pt_make(x0, y1);
+		o->p = o->q;
+		grid_put(t, k);
 	}
 	for (i = 0; i < b->pieces.n; i++) {
-		struct obj	*o = &a->objs[n++];
+		struct obj	*o = &a->objs[4 + i];
 
 		o->id = b->pieces.v[i].id;
 		o->kind = OB_PIECE;
 		o->unit = -1;
 		o->n = b->pieces.v[i].n;
-		memcpy(o->p, b->pieces.v[i].p, (size_t)o->n * sizeof(*o->p));
+		o->p = b->pieces.v[i].p;
+		grid_put(t, 4 + (int)i);
 	}
 	for (i = 0; i < t->units.n; i++) {
-		struct obj	*o;
+		struct obj	*o = &a->objs[ukey(t, (int)i)];
 
-		if ((int)i == mover || t->units.v[i].gone)
-			continue;
-		o = &a->objs[n++];
 		o->id = t->units.v[i].id;
 		o->kind = OB_UNIT;
 		o->unit = (int)i;
 		o->n = 4;
-		base_poly(t, (int)i, &t->units.v[i].pose, o->p);
+		o->p = o->q;
+		obj_unit(t, (int)i, false);
 	}
-	a->nobjs = n;
-	a->mover = mover;
+}
+
+static int
+by_key(const void *a, const void *b)
+{
+	int	 x = *(const int *)a, y = *(const int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static void
+near_add(struct arb_turn *t, int key, double x0, double y0, double x1,
+    double y1)
+{
+	struct arcane	*a = A(t);
+	struct obj	*o = &a->objs[key];
+
+	if (a->seen[key] == a->search)
+		return;
+	a->seen[key] = a->search;
+	if (o->kind == OB_UNIT && (o->unit == a->mover ||
+	    t->units.v[o->unit].gone))
+		return;
+	if (o->x1 < x0 - GRID_MARGIN || o->x0 > x1 + GRID_MARGIN ||
+	    o->y1 < y0 - GRID_MARGIN || o->y0 > y1 + GRID_MARGIN)
+		return;
+	*VPUSH(t, a->near) = key;
+}
+
+/*
+ * The objects (but the mover and units eliminated) whose bounding boxes
+ * meet the box, in the order of their keys, in a->near.  Two convex
+ * shapes whose boxes are apart are apart on an axis, so no object left
+ * out could overlap, or be met by a sweep, inside the box.
+ */
+static void
+near(struct arb_turn *t, double x0, double y0, double x1, double y1)
+{
+	struct arcane	*a = A(t);
+	long		 x, y, cx0, cy0, cx1, cy1;
+	size_t		 i;
+	int		 nd;
+
+	a->near.n = 0;
+	if (++a->search == 0) {
+		memset(a->seen, 0, (size_t)a->nobjs * sizeof(*a->seen));
+		a->search = 1;
+	}
+	if (!box_cells(x0, y0, x1, y1, 4096, &cx0, &cy0, &cx1, &cy1)) {
+		for (nd = 0; nd < a->nobjs; nd++)
+			near_add(t, nd, x0, y0, x1, y1);
+		return;
+	}
+	for (x = cx0; x <= cx1; x++)
+		for (y = cy0; y <= cy1; y++) {
+			struct gcell *c = cell_at(t, x, y, false);
+
+			if (c == NULL)
+				continue;
+			for (nd = c->head; nd >= 0; nd = a->gn.v[nd].next)
+				near_add(t, a->gn.v[nd].key, x0, y0, x1, y1);
+		}
+	for (i = 0; i < a->wide.n; i++)
+		near_add(t, a->wide.v[i], x0, y0, x1, y1);
+	if (a->near.n > 1)
+		qsort(a->near.v, a->near.n, sizeof(int), by_key);
+}
+
+/* near() for the box of a polygon, swept along dir for dist. */
+static void
+near_poly(struct arb_turn *t, const struct pt *p, int n, struct pt dir,
+    double dist)
+{
+	double	 x0 = p[0].x, y0 = p[0].y, x1 = x0, y1 = y0;
+	int	 i;
+
+	for (i = 1; i < n; i++) {
+		x0 = fmin(x0, p[i].x);
+		x1 = fmax(x1, p[i].x);
+		y0 = fmin(y0, p[i].y);
+		y1 = fmax(y1, p[i].y);
+	}
+	near(t, fmin(x0, x0 + dir.x * dist), fmin(y0, y0 + dir.y * dist),
+	    fmax(x1, x1 + dir.x * dist), fmax(y1, y1 + dir.y * dist));
 }
 
 /* The first object the base at ps overlaps, or -1. */
@@ -398,26 +689,31 @@ overlapping(struct arb_turn *t, int u, const struct pose *ps)
 {
 	struct arcane	*a = A(t);
 	struct pt	 q[4];
-	int		 k;
+	size_t		 i;
 
 	base_poly(t, u, ps, q);
-	for (k = 0; k < a->nobjs; k++)
-		if (geom_overlaps(q, 4, a->objs[k].p, a->objs[k].n))
-			return k;
+	near_poly(t, q, 4, pt_make(0, 0), 0);
+	for (i = 0; i < a->near.n; i++) {
+		struct obj *o = &a->objs[a->near.v[i]];
+
+		if (geom_overlaps(q, 4, o->p, o->n))
+			return a->near.v[i];
+	}
 	return -1;
 }
 
 static void
 loaded(struct arb_turn *t, struct ld *ld, const struct jv *root)
 {
-	size_t	 i;
-	int	 k;
+	struct arcane	*a = A(t);
+	size_t		 i, k;
 
 	(void)root;
 	/* Object names must say which object they are. */
 	for (i = 0; i < t->board.pieces.n; i++) {
 		const char *id = t->board.pieces.v[i].id;
 
+		strmap_put(t, &a->piece_ids, id, (int)i);
 		if (strmap_get(&t->unit_ids, id) < 0 &&
 		    strncmp(id, "edge-", 5) != 0)
 			continue;
@@ -430,16 +726,19 @@ loaded(struct arb_turn *t, struct ld *ld, const struct jv *root)
 		    "edges are edge-west, edge-east, edge-south and "
 		    "edge-north" : "a unit's id too");
 	}
+	objects(t);
 	for (i = 0; i < t->units.n; i++) {
-		objects(t, (int)i);
+		struct pt	 q[4];
+
 		/* Each pair once: only units listed before this one. */
-		for (k = 0; k < A(t)->nobjs; k++) {
-			struct obj	*o = &A(t)->objs[k];
-			struct pt	 q[4];
+		a->mover = (int)i;
+		base_poly(t, (int)i, &t->units.v[i].pose, q);
+		near_poly(t, q, 4, pt_make(0, 0), 0);
+		for (k = 0; k < a->near.n; k++) {
+			struct obj	*o = &a->objs[a->near.v[k]];
 
 			if (o->kind == OB_UNIT && o->unit > (int)i)
 				continue;
-			base_poly(t, (int)i, &t->units.v[i].pose, q);
 			if (!geom_overlaps(q, 4, o->p, o->n))
 				continue;
 			ld_push(ld, "units");
@@ -453,8 +752,8 @@ loaded(struct arb_turn *t, struct ld *ld, const struct jv *root)
 			    "piece", o->id);
 		}
 	}
+	a->mover = -1;
 }
-
 static void
 load_move(struct arb_turn *t, struct ld *ld, struct aorder *ao,
     const struct jv *arg)
@@ -532,14 +831,9 @@ load_order(struct arb_turn *t, struct ld *ld, struct order *o,
 		ao->snap = word(ld, v, "snap", senses, 2, 1) ? 1 : -1;
 		ao->slide = word(ld, v, "slide", slides, 3, 1) - 1;
 		if (ld_get(v, "object") != NULL) {
-			struct board *b = &t->board;
-
 			ao->object = ld_str(ld, v, "object", NULL);
-			for (i = 0; i < b->pieces.n; i++)
-				if (strcmp(b->pieces.v[i].id, ao->object) == 0)
-					break;
-			if (i == b->pieces.n && strmap_get(&t->unit_ids,
-			    ao->object) < 0) {
+			if (strmap_get(&A(t)->piece_ids, ao->object) < 0 &&
+			    strmap_get(&t->unit_ids, ao->object) < 0) {
 				ld_push(ld, "object");
 				ld_fail(ld, "no unit or piece \"%.40s\"",
 				    ao->object);
@@ -646,6 +940,7 @@ breakaways(struct arb_turn *t, struct order *mo, int u)
 	struct unit	*un = &t->units.v[u];
 	size_t		 i, k, np = t->players.n, start = 0;
 
+	A(t)->made.n = 0;
 	for (i = 0; i < np; i++)
 		if (t->turn_order[i] == mo->player)
 			start = i;
@@ -687,10 +982,7 @@ breakaways(struct arb_turn *t, struct order *mo, int u)
 				continue;
 			}
 			ao->by = (int)(mo - t->orders.v);
-			if (AO(mo)->made == NULL)
-				AO(mo)->made = t_alloc(t, t->orders.n *
-				    sizeof(int));
-			AO(mo)->made[AO(mo)->nmade++] = (int)k;
+			*VPUSH(t, A(t)->made) = (int)k;
 			ao->gone = t_alloc(t, (size_t)ao->nlost * sizeof(int) +
 			    1);
 			for (j = 0; j < ao->nlost; j++) {
@@ -713,6 +1005,13 @@ breakaways(struct arb_turn *t, struct order *mo, int u)
 			if (ao->ngone > 0)
 				unit_lose(t, u, ao->ngone, "breakaway", (int)k);
 		}
+	}
+	/* As many as were made: an allocation the size of all the orders
+	 * for each move order grew with the square of the orders. */
+	if (A(t)->made.n > 0) {
+		AO(mo)->made = t_alloc(t, A(t)->made.n * sizeof(int));
+		memcpy(AO(mo)->made, A(t)->made.v, A(t)->made.n * sizeof(int));
+		AO(mo)->nmade = (int)A(t)->made.n;
 	}
 }
 
@@ -854,13 +1153,16 @@ slide(struct arb_turn *t, struct order *o, int u, struct mrec *r)
 		    "adjacent after %.3f", geom_round(best));
 		goto out;
 	}
-	for (k = 0; k < a->nobjs; k++)
-		if (geom_sweep(p, 4, dir, best, a->objs[k].p,
-		    a->objs[k].n) >= 0) {
+	near_poly(t, p, 4, dir, best);
+	for (i = 0; i < (int)a->near.n; i++) {
+		struct obj *nb = &a->objs[a->near.v[i]];
+
+		if (geom_sweep(p, 4, dir, best, nb->p, nb->n) >= 0) {
 			r->slide_why = t_printf(t, "it would run into %s",
-			    a->objs[k].id);
+			    nb->id);
 			goto out;
 		}
+	}
 	un->pose.x += dir.x * best;
 	un->pose.y += dir.y * best;
 	r->slid = true;
@@ -888,13 +1190,14 @@ step(struct arb_turn *t, struct order *o, int u, const struct maneuver *m,
 	struct obj	*ob;
 
 	base_poly(t, u, &un->pose, p);
-	for (k = 0; k < a->nobjs; k++) {
-		double s = geom_sweep(p, 4, dir, m->dist, a->objs[k].p,
-		    a->objs[k].n);
+	near_poly(t, p, 4, dir, m->dist);
+	for (i = 0; i < (int)a->near.n; i++) {
+		struct obj	*nb = &a->objs[a->near.v[i]];
+		double		 s = geom_sweep(p, 4, dir, m->dist, nb->p, nb->n);
 
 		if (s >= 0 && s < best - GEOM_EPS) {
 			best = s;
-			r->hit = k;
+			r->hit = a->near.v[i];
 		}
 	}
 	r->went = r->hit >= 0 ? best : m->dist;
@@ -1150,8 +1453,7 @@ turn(struct arb_turn *t, struct order *o, int u, const struct maneuver *m,
 	struct pt	 mid, b2, n2, uu, tool[3], p[4], clip[2 * GEOM_MAXPTS + 8];
 	double		 e = 2 * half_across(t, u, m->side);
 	double		 h = half_along(t, u, m->side);
-	double		*pairs = t_alloc(t, 2 * (size_t)a->nobjs *
-	    sizeof(double));
+	double		*pairs;
 	int		 sg = m->sense, k, np = 0, i, made;
 
 	mid = pt_add(pt_make(un->pose.x, un->pose.y),
@@ -1179,17 +1481,19 @@ turn(struct arb_turn *t, struct order *o, int u, const struct maneuver *m,
 	memcpy(r->tool, tool, sizeof(tool));
 	r->has_tool = true;
 	geom_convex(r->tool, 3);
-	for (k = 0; k < a->nobjs; k++)
-		if (geom_overlaps(r->tool, 3, a->objs[k].p, a->objs[k].n))
-			break;
+	near_poly(t, r->tool, 3, pt_make(0, 0), 0);
+	for (k = -1, i = 0; i < (int)a->near.n && k < 0; i++)
+		if (geom_overlaps(r->tool, 3, a->objs[a->near.v[i]].p,
+		    a->objs[a->near.v[i]].n))
+			k = a->near.v[i];
 	trace_event(t, "tool", "order", TF_STR, o->id, "unit", TF_STR, un->id,
 	    "turn", TF_STR, sense_name(sg), "angle", TF_INT, (long)m->angle,
 	    "off", TF_STR, side_names[m->side], "x1", TF_REAL, tool[0].x,
 	    "y1", TF_REAL, tool[0].y, "x2", TF_REAL, tool[1].x, "y2", TF_REAL,
 	    tool[1].y, "x3", TF_REAL, tool[2].x, "y3", TF_REAL, tool[2].y,
-	    "placed", TF_BOOL, (long)(k == a->nobjs), "blocked_by", TF_STR,
-	    k < a->nobjs ? a->objs[k].id : "", NULL);
-	if (k < a->nobjs) {
+	    "placed", TF_BOOL, (long)(k < 0), "blocked_by", TF_STR,
+	    k >= 0 ? a->objs[k].id : "", NULL);
+	if (k >= 0) {
 		r->why = R_TOOL_BLOCKED;
 		r->blocked = k;
 		return;
@@ -1201,14 +1505,17 @@ turn(struct arb_turn *t, struct order *o, int u, const struct maneuver *m,
 	un->pose = r->set;
 	r->to = r->set;
 	base_poly(t, u, &un->pose, p);
-	for (k = 0; k < a->nobjs; k++) {
-		int	 nc;
+	near_poly(t, p, 4, pt_make(0, 0), 0);
+	a->pairs.n = 0;
+	for (i = 0; i < (int)a->near.n; i++) {
+		struct obj	*ob = &a->objs[a->near.v[i]];
+		int		 nc;
 
-		if (!geom_overlaps(p, 4, a->objs[k].p, a->objs[k].n))
+		if (!geom_overlaps(p, 4, ob->p, ob->n))
 			continue;
-		nc = geom_clip(p, 4, a->objs[k].p, a->objs[k].n, clip);
-		pairs[2 * np] = fabs(geom_area(clip, nc));
-		pairs[2 * np + 1] = k;
+		nc = geom_clip(p, 4, ob->p, ob->n, clip);
+		*VPUSH(t, a->pairs) = fabs(geom_area(clip, nc));
+		*VPUSH(t, a->pairs) = a->near.v[i];
 		np++;
 	}
 	trace_event(t, "set_down", "order", TF_STR, o->id, "unit", TF_STR,
@@ -1218,6 +1525,7 @@ turn(struct arb_turn *t, struct order *o, int u, const struct maneuver *m,
 	if (np == 0)
 		return;
 	/* Collision from overlap. */
+	pairs = a->pairs.v;
 	qsort(pairs, (size_t)np, 2 * sizeof(double), by_area);
 	r->overlap = true;
 	r->noverl = np;
@@ -1330,6 +1638,7 @@ execute(struct arb_turn *t, struct order *o)
 	trace_event(t, "mp", "order", TF_STR, o->id, "unit", TF_STR, un->id,
 	    "mp", TF_INT, mp, NULL);
 	ao->rec = t_alloc(t, (size_t)ao->nm * sizeof(*ao->rec));
+	a->mover = u;
 	for (k = 0; k < ao->nm; k++) {
 		const struct maneuver	*m = &ao->m[k];
 		struct mrec		*r = &ao->rec[k];
@@ -1356,7 +1665,6 @@ execute(struct arb_turn *t, struct order *o)
 				    reason_name(r->why), "cost", TF_INT,
 				    (long)cost, "mp", TF_INT, mp, NULL);
 			} else {
-				objects(t, u);
 				r->cost = cost;
 				if (m->kind == M_STEP)
 					step(t, o, u, m, r);
@@ -1377,6 +1685,8 @@ execute(struct arb_turn *t, struct order *o)
 			un->moved = true;
 	}
 	ao->mp_left = mp;
+	obj_unit(t, u, true);
+	a->mover = -1;
 	un->by = (int)(o - t->orders.v);
 	if (first < 0) {
 		order_rule(t, o, OS_DONE, R_OK, "arcane-legions moving",
@@ -1402,8 +1712,10 @@ end(struct arb_turn *t)
 {
 	size_t	 i;
 
-	for (i = 0; i < t->orders.n; i++) {
-		struct order	*o = &t->orders.v[i];
+	/* In the order of play, as the result lists them, so that the trace
+	 * does not follow the order of the files on the command line. */
+	for (i = 0; i < t->sequence.n; i++) {
+		struct order	*o = &t->orders.v[t->sequence.v[i]];
 		struct aorder	*ao = o->data;
 
 		if (!ao->brk || o->status != OS_PENDING)
@@ -1599,6 +1911,22 @@ save(struct arb_turn *t, struct jv *root)
 	(void)root;
 }
 
+
+/* The vectors and the map live outside the turn's arena. */
+static void
+release(struct arb_turn *t)
+{
+	struct arcane	*a = A(t);
+
+	if (a == NULL)
+		return;
+	free(a->gn.v);
+	free(a->wide.v);
+	free(a->near.v);
+	free(a->pairs.v);
+	free(a->made.v);
+	strmap_release(&a->piece_ids);
+}
 const struct ruleset rules_arcane = {
 	.name = "arcane-legions",
 	.board = BOARD_TABLE,
@@ -1619,5 +1947,6 @@ const struct ruleset rules_arcane = {
 	.load_unit = load_unit,
 	.save_unit = save_unit,
 	.load_order = load_order,
-	.report_order = report_order
+	.report_order = report_order,
+	.release = release
 };

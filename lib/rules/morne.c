@@ -951,16 +951,20 @@ static void
 end(struct arb_turn *t)
 {
 	struct morne	*m = M(t);
-	size_t		 i;
+	size_t		 i, s;
 
 	for (i = 0; i < t->units.n; i++)
 		if (demoralised(t, (int)i))
 			t->units.v[i].marks |= 1u << M_DEMORALISED;
-	for (i = 0; i < t->orders.n; i++) {
-		struct order *o = &t->orders.v[i];
+	/* In the order of play, as the result lists them, so that the trace
+	 * does not follow the order of the files on the command line. */
+	for (s = 0; s < t->sequence.n; s++) {
+		struct order *o;
 		struct charge *ch;
 		const char *id;
 
+		i = (size_t)t->sequence.v[s];
+		o = &t->orders.v[i];
 		if (o->kind != K_RETREAT || o->status != OS_PENDING)
 			continue;
 		id = t->units.v[o->units[0]].id;
