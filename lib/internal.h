@@ -200,6 +200,7 @@ struct board {
 	VEC(struct connection) conns;
 	double		 tw, th;	/* table: width and height */
 	VEC(struct piece) pieces;	/* table: terrain pieces */
+	struct strmap	 piece_ids;	/* table: id -> piece */
 };
 
 int	 board_find(const struct board *, const char *label);	/* -1 */

@@ -640,7 +640,7 @@ load_table(struct arb_turn *t, struct ld *ld, const struct jv *bv)
 {
 	struct board	*b = &t->board;
 	const struct jv	*l, *v, *poly;
-	size_t		 i, k, j;
+	size_t		 i, k;
 
 	need(ld, bv, "width");
 	need(ld, bv, "height");
@@ -657,12 +657,11 @@ load_table(struct arb_turn *t, struct ld *ld, const struct jv *bv)
 		v = need_object(ld, ld_at(l, i));
 		ld_keys(ld, v, keys, NULL);
 		pc->id = ld_str(ld, v, "id", NULL);
-		for (j = 0; j < i; j++)
-			if (strcmp(b->pieces.v[j].id, pc->id) == 0) {
-				ld_push(ld, "id");
-				ld_fail(ld, "duplicate piece id \"%.40s\"",
-				    pc->id);
-			}
+		if (strmap_get(&b->piece_ids, pc->id) >= 0) {
+			ld_push(ld, "id");
+			ld_fail(ld, "duplicate piece id \"%.40s\"", pc->id);
+		}
+		strmap_put(t, &b->piece_ids, pc->id, (int)i);
 		poly = need(ld, v, "polygon");
 		ld_push(ld, "polygon");
 		pc->n = (int)ld_len(ld, poly);

@@ -81,6 +81,7 @@ arb_turn_free(struct arb_turn *t)
 	strmap_release(&t->type_names);
 	strmap_release(&t->order_ids);
 	strmap_release(&t->board.by_name);
+	strmap_release(&t->board.piece_ids);
 	emit_release(t);
 	arena_release(t->arena);
 	free(t);
