@@ -98,6 +98,12 @@ struct zc {				/* one enemy's zone of control */
 	enum zkind	 kind;
 };
 
+/* The zones an action lists: at most ZOC_LIST, those that weigh most (a
+ * prohibition, then the highest mp, then the earliest unit); the rest are
+ * only counted (zoc_more), so a step among thousands of enemies costs no
+ * more to record than one among a few. */
+#define ZOC_LIST	8
+
 /* One move action as costed and carried out. */
 struct action {
 	int		 to;
@@ -106,7 +112,8 @@ struct action {
 	VEC(struct comp) comps;
 	int		 conn, conn_mp;	/* conn: -1 when none usable */
 	bool		 conn_taken;
-	VEC(struct zc)	 zoc;
+	VEC(struct zc)	 zoc;		/* at most ZOC_LIST, by unit */
+	int		 zoc_more;	/* zones not listed */
 	long		 mp0, mp1, acp0, acp1;
 	long		*used;		/* per material */
 };
@@ -162,6 +169,10 @@ struct xconq {
 	 * where the map has some (a map of millions of hexes has few). */
 	struct intmap	 borders;
 	struct intmap	 conns;
+	int		 zoc_reach;	/* no zone reaches further */
+	VEC(int)	 near;		/* scratch: units near a step */
+	unsigned	*seen;		/* by unit: stamp of the last step */
+	unsigned	 stamp;
 	VEC(struct xunit) units;	/* per unit */
 	struct orec	*orec;		/* per order */
 };
@@ -271,6 +282,20 @@ tab(struct arb_turn *t, enum tab k, int row, int col)
 		return tdefs[k].dflt;
 	e = tab_slot(tb, row, col);
 	return e->row1 != 0 ? e->val : tdefs[k].dflt;
+}
+
+/* The largest value of table k, its default included. */
+static int
+tab_max(struct arb_turn *t, enum tab k)
+{
+	const struct table *tb = &X(t)->tab[k];
+	int		 m = tdefs[k].dflt;
+	size_t		 i;
+
+	for (i = 0; i < tb->cap && tb->n > 0; i++)
+		if (tb->e[i].row1 != 0 && tb->e[i].val > m)
+			m = tb->e[i].val;
+	return m;
 }
 
 static int
@@ -617,11 +642,20 @@ begin(struct arb_turn *t)
 {
 	struct xconq	*x = X(t);
 	size_t		 i;
+	int		 range, from;
 
 	x->orec = t_alloc(t, (t->orders.n > 0 ? t->orders.n : 1) *
 	    sizeof(*x->orec));
 	for (i = 0; i < t->orders.n; i++)
 		x->orec[i].refused_to = -1;
+	/* How far any zone reaches: -1 when none can. */
+	range = tab_max(t, T_ZOCRANGE);
+	from = tab_max(t, T_ZOCFROM);
+	if (range < 0 || from <= 0)
+		x->zoc_reach = -1;
+	else
+		x->zoc_reach = (long)range * from / 100 > BIG ? BIG :
+		    (int)((long)range * from / 100);
 }
 
 /* xconq speed: the type's speed, changed by occupants and damage, within
@@ -737,19 +771,115 @@ cell_cost(struct arb_turn *t, struct action *ac, int ty, int c, bool enter)
 	return sum;
 }
 
+/* Does zone z weigh more than y in the list: a prohibition first, then
+ * the higher mp, then the earlier unit? */
+static bool
+zoc_weighs_more(const struct zc *z, const struct zc *y)
+{
+	if ((z->mp < 0) != (y->mp < 0))
+		return z->mp < 0;
+	if (z->mp != y->mp)
+		return z->mp > y->mp;
+	return z->unit < y->unit;
+}
+
+/* Records zone z on the action: listed while there is room, else in place
+ * of the lightest listed one if it weighs more; counted either way. */
+static void
+zoc_note(struct arb_turn *t, struct action *ac, const struct zc *z)
+{
+	size_t	 i, light = 0;
+
+	if (ac->zoc.n < ZOC_LIST) {
+		*VPUSH(t, ac->zoc) = *z;
+		return;
+	}
+	ac->zoc_more++;
+	for (i = 1; i < ac->zoc.n; i++)
+		if (zoc_weighs_more(&ac->zoc.v[light], &ac->zoc.v[i]))
+			light = i;
+	if (zoc_weighs_more(z, &ac->zoc.v[light])) {
+		/* Keep the list in unit order. */
+		memmove(&ac->zoc.v[light], &ac->zoc.v[light + 1],
+		    (ac->zoc.n - light - 1) * sizeof(*z));
+		ac->zoc.v[ac->zoc.n - 1] = *z;
+	}
+}
+
+static int
+cmp_int(const void *a, const void *b)
+{
+	int	 x = *(const int *)a, y = *(const int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The units that could have a zone over a or b, in index order: those on
+ * cells within the farthest any zone reaches of either, when that
+ * neighbourhood is smaller than the whole army; else every unit.
+ */
+static const int *
+zoc_candidates(struct arb_turn *t, int a, int b, size_t *n)
+{
+	struct xconq	*x = X(t);
+	const struct board *bd = &t->board;
+	long		 r = x->zoc_reach, area = 3 * r * (r + 1) + 1;
+	int		 ends[2] = { a, b }, k, col, row, cc, rr, cell, u;
+
+	x->near.n = 0;
+	*n = 0;
+	if (r < 0)			/* no zones at all */
+		return x->near.v;
+	if (2 * area >= (long)t->units.n) {
+		for (u = 0; u < (int)t->units.n; u++)
+			*VPUSH(t, x->near) = u;
+		*n = x->near.n;
+		return x->near.v;
+	}
+	if (x->seen == NULL)
+		x->seen = t_alloc(t, t->units.n * sizeof(*x->seen));
+	x->stamp++;
+	for (k = 0; k < 2 && ends[k] >= 0; k++) {
+		col = ends[k] % bd->cols;
+		row = ends[k] / bd->cols;
+		/* The box holds the disk; both are cut to the board. */
+		for (cc = col - r < 0 ? 0 : col - (int)r;
+		    cc <= col + r && cc < bd->cols; cc++)
+			for (rr = row - r - 1 < 0 ? 0 : row - (int)r - 1;
+			    rr <= row + r + 1 && rr < bd->rows; rr++) {
+				cell = rr * bd->cols + cc;
+				if (board_distance(bd, cell, ends[k]) > r)
+					continue;
+				for (u = bd->cells[cell].first_unit; u >= 0;
+				    u = t->units.v[u].next)
+					if (x->seen[u] != x->stamp) {
+						x->seen[u] = x->stamp;
+						*VPUSH(t, x->near) = u;
+					}
+			}
+	}
+	if (x->near.n > 1)
+		qsort(x->near.v, x->near.n, sizeof(int), cmp_int);
+	*n = x->near.n;
+	return x->near.v;
+}
+
 /* xconq zoc: the extra for a step from a to b, the maximum over enemy
  * units; -1 when one of them prohibits it. */
 static int
 zoc_extra(struct arb_turn *t, struct action *ac, int u, int a, int b)
 {
 	const struct unit *un = &t->units.v[u];
-	size_t		 i;
+	const int	*cand;
+	size_t		 i, n;
 	int		 best = 0, r, f, mp, te;
 	bool		 in_a, in_b, no = false;
 
-	for (i = 0; i < t->units.n; i++) {
-		const struct unit *e = &t->units.v[i];
-		struct zc *z;
+	cand = zoc_candidates(t, a, b, &n);
+	for (i = 0; i < n; i++) {
+		const struct unit *e = &t->units.v[cand[i]];
+		struct zc	 z;
 
 		if (e->gone || e->left || players_allied(t, e->player,
 		    un->player))
@@ -766,12 +896,12 @@ zoc_extra(struct arb_turn *t, struct action *ac, int u, int a, int b)
 		    tab(t, T_ZOCINTO, te, cell_tt(t, b));
 		if (!in_a && !in_b)
 			continue;
-		z = VPUSH(t, ac->zoc);
-		z->unit = (int)i;
-		z->kind = in_a && in_b ? Z_TRAVERSE : in_b ? Z_ENTER : Z_LEAVE;
-		mp = tab(t, z->kind == Z_TRAVERSE ? T_ZOCTRAV : z->kind ==
+		z.unit = cand[i];
+		z.kind = in_a && in_b ? Z_TRAVERSE : in_b ? Z_ENTER : Z_LEAVE;
+		mp = tab(t, z.kind == Z_TRAVERSE ? T_ZOCTRAV : z.kind ==
 		    Z_ENTER ? T_ZOCENTER : T_ZOCLEAVE, un->type, te);
-		z->mp = mp;
+		z.mp = mp;
+		zoc_note(t, ac, &z);
 		if (mp < 0)
 			no = true;
 		else if (mp > best)
@@ -1268,6 +1398,8 @@ report_order(struct arb_turn *t, const struct order *o, struct jv *obj)
 			emit_set_str(c, "kind", zkind_names[ac->zoc.v[k].kind]);
 			emit_set_int(c, "mp", ac->zoc.v[k].mp);
 		}
+		if (ac->zoc_more > 0)
+			emit_set_int(j, "zoc_more", ac->zoc_more);
 		emit_set_int(j, "zoc_max", ac->zoc_max);
 		emit_set_int(j, "cost", ac->cost);
 		emit_set_int(j, "mp_before", ac->mp0);
@@ -1404,6 +1536,7 @@ release(struct arb_turn *t)
 
 	intmap_release(&x->borders);
 	intmap_release(&x->conns);
+	free(x->near.v);
 	if (x->orec != NULL)
 		for (i = 0; i < t->orders.n; i++) {
 			for (k = 0; k < x->orec[i].acts.n; k++) {
