@@ -28,6 +28,7 @@
 #define UNIT_X		4	/* ruleset counters per unit */
 #define PLAYER_RES	4	/* ruleset resources per player */
 #define MAXHEXES	4000000L	/* hexes on a board (arbiter-map(5)) */
+#define MAXSTEPS	10000	/* steps or maneuvers in one order */
 
 struct arb_turn;
 struct jv;			/* a JSON value; opaque outside load.c */

@@ -1376,6 +1376,11 @@ load_order(struct arb_turn *t, struct ld *ld, const struct jv *v,
 		if (o->ncells == 0)
 			ld_fail(ld, "empty path: a path starts with the cell "
 			    "the move leaves");
+		/* Every step is written out with its costs: a bound keeps
+		 * one order's record within memory (arbiter-orders(5)). */
+		if (o->ncells > MAXSTEPS + 1)
+			ld_fail(ld, "a path of %d steps: at most %d",
+			    o->ncells - 1, MAXSTEPS);
 		o->cells = t_alloc(t, (size_t)o->ncells * sizeof(int));
 		for (i = 0; i < (size_t)o->ncells; i++) {
 			ld_pushi(ld, i);

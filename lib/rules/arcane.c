@@ -768,6 +768,8 @@ load_move(struct arb_turn *t, struct ld *ld, struct aorder *ao,
 	ao->nm = (int)ld_len(ld, arg);
 	if (ao->nm == 0)
 		ld_fail(ld, "a move needs at least one maneuver");
+	if (ao->nm > MAXSTEPS)
+		ld_fail(ld, "%d maneuvers: at most %d", ao->nm, MAXSTEPS);
 	ao->m = t_alloc(t, (size_t)ao->nm * sizeof(*ao->m));
 	for (i = 0; i < (size_t)ao->nm; i++) {
 		const struct jv	*v = ld_at(arg, i);

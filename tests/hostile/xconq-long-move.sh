@@ -1,12 +1,13 @@
 #!/bin/sh
-# Hostile input (issue 11): one xconq move order of 20000 actions, back
-# and forth between two hexes (about 140 KB of orders).  The order's
+# Hostile input (issue 11): one xconq move order of 10000 actions (the
+# most a path may have), back and forth between two hexes (about 70 KB of
+# orders).  The order's
 # message must not be rebuilt once per action: that costs memory and time
 # in the square of the actions.  A valid turn: exit status 0.
 #
 #	sh tests/hostile/xconq-long-move.sh DIR
 dir=${1:?usage: xconq-long-move.sh DIR}
-n=20000
+n=10000
 mkdir -p "$dir/orders" || exit 1
 cat >"$dir/map.json" <<MAP
 {

@@ -1,6 +1,6 @@
 #!/bin/sh
 # Hostile input (issue 11): an xconq unit carrying 150000 occupants (about
-# 600 KB of map) makes a move order of 20000 actions (about 140 KB of
+# 600 KB of map) makes a move order of 10000 actions (about 70 KB of
 # orders).  Its speed, a product over its occupants, must not be worked
 # out again for every action: that costs time in actions times
 # occupants.  Run it under a time limit of 10 s.  A valid turn: exit
@@ -8,7 +8,7 @@
 #
 #	sh tests/hostile/xconq-occupants.sh DIR
 dir=${1:?usage: xconq-occupants.sh DIR}
-n=20000
+n=10000
 k=150000
 mkdir -p "$dir/orders" || exit 1
 awk -v n=$n -v k=$k 'BEGIN {
