@@ -815,12 +815,12 @@ cmp_int(const void *a, const void *b)
 }
 
 /*
- * The units that could have a zone over a or b, in index order: those on
- * cells within the farthest any zone reaches of either, when that
- * neighbourhood is smaller than the whole army; else every unit.
+ * The units that could have a zone over a or b, in index order: the
+ * enemies of player mover on cells within the farthest any zone reaches of
+ * either, when there are few; else every unit.
  */
 static const int *
-zoc_candidates(struct arb_turn *t, int a, int b, size_t *n)
+zoc_candidates(struct arb_turn *t, int mover, int a, int b, size_t *n)
 {
 	struct xconq	*x = X(t);
 	const struct board *bd = &t->board;
@@ -853,11 +853,19 @@ zoc_candidates(struct arb_turn *t, int a, int b, size_t *n)
 					continue;
 				for (u = bd->cells[cell].first_unit; u >= 0;
 				    u = t->units.v[u].next)
-					if (x->seen[u] != x->stamp) {
+					if (x->seen[u] != x->stamp &&
+					    !players_allied(t, mover,
+					    t->units.v[u].player)) {
 						x->seen[u] = x->stamp;
 						*VPUSH(t, x->near) = u;
 					}
 			}
+	}
+	/* Many near: sorting them would cost more than looking at all. */
+	if (x->near.n > t->units.n / 4) {
+		x->near.n = 0;
+		for (u = 0; u < (int)t->units.n; u++)
+			*VPUSH(t, x->near) = u;
 	}
 	if (x->near.n > 1)
 		qsort(x->near.v, x->near.n, sizeof(int), cmp_int);
@@ -876,7 +884,7 @@ zoc_extra(struct arb_turn *t, struct action *ac, int u, int a, int b)
 	int		 best = 0, r, f, mp, te;
 	bool		 in_a, in_b, no = false;
 
-	cand = zoc_candidates(t, a, b, &n);
+	cand = zoc_candidates(t, un->player, a, b, &n);
 	for (i = 0; i < n; i++) {
 		const struct unit *e = &t->units.v[cand[i]];
 		struct zc	 z;
