@@ -85,6 +85,11 @@ tests/fuzz_turn_main: tests/fuzz_main.c tests/fuzz_turn.c $(LIBSRC) $(HDRS)
 	$(CC) $(ARB_CFLAGS) $(SAN_CFLAGS) $(JANSSON_CFLAGS) -o $@ \
 	    tests/fuzz_main.c tests/fuzz_turn.c $(LIBSRC) $(JANSSON_LIBS)
 
+# The property test's generator of random valid turns (tests/prop.sh).
+tests/prop: tests/prop.c
+	$(CC) $(ARB_CFLAGS) $(SAN_CFLAGS) $(JANSSON_CFLAGS) -o $@ tests/prop.c \
+	    $(JANSSON_LIBS)
+
 tests/fuzz_load: tests/fuzz_load.c $(LIBSRC) $(HDRS)
 	clang $(FUZZ_CFLAGS) $(JANSSON_CFLAGS) -o $@ tests/fuzz_load.c \
 	    $(LIBSRC) $(JANSSON_LIBS)
@@ -134,7 +139,7 @@ demo: deps
 
 check: deps
 	@$(MAKE) arbiter build-san/arbiter tests/unit tests/fuzz_main \
-	    tests/fuzz_turn_main tests/expect
+	    tests/fuzz_turn_main tests/prop tests/expect
 	@SHARED="$(SHARED)" sh tests/check.sh
 
 bench: deps

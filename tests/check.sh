@@ -47,6 +47,7 @@ suite "fuzz replay" tests/fuzz_main -n "fuzz replay" tests/corpus/load \
     tests/crashes/load "$seeds/load"
 suite "fuzz turn" tests/fuzz_turn_main -n "fuzz turn" tests/corpus/turn \
     tests/crashes/turn "$seeds/turn"
+suite "prop" sh tests/prop.sh
 suite "man pages" sh tests/manlint.sh
 # The library and the program must build warning-free with clang too.
 if command -v clang >/dev/null 2>&1; then
