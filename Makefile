@@ -60,10 +60,10 @@ tests/unit: tests/unit.c $(LIBSRC) $(HDRS)
 # lines, with the checks listed in tests/fuzz_turn.c).  Each fuzzes from
 # its committed corpus, tests/corpus/TARGET, and seeds made from the
 # casebook; new inputs go to build-fuzz/TARGET, findings to
-# build-fuzz/crash-TARGET-*.  A sanitizer report stops the run.  One job
+# build-fuzz/TARGET-crash-*.  A sanitizer report stops the run.  One job
 # and one worker: the machine is shared.  FUZZ_TIME is in seconds;
 # FUZZ_RUNS=10000000 stops after that many executions instead.  The long
-# run before a release:
+# run before the issue is closed (tests/fuzz/README):
 #	make fuzz-turn FUZZ_TIME=0 FUZZ_RUNS=10000000
 # tests/fuzz_main.c replays the corpora and tests/crashes/TARGET byte for
 # byte through the same targets under the sanitizers in make check.
@@ -124,6 +124,29 @@ fuzz-merge:
 	rm -f tests/corpus/$(TARGET)/*
 	cp build-fuzz/merged-$(TARGET)/* tests/corpus/$(TARGET)/
 	rm -rf build-fuzz/merged-$(TARGET)
+
+# Line coverage of lib/ by replays of the given inputs (clang's source-based
+# coverage; llvm-cov and llvm-profdata of the same version):
+#	make fuzz-cov COV_LOAD='tests/corpus/load' COV_TURN='tests/corpus/turn'
+COV_LOAD ?= tests/corpus/load
+COV_TURN ?= tests/corpus/turn
+LLVM_PROFDATA ?= llvm-profdata-14
+LLVM_COV ?= llvm-cov-14
+fuzz-cov:
+	mkdir -p build-fuzz/cov
+	rm -f build-fuzz/cov/*.profraw
+	for t in load turn; do \
+	    clang -std=c11 -Ilib -g -O0 -fprofile-instr-generate \
+	    -fcoverage-mapping $(JANSSON_CFLAGS) -o build-fuzz/cov-$$t \
+	    tests/fuzz_main.c tests/fuzz_$$t.c $(LIBSRC) $(JANSSON_LIBS) \
+	    || exit 1; done
+	LLVM_PROFILE_FILE=build-fuzz/cov/%p.profraw build-fuzz/cov-load \
+	    -n load $(COV_LOAD) || true
+	LLVM_PROFILE_FILE=build-fuzz/cov/%p.profraw build-fuzz/cov-turn \
+	    -n turn $(COV_TURN) || true
+	$(LLVM_PROFDATA) merge -o build-fuzz/cov.profdata build-fuzz/cov/*.profraw
+	$(LLVM_COV) report build-fuzz/cov-load -object build-fuzz/cov-turn \
+	    -instr-profile=build-fuzz/cov.profdata $(LIBSRC)
 deps:
 	@sh tests/deps.sh
 
@@ -189,4 +212,4 @@ clean:
 	    tests/bench/measure
 
 .PHONY: all arbiter-clang check clean demo deps bench fuzz fuzz-merge \
-	fuzz-run fuzz-turn install lint uninstall
+	fuzz-cov fuzz-run fuzz-turn install lint uninstall
