@@ -114,16 +114,23 @@ fuzz-run:
 	    $(TARGET) ../tests/corpus/$(TARGET) seeds-$(TARGET)
 	@ls build-fuzz/$(TARGET)-crash-* build-fuzz/$(TARGET)-leak-* build-fuzz/$(TARGET)-timeout-* build-fuzz/$(TARGET)-oom-* 2>/dev/null || echo 'no finding'
 
-# Minimises the corpus into tests/corpus/TARGET (make fuzz-merge TARGET=turn).
+# Minimises the corpus into tests/corpus/TARGET (make fuzz-merge TARGET=turn):
+# what the casebook seeds, which make check replays anyway, do not already
+# cover, by edges only (-use_counters=0), so that it stays small.
 fuzz-merge:
-	mkdir -p build-fuzz/merged-$(TARGET)
+	rm -rf build-fuzz/merged-$(TARGET)
 	sh tests/fuzz/seeds.sh $(TARGET) build-fuzz/seeds-$(TARGET)
+	cp -R build-fuzz/seeds-$(TARGET) build-fuzz/merged-$(TARGET)
+	mkdir -p build-fuzz/$(TARGET)
 	cd build-fuzz && $(FUZZ_ENV) ../tests/fuzz_$(TARGET) -merge=1 \
-	    -timeout=10 -rss_limit_mb=2048 merged-$(TARGET) \
-	    ../tests/corpus/$(TARGET) seeds-$(TARGET) $(TARGET)
+	    -use_counters=0 -timeout=10 -rss_limit_mb=2048 \
+	    merged-$(TARGET) ../tests/corpus/$(TARGET) $(TARGET)
+	for f in build-fuzz/seeds-$(TARGET)/*; do \
+	    rm -f "build-fuzz/merged-$(TARGET)/$${f##*/}"; done
 	rm -f tests/corpus/$(TARGET)/*
 	cp build-fuzz/merged-$(TARGET)/* tests/corpus/$(TARGET)/
 	rm -rf build-fuzz/merged-$(TARGET)
+
 
 # Line coverage of lib/ by replays of the given inputs (clang's source-based
 # coverage; llvm-cov and llvm-profdata of the same version):
