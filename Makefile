@@ -112,7 +112,9 @@ fuzz-run:
 	cd build-fuzz && $(FUZZ_ENV) ../tests/fuzz_$(TARGET) $(FUZZ_FLAGS) \
 	    -dict=../tests/fuzz/$(TARGET).dict -artifact_prefix=$(TARGET)- \
 	    $(TARGET) ../tests/corpus/$(TARGET) seeds-$(TARGET)
-	@ls build-fuzz/$(TARGET)-crash-* build-fuzz/$(TARGET)-leak-* build-fuzz/$(TARGET)-timeout-* build-fuzz/$(TARGET)-oom-* 2>/dev/null || echo 'no finding'
+	@ls build-fuzz/$(TARGET)-crash-* build-fuzz/$(TARGET)-leak-* \
+	    build-fuzz/$(TARGET)-timeout-* build-fuzz/$(TARGET)-oom-* \
+	    2>/dev/null || echo 'no finding'
 
 # Minimises the corpus into tests/corpus/TARGET (make fuzz-merge TARGET=turn):
 # what the casebook seeds, which make check replays anyway, do not already
@@ -151,7 +153,8 @@ fuzz-cov:
 	    -n load $(COV_LOAD) || true
 	LLVM_PROFILE_FILE=build-fuzz/cov/%p.profraw build-fuzz/cov-turn \
 	    -n turn $(COV_TURN) || true
-	$(LLVM_PROFDATA) merge -o build-fuzz/cov.profdata build-fuzz/cov/*.profraw
+	$(LLVM_PROFDATA) merge -o build-fuzz/cov.profdata \
+	    build-fuzz/cov/*.profraw
 	$(LLVM_COV) report build-fuzz/cov-load -object build-fuzz/cov-turn \
 	    -instr-profile=build-fuzz/cov.profdata $(LIBSRC)
 deps:
@@ -213,8 +216,9 @@ uninstall:
 	    "$(DESTDIR)$(MANDIR)/man7/arbiter-rules.7"
 
 clean:
-	rm -rf arbiter build-san build-clang build-fuzz tests/unit tests/expect \
-	    tests/fuzz_main tests/fuzz_load tests/fuzz_turn tests/fuzz_turn_main \
+	rm -rf arbiter build-san build-clang build-fuzz tests/unit \
+	    tests/expect tests/fuzz_main tests/fuzz_load tests/fuzz_turn \
+	    tests/fuzz_turn_main \
 	    tests/prop tests/bench/gen tests/bench/floor \
 	    tests/bench/measure
 

@@ -600,7 +600,8 @@ map_xconq(void)
 	json_t		*m = map_head("xconq"), *b, *cells, *ut, *tb, *pl;
 	json_t		*units, *u, *t, *a;
 	struct hex	 h;
-	int		 occ[64], np = 2 + rnd(2), i, p, k, cell, fuel = chance(60);
+	int		 occ[64], np = 2 + rnd(2), i, p, k, cell;
+	int		 fuel = chance(60);
 	int		 hp[3];
 	const char	*cellter[64], *type;
 	char		 id[16];
@@ -1113,7 +1114,8 @@ orders_territory(const struct map *mp, const char *player, json_t *orders)
 			}
 			snprintf(id, sizeof(id), "t%d", ++k);
 			add(orders, json_pack("{s:s, s:i, s:o}", "id", id,
-			    "armies", 1 + rnd(armies > 1 ? armies : 1), "move", a));
+			    "armies", 1 + rnd(armies > 1 ? armies : 1), "move",
+			    a));
 		}
 	}
 }

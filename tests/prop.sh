@@ -53,9 +53,11 @@ for rs in aeonis territory morne-plaine xconq arcane-legions; do
 			rev="$f $rev"
 		done
 		# shellcheck disable=SC2086
-		if [ -z "$why" ] && ! play "$d/in" map.json "$d/a" $files
-		then
-			why="exit status $? ($(head -1 "$d/a/err"))"
+		if [ -z "$why" ]; then
+			play "$d/in" map.json "$d/a" $files
+			rc=$?
+			[ "$rc" -eq 0 ] ||
+			    why="exit status $rc ($(head -1 "$d/a/err"))"
 		fi
 		# shellcheck disable=SC2086
 		if [ -z "$why" ]; then
@@ -67,7 +69,7 @@ for rs in aeonis territory morne-plaine xconq arcane-legions; do
 			play "$d/in" map.json "$d/r" $rev
 			for o in result.json next.json trace.jsonl; do
 				cmp -s "$d/a/$o" "$d/r/$o" ||
-				    why="${why:+$why, }$o depends on the order of the orders files"
+				    why="${why:+$why, }$o depends on the order"
 			done
 		fi
 		if [ -z "$why" ] && ! diff -r "$d/orig" "$d/in" >/dev/null; then
@@ -78,10 +80,12 @@ for rs in aeonis territory morne-plaine xconq arcane-legions; do
 			    2>"$d/gen.err" ||
 			    why="prop orders failed"
 		fi
-		# shellcheck disable=SC2086
-		if [ -z "$why" ] && ! play "$d/in2" "$d/a/next.json" "$d/c" \
-		    $(cd "$d/in2" && ls orders/*.json); then
-			why="second turn: exit status $? ($(head -1 "$d/c/err"))"
+		# shellcheck disable=SC2046
+		if [ -z "$why" ]; then
+			play "$d/in2" "$d/a/next.json" "$d/c" \
+			    $(cd "$d/in2" && ls orders/*.json)
+			rc=$?
+			[ "$rc" -eq 0 ] || why="second turn: exit status $rc"
 		fi
 		if [ -z "$why" ]; then
 			pass=$((pass + 1))
