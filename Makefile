@@ -54,18 +54,109 @@ tests/unit: tests/unit.c $(LIBSRC) $(HDRS)
 	$(CC) $(ARB_CFLAGS) $(SAN_CFLAGS) $(JANSSON_CFLAGS) -o $@ \
 	    tests/unit.c $(LIBSRC) $(JANSSON_LIBS)
 
-# The fuzz target: `make fuzz` builds it for libFuzzer (clang); make check
-# replays the casebook and tests/crashes/ through it under the sanitizers.
+# Fuzzing (see tests/fuzz/README).  Two libFuzzer targets, built with
+# clang: tests/fuzz_load (the loaders; the first byte picks the role) and
+# tests/fuzz_turn (a whole turn: a map and orders files cut at "%%"
+# lines, with the checks listed in tests/fuzz_turn.c).  Each fuzzes from
+# its committed corpus, tests/corpus/TARGET, and seeds made from the
+# casebook; new inputs go to build-fuzz/TARGET, findings to
+# build-fuzz/TARGET-crash-*.  A sanitizer report stops the run.  One job
+# and one worker: the machine is shared.  FUZZ_TIME is in seconds;
+# FUZZ_RUNS=10000000 stops after that many executions instead.  The long
+# run before the issue is closed (tests/fuzz/README):
+#	make fuzz-turn FUZZ_TIME=0 FUZZ_RUNS=10000000
+# tests/fuzz_main.c replays the corpora and tests/crashes/TARGET byte for
+# byte through the same targets under the sanitizers in make check.
+FUZZ_TIME ?= 600
+FUZZ_RUNS ?= -1
+FUZZ_CFLAGS = -std=c11 -Ilib -g -O1 -fno-omit-frame-pointer \
+	      -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+FUZZ_ENV = ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
+	   UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1
+FUZZ_FLAGS = -jobs=1 -workers=1 -max_total_time=$(FUZZ_TIME) \
+	     -runs=$(FUZZ_RUNS) -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
+	     -print_final_stats=1
+
 tests/fuzz_main: tests/fuzz_main.c tests/fuzz_load.c $(LIBSRC) $(HDRS)
 	$(CC) $(ARB_CFLAGS) $(SAN_CFLAGS) $(JANSSON_CFLAGS) -o $@ \
 	    tests/fuzz_main.c tests/fuzz_load.c $(LIBSRC) $(JANSSON_LIBS)
 
-fuzz: deps
-	clang -std=c11 -Ilib -g -O1 -fsanitize=fuzzer,address,undefined \
-	    $(JANSSON_CFLAGS) -o tests/fuzz_load tests/fuzz_load.c \
-	    $(LIBSRC) $(JANSSON_LIBS)
-	@echo 'run: tests/fuzz_load -max_total_time=60 tests/crashes fixtures'
+tests/fuzz_turn_main: tests/fuzz_main.c tests/fuzz_turn.c $(LIBSRC) $(HDRS)
+	$(CC) $(ARB_CFLAGS) $(SAN_CFLAGS) $(JANSSON_CFLAGS) -o $@ \
+	    tests/fuzz_main.c tests/fuzz_turn.c $(LIBSRC) $(JANSSON_LIBS)
 
+# The property test's generator of random valid turns (tests/prop.sh).
+tests/prop: tests/prop.c
+	$(CC) $(ARB_CFLAGS) $(SAN_CFLAGS) $(JANSSON_CFLAGS) -o $@ tests/prop.c \
+	    $(JANSSON_LIBS)
+
+tests/fuzz_load: tests/fuzz_load.c $(LIBSRC) $(HDRS)
+	clang $(FUZZ_CFLAGS) $(JANSSON_CFLAGS) -o $@ tests/fuzz_load.c \
+	    $(LIBSRC) $(JANSSON_LIBS)
+
+tests/fuzz_turn: tests/fuzz_turn.c $(LIBSRC) $(HDRS)
+	clang $(FUZZ_CFLAGS) $(JANSSON_CFLAGS) -o $@ tests/fuzz_turn.c \
+	    $(LIBSRC) $(JANSSON_LIBS)
+
+fuzz: deps
+	@$(MAKE) tests/fuzz_load
+	@$(MAKE) TARGET=load fuzz-run
+
+fuzz-turn: deps
+	@$(MAKE) tests/fuzz_turn
+	@$(MAKE) TARGET=turn fuzz-run
+
+fuzz-run:
+	mkdir -p build-fuzz/$(TARGET)
+	sh tests/fuzz/seeds.sh $(TARGET) build-fuzz/seeds-$(TARGET)
+	cd build-fuzz && $(FUZZ_ENV) ../tests/fuzz_$(TARGET) $(FUZZ_FLAGS) \
+	    -dict=../tests/fuzz/$(TARGET).dict -artifact_prefix=$(TARGET)- \
+	    $(TARGET) ../tests/corpus/$(TARGET) seeds-$(TARGET)
+	@ls build-fuzz/$(TARGET)-crash-* build-fuzz/$(TARGET)-leak-* \
+	    build-fuzz/$(TARGET)-timeout-* build-fuzz/$(TARGET)-oom-* \
+	    2>/dev/null || echo 'no finding'
+
+# Minimises the corpus into tests/corpus/TARGET (make fuzz-merge TARGET=turn):
+# what the casebook seeds, which make check replays anyway, do not already
+# cover, by edges only (-use_counters=0), so that it stays small.
+fuzz-merge:
+	rm -rf build-fuzz/merged-$(TARGET)
+	sh tests/fuzz/seeds.sh $(TARGET) build-fuzz/seeds-$(TARGET)
+	cp -R build-fuzz/seeds-$(TARGET) build-fuzz/merged-$(TARGET)
+	mkdir -p build-fuzz/$(TARGET)
+	cd build-fuzz && $(FUZZ_ENV) ../tests/fuzz_$(TARGET) -merge=1 \
+	    -use_counters=0 -timeout=10 -rss_limit_mb=2048 \
+	    merged-$(TARGET) ../tests/corpus/$(TARGET) $(TARGET)
+	for f in build-fuzz/seeds-$(TARGET)/*; do \
+	    rm -f "build-fuzz/merged-$(TARGET)/$${f##*/}"; done
+	rm -f tests/corpus/$(TARGET)/*
+	cp build-fuzz/merged-$(TARGET)/* tests/corpus/$(TARGET)/
+	rm -rf build-fuzz/merged-$(TARGET)
+
+
+# Line coverage of lib/ by replays of the given inputs (clang's source-based
+# coverage; llvm-cov and llvm-profdata of the same version):
+#	make fuzz-cov COV_LOAD='tests/corpus/load' COV_TURN='tests/corpus/turn'
+COV_LOAD ?= tests/corpus/load
+COV_TURN ?= tests/corpus/turn
+LLVM_PROFDATA ?= llvm-profdata-14
+LLVM_COV ?= llvm-cov-14
+fuzz-cov:
+	mkdir -p build-fuzz/cov
+	rm -f build-fuzz/cov/*.profraw
+	for t in load turn; do \
+	    clang -std=c11 -Ilib -g -O0 -fprofile-instr-generate \
+	    -fcoverage-mapping $(JANSSON_CFLAGS) -o build-fuzz/cov-$$t \
+	    tests/fuzz_main.c tests/fuzz_$$t.c $(LIBSRC) $(JANSSON_LIBS) \
+	    || exit 1; done
+	LLVM_PROFILE_FILE=build-fuzz/cov/%p.profraw build-fuzz/cov-load \
+	    -n load $(COV_LOAD) || true
+	LLVM_PROFILE_FILE=build-fuzz/cov/%p.profraw build-fuzz/cov-turn \
+	    -n turn $(COV_TURN) || true
+	$(LLVM_PROFDATA) merge -o build-fuzz/cov.profdata \
+	    build-fuzz/cov/*.profraw
+	$(LLVM_COV) report build-fuzz/cov-load -object build-fuzz/cov-turn \
+	    -instr-profile=build-fuzz/cov.profdata $(LIBSRC)
 deps:
 	@sh tests/deps.sh
 
@@ -81,7 +172,7 @@ demo: deps
 
 check: deps
 	@$(MAKE) arbiter build-san/arbiter tests/unit tests/fuzz_main \
-	    tests/expect
+	    tests/fuzz_turn_main tests/prop tests/expect
 	@SHARED="$(SHARED)" sh tests/check.sh
 
 bench: deps
@@ -125,7 +216,11 @@ uninstall:
 	    "$(DESTDIR)$(MANDIR)/man7/arbiter-rules.7"
 
 clean:
-	rm -rf arbiter build-san build-clang tests/unit tests/expect tests/fuzz_main tests/fuzz_load tests/bench/gen tests/bench/floor \
+	rm -rf arbiter build-san build-clang build-fuzz tests/unit \
+	    tests/expect tests/fuzz_main tests/fuzz_load tests/fuzz_turn \
+	    tests/fuzz_turn_main \
+	    tests/prop tests/bench/gen tests/bench/floor \
 	    tests/bench/measure
 
-.PHONY: all arbiter-clang check clean demo deps bench fuzz install lint uninstall
+.PHONY: all arbiter-clang check clean demo deps bench fuzz fuzz-merge \
+	fuzz-cov fuzz-run fuzz-turn install lint uninstall

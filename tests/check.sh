@@ -1,12 +1,14 @@
 #!/bin/sh
 # What `make check` runs: the unit tests, the casebook under
 # AddressSanitizer and UndefinedBehaviorSanitizer (or valgrind with
-# VALGRIND=1), the JSONTestSuite cases, the error-path tests and the man page
-# lint.  Ends with one line: "N passed, N failed".
+# VALGRIND=1), the JSONTestSuite cases, the error-path tests, the fuzz
+# replays, the property test and the man page lint.  Ends with one line:
+# "N passed, N failed".
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 70
 log=$(mktemp) || exit 70
-trap 'rm -f "$log" "$log.one" "$log.rc"' EXIT INT TERM
+seeds=
+trap 'rm -rf "$log" "$log.one" "$log.rc" $seeds' EXIT INT TERM
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=98
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=97
 if [ -n "$VALGRIND" ]; then
@@ -38,8 +40,16 @@ suite "JSONTestSuite" sh tests/jsonsuite.sh
 suite "error paths" sh tests/errors.sh
 suite "hostile inputs" sh tests/hostile.sh
 suite "outputs" sh tests/outputs.sh
-suite "fuzz replay" sh -c 'tests/fuzz_main $(find fixtures tests/crashes \
-    -name "*.json" -type f | sort)'
+# The fuzz targets replay their corpora, the casebook's seeds and
+# tests/crashes/ byte for byte (tests/fuzz/README).
+seeds=$(mktemp -d) || exit 70
+sh tests/fuzz/seeds.sh load "$seeds/load" >/dev/null
+sh tests/fuzz/seeds.sh turn "$seeds/turn" >/dev/null
+suite "fuzz replay" tests/fuzz_main -n "fuzz replay" tests/corpus/load \
+    tests/crashes/load "$seeds/load"
+suite "fuzz turn" tests/fuzz_turn_main -n "fuzz turn" tests/corpus/turn \
+    tests/crashes/turn "$seeds/turn"
+suite "prop" sh tests/prop.sh
 suite "man pages" sh tests/manlint.sh
 # The library and the program must build warning-free with clang too.
 if command -v clang >/dev/null 2>&1; then
