@@ -4,6 +4,8 @@
 
 PREFIX	?= /usr/local
 BINDIR	?= $(PREFIX)/bin
+LIBDIR	?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
 MANDIR	?= $(PREFIX)/share/man
 CC	?= cc
 CFLAGS	?= -O2 -g
@@ -30,9 +32,26 @@ MANS	= man/arbiter.1 man/arbiter-map.5 man/arbiter-orders.5 \
 
 all: arbiter
 
-arbiter: $(CLISRC) $(LIBSRC) $(HDRS)
-	$(CC) $(ARB_CFLAGS) $(JANSSON_CFLAGS) -o $@ $(CLISRC) $(LIBSRC) \
+# The library, for a server that embeds arbiter (arbiter.h, arbiter.pc);
+# the program is linked against it.
+libarbiter.a: $(LIBSRC) $(HDRS)
+	rm -rf build-lib
+	mkdir -p build-lib/rules
+	for f in $(LIBSRC); do \
+	    o=build-lib/$${f#lib/}; \
+	    $(CC) $(ARB_CFLAGS) $(JANSSON_CFLAGS) -c -o $${o%.c}.o $$f \
+	    || exit 1; done
+	rm -f $@
+	ar rcs $@ build-lib/*.o build-lib/rules/*.o
+
+arbiter: $(CLISRC) libarbiter.a
+	$(CC) $(ARB_CFLAGS) $(JANSSON_CFLAGS) -o $@ $(CLISRC) libarbiter.a \
 	    $(JANSSON_LIBS)
+
+# Two turns at once in two threads, under ThreadSanitizer.
+tests/threads: tests/threads.c $(LIBSRC) $(HDRS)
+	$(CC) $(ARB_CFLAGS) -O1 -g -fsanitize=thread -pthread \
+	    $(JANSSON_CFLAGS) -o $@ tests/threads.c $(LIBSRC) $(JANSSON_LIBS)
 
 # The same program under AddressSanitizer and UndefinedBehaviorSanitizer.
 build-san/arbiter: $(CLISRC) $(LIBSRC) $(HDRS)
@@ -172,7 +191,7 @@ demo: deps
 
 check: deps
 	@$(MAKE) arbiter build-san/arbiter tests/unit tests/fuzz_main \
-	    tests/fuzz_turn_main tests/prop tests/expect
+	    tests/fuzz_turn_main tests/prop tests/expect tests/threads
 	@SHARED="$(SHARED)" sh tests/check.sh
 
 bench: deps
@@ -198,10 +217,25 @@ lint:
 	else echo "no .clang-format or no clang-format: format not checked"; fi
 	sh tests/manlint.sh
 
-install: arbiter
+install: arbiter libarbiter.a
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)/man1" \
-	    "$(DESTDIR)$(MANDIR)/man5" "$(DESTDIR)$(MANDIR)/man7"
+	    "$(DESTDIR)$(MANDIR)/man5" "$(DESTDIR)$(MANDIR)/man7" \
+	    "$(DESTDIR)$(LIBDIR)/pkgconfig" "$(DESTDIR)$(INCLUDEDIR)"
 	install -m 0755 arbiter "$(DESTDIR)$(BINDIR)/arbiter"
+	install -m 0644 libarbiter.a "$(DESTDIR)$(LIBDIR)/libarbiter.a"
+	v=`sed -n 's/^#define ARB_VERSION "\(.*\)"/\1/p' lib/arbiter.h`; \
+	l="$(LIBDIR)"; i="$(INCLUDEDIR)"; p="$(PREFIX)"; \
+	case $$l in "$$p"/*) l="\$${prefix}$${l#"$$p"}";; esac; \
+	case $$i in "$$p"/*) i="\$${prefix}$${i#"$$p"}";; esac; \
+	printf '%s\n' "prefix=$(PREFIX)" "libdir=$$l" \
+	    "includedir=$$i" "" "Name: arbiter" \
+	    "Description: turn adjudicator for hex and territory wargames" \
+	    "Version: $$v" "Requires.private: jansson" \
+	    'Libs: -L$${libdir} -larbiter' "Libs.private: -lm" \
+	    'Cflags: -I$${includedir}' \
+	    >"$(DESTDIR)$(LIBDIR)/pkgconfig/arbiter.pc"
+	chmod 0644 "$(DESTDIR)$(LIBDIR)/pkgconfig/arbiter.pc"
+	install -m 0644 lib/arbiter.h "$(DESTDIR)$(INCLUDEDIR)/arbiter.h"
 	install -m 0644 man/arbiter.1 "$(DESTDIR)$(MANDIR)/man1/"
 	install -m 0644 man/arbiter-map.5 man/arbiter-orders.5 \
 	    man/arbiter-result.5 "$(DESTDIR)$(MANDIR)/man5/"
@@ -209,6 +243,9 @@ install: arbiter
 
 uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/arbiter" \
+	    "$(DESTDIR)$(LIBDIR)/libarbiter.a" \
+	    "$(DESTDIR)$(LIBDIR)/pkgconfig/arbiter.pc" \
+	    "$(DESTDIR)$(INCLUDEDIR)/arbiter.h" \
 	    "$(DESTDIR)$(MANDIR)/man1/arbiter.1" \
 	    "$(DESTDIR)$(MANDIR)/man5/arbiter-map.5" \
 	    "$(DESTDIR)$(MANDIR)/man5/arbiter-orders.5" \
@@ -216,7 +253,7 @@ uninstall:
 	    "$(DESTDIR)$(MANDIR)/man7/arbiter-rules.7"
 
 clean:
-	rm -rf arbiter build-san build-clang build-fuzz tests/unit \
+	rm -rf arbiter libarbiter.a build-lib tests/threads build-san build-clang build-fuzz tests/unit \
 	    tests/expect tests/fuzz_main tests/fuzz_load tests/fuzz_turn \
 	    tests/fuzz_turn_main \
 	    tests/prop tests/bench/gen tests/bench/floor \

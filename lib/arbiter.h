@@ -17,6 +17,10 @@
  *
  * Every function that can fail returns -1 (or NULL) and fills the
  * caller's struct arb_error; the first error wins.
+ *
+ * The library keeps no state outside a turn (but for a per-thread pointer
+ * to the turn being written, set by each writing call): turns may be
+ * adjudicated at once in several threads, one thread to a turn.
  */
 #ifndef ARBITER_H
 #define ARBITER_H

@@ -21,7 +21,13 @@
  * "1.0609999999999999"). */
 #define REALS	JSON_REAL_PRECISION(15)
 
-static struct arb_turn *T;	/* for the allocation checks below */
+/*
+ * The turn whose output this thread is writing, for the allocation checks
+ * below (a jansson constructor cannot be told which turn to jump back to)
+ * and the sort of units by id.  Each writing entry point sets it; being
+ * per thread, two turns can be written at once in two threads.
+ */
+static _Thread_local struct arb_turn *T;
 
 void
 emit_release(struct arb_turn *t)

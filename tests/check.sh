@@ -50,6 +50,12 @@ suite "fuzz replay" tests/fuzz_main -n "fuzz replay" tests/corpus/load \
 suite "fuzz turn" tests/fuzz_turn_main -n "fuzz turn" tests/corpus/turn \
     tests/crashes/turn "$seeds/turn"
 suite "prop" sh tests/prop.sh
+# Five turns, one of each rule system, at once in five threads under
+# ThreadSanitizer; then the installed library embedded in a program.
+suite "threads" tests/threads fixtures/aeonis/demo-turn \
+    fixtures/xconq/z-max-two-enemies fixtures/morne-plaine/c-charge-ends \
+    fixtures/arcane-legions/n-spec-example fixtures/territory/loop-three
+suite "install" sh tests/install.sh
 suite "man pages" sh tests/manlint.sh
 # The library and the program must build warning-free with clang too.
 if command -v clang >/dev/null 2>&1; then

@@ -1,0 +1,204 @@
+/*
+ * arbiter: a turn adjudicator for hex and territory wargames.
+ * Copyright (c) 2026 the arbiter developers.  ISC license (see README.md).
+ *
+ * The library is reentrant: turns adjudicated at once in several threads
+ * give the bytes each gives alone.  Built with ThreadSanitizer by make
+ * check, which reports any data race between the threads.
+ *
+ *	threads CASEDIR...
+ *
+ * Each CASEDIR is a casebook case (map.json, orders/NAME.json); each is
+ * adjudicated once alone, then ROUNDS times in its own thread while the
+ * others run.  Ends with "threads: N passed, N failed".
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <dirent.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arbiter.h"
+
+#define ROUNDS	20
+#define MAXCASE	8
+#define MAXORD	8
+
+struct job {
+	const char	*dir;
+	char		*map;
+	size_t		 maplen;
+	char		*ord[MAXORD];
+	char		*ordname[MAXORD];
+	size_t		 ordlen[MAXORD];
+	int		 nord;
+	char		*want;		/* the bytes alone */
+	size_t		 wantlen;
+	int		 bad;		/* rounds that differed */
+};
+
+static char *
+slurp(const char *path, size_t *len)
+{
+	FILE	*fp = fopen(path, "rb");
+	char	*buf;
+	long	 n;
+
+	if (fp == NULL || fseek(fp, 0, SEEK_END) != 0 || (n = ftell(fp)) < 0)
+		return NULL;
+	rewind(fp);
+	if ((buf = malloc((size_t)n + 1)) == NULL ||
+	    fread(buf, 1, (size_t)n, fp) != (size_t)n) {
+		fclose(fp);
+		free(buf);
+		return NULL;
+	}
+	fclose(fp);
+	buf[n] = '\0';
+	*len = (size_t)n;
+	return buf;
+}
+
+static int
+byname(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Reads the case's map and orders files; -1 when it cannot. */
+static int
+job_load(struct job *j, const char *dir)
+{
+	char		 path[4096];
+	DIR		*d;
+	struct dirent	*de;
+	int		 i;
+
+	j->dir = dir;
+	snprintf(path, sizeof(path), "%s/map.json", dir);
+	if ((j->map = slurp(path, &j->maplen)) == NULL)
+		return -1;
+	snprintf(path, sizeof(path), "%s/orders", dir);
+	if ((d = opendir(path)) == NULL)
+		return 0;
+	while ((de = readdir(d)) != NULL && j->nord < MAXORD) {
+		size_t n = strlen(de->d_name);
+
+		if (n < 6 || strcmp(de->d_name + n - 5, ".json") != 0)
+			continue;
+		j->ordname[j->nord++] = strdup(de->d_name);
+	}
+	closedir(d);
+	qsort(j->ordname, (size_t)j->nord, sizeof(char *), byname);
+	for (i = 0; i < j->nord; i++) {
+		snprintf(path, sizeof(path), "%s/orders/%s", dir,
+		    j->ordname[i]);
+		if ((j->ord[i] = slurp(path, &j->ordlen[i])) == NULL)
+			return -1;
+	}
+	return 0;
+}
+
+/* One adjudication: result with trace, next map, text trace, into a
+ * buffer the caller frees; NULL on any error. */
+static char *
+adjudicate(const struct job *j, size_t *len)
+{
+	struct arb_turn	*t = arb_turn_new();
+	struct arb_error e;
+	char		*buf = NULL;
+	FILE		*fp = NULL;
+	int		 i, rc = -1;
+
+	if (t == NULL || arb_turn_load_map(t, "map.json", j->map, j->maplen,
+	    &e) != 0)
+		goto out;
+	for (i = 0; i < j->nord; i++)
+		if (arb_turn_load_orders(t, j->ordname[i], NULL, j->ord[i],
+		    j->ordlen[i], &e) != 0)
+			goto out;
+	if (arb_turn_run(t, ARB_TRACE, &e) != 0 ||
+	    (fp = open_memstream(&buf, len)) == NULL)
+		goto out;
+	if (arb_turn_write_result(t, ARB_RESULT_TRACE, fp, &e) == 0 &&
+	    arb_turn_write_next(t, fp, &e) == 0 &&
+	    arb_turn_write_trace(t, 1, fp, &e) == 0)
+		rc = 0;
+out:
+	if (fp != NULL && fclose(fp) != 0)
+		rc = -1;
+	arb_turn_free(t);
+	if (rc != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static void *
+run(void *arg)
+{
+	struct job	*j = arg;
+	char		*got;
+	size_t		 len;
+	int		 r;
+
+	for (r = 0; r < ROUNDS; r++) {
+		got = adjudicate(j, &len);
+		if (got == NULL || len != j->wantlen ||
+		    memcmp(got, j->want, len) != 0)
+			j->bad++;
+		free(got);
+	}
+	return NULL;
+}
+
+int
+main(int argc, char **argv)
+{
+	static struct job jobs[MAXCASE];
+	pthread_t	 th[MAXCASE];
+	int		 n = argc - 1, i, k, pass = 0, fail = 0;
+
+	if (n < 2 || n > MAXCASE) {
+		fprintf(stderr, "usage: threads CASEDIR CASEDIR...\n");
+		return 64;
+	}
+	for (i = 0; i < n; i++)
+		if (job_load(&jobs[i], argv[i + 1]) != 0 ||
+		    (jobs[i].want = adjudicate(&jobs[i], &jobs[i].wantlen)) ==
+		    NULL) {
+			printf("not ok - %s: cannot adjudicate it alone\n",
+			    argv[i + 1]);
+			printf("threads: 0 passed, 1 failed\n");
+			return 1;
+		}
+	for (i = 0; i < n; i++)
+		if (pthread_create(&th[i], NULL, run, &jobs[i]) != 0) {
+			printf("threads: 0 passed, 1 failed (no thread)\n");
+			return 1;
+		}
+	for (i = 0; i < n; i++)
+		pthread_join(th[i], NULL);
+	for (i = 0; i < n; i++) {
+		if (jobs[i].bad == 0) {
+			pass++;
+			printf("ok - %s: %d rounds in a thread, same bytes\n",
+			    jobs[i].dir, ROUNDS);
+		} else {
+			fail++;
+			printf("not ok - %s: %d of %d rounds differed\n",
+			    jobs[i].dir, jobs[i].bad, ROUNDS);
+		}
+		free(jobs[i].map);
+		free(jobs[i].want);
+		for (k = 0; k < jobs[i].nord; k++) {
+			free(jobs[i].ord[k]);
+			free(jobs[i].ordname[k]);
+		}
+	}
+	printf("threads: %d passed, %d failed\n", pass, fail);
+	return fail > 0;
+}
