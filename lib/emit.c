@@ -101,12 +101,242 @@ write_fail(struct arb_turn *t, FILE *fp, int errnum)
 	t_fail(t, ARB_EINTERNAL, "cannot encode the output");
 }
 
+/*
+ * The writer.  jansson's dump is slow for what arbiter writes (a callback
+ * per token, a loop check per container), so values are written here, in
+ * jansson's own format to the byte (JSON_INDENT(2) or JSON_COMPACT,
+ * JSON_REAL_PRECISION(15), keys in insertion order), into a buffer that
+ * goes out in large writes.
+ */
+#define OUTBUF	65536
+
+struct out {
+	struct arb_turn	*t;
+	FILE		*fp;
+	bool		 first;	/* no element yet in the open array */
+	size_t		 n;	/* bytes in buf */
+	char		 buf[OUTBUF];
+};
+
 static void
-dump(struct arb_turn *t, json_t *root, size_t flags, FILE *fp)
+o_flush(struct out *w)
 {
-	errno = 0;	/* so that write_fail() tells memory from encoding */
-	if (json_dumpf(root, fp, flags | REALS) != 0 || fputc('\n', fp) == EOF ||
-	    ferror(fp))
+	if (w->n > 0 && fwrite(w->buf, 1, w->n, w->fp) != w->n)
+		write_fail(w->t, w->fp, errno);
+	w->n = 0;
+}
+
+static void
+o_put(struct out *w, const char *s, size_t n)
+{
+	if (n > OUTBUF - w->n) {
+		o_flush(w);
+		if (n > OUTBUF) {
+			if (fwrite(s, 1, n, w->fp) != n)
+				write_fail(w->t, w->fp, errno);
+			return;
+		}
+	}
+	memcpy(w->buf + w->n, s, n);
+	w->n += n;
+}
+
+static void
+o_str(struct out *w, const char *s)
+{
+	o_put(w, s, strlen(s));
+}
+
+/* A newline and depth levels of two spaces. */
+static void
+o_indent(struct out *w, int depth)
+{
+	static const char sp[] = "\n                                ";
+	size_t	 n = 2 * (size_t)depth;
+
+	o_put(w, sp, 1);
+	for (; n > sizeof(sp) - 2; n -= sizeof(sp) - 2)
+		o_put(w, sp + 1, sizeof(sp) - 2);
+	o_put(w, sp + 1, n);
+}
+
+/* The length of the UTF-8 character at s (n bytes left), 0 if broken. */
+static size_t
+utf8_len(const unsigned char *s, size_t n)
+{
+	size_t	 k, len;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	if (len > n)
+		return 0;
+	for (k = 1; k < len; k++) {
+		if ((s[k] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[k] & 0x3f);
+	}
+	/* Overlong forms, surrogates and beyond U+10FFFF are broken. */
+	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 ||
+	    cp > 0x10ffff)) || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+/* A JSON string, escaped as jansson escapes it. */
+static void
+o_string(struct out *w, const char *str, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)str, *e = s + len;
+	const unsigned char *run = s;
+	char		 seq[8];
+	size_t		 k;
+
+	o_put(w, "\"", 1);
+	while (s < e) {
+		if (*s >= 0x20 && *s != '"' && *s != '\\') {
+			if ((k = utf8_len(s, (size_t)(e - s))) == 0)
+				t_fail(w->t, ARB_EINTERNAL, "cannot encode the "
+				    "output");
+			s += k;
+			continue;
+		}
+		o_put(w, (const char *)run, (size_t)(s - run));
+		switch (*s) {
+		case '"':  o_put(w, "\\\"", 2); break;
+		case '\\': o_put(w, "\\\\", 2); break;
+		case '\b': o_put(w, "\\b", 2); break;
+		case '\f': o_put(w, "\\f", 2); break;
+		case '\n': o_put(w, "\\n", 2); break;
+		case '\r': o_put(w, "\\r", 2); break;
+		case '\t': o_put(w, "\\t", 2); break;
+		default:
+			snprintf(seq, sizeof(seq), "\\u%04X", *s);
+			o_put(w, seq, 6);
+		}
+		run = ++s;
+	}
+	o_put(w, (const char *)run, (size_t)(s - run));
+	o_put(w, "\"", 1);
+}
+
+/* A real as jansson writes it with 15 digits: always with a dot or an
+ * exponent, the exponent with no "+" and no leading zeros. */
+static void
+o_real(struct out *w, double d)
+{
+	char	 buf[64], *p, *q;
+
+	snprintf(buf, sizeof(buf) - 2, "%.15g", d);
+	if (strchr(buf, '.') == NULL && strchr(buf, 'e') == NULL)
+		strcat(buf, ".0");
+	if ((p = strchr(buf, 'e')) != NULL) {
+		p++;			/* at the exponent's sign */
+		q = p + 1;
+		if (*p == '-')
+			p++;		/* a minus stays */
+		while (*q == '0')
+			q++;
+		memmove(p, q, strlen(q) + 1);
+	}
+	o_str(w, buf);
+}
+
+/* The value v at depth, pretty (two-space indents) or compact. */
+static void
+o_value(struct out *w, const json_t *v, int depth, bool pretty)
+{
+	char		 buf[32];
+	const char	*key;
+	size_t		 i, n;
+	void		*it, *next;
+
+	switch (json_typeof(v)) {
+	case JSON_NULL:
+		o_put(w, "null", 4);
+		break;
+	case JSON_TRUE:
+		o_put(w, "true", 4);
+		break;
+	case JSON_FALSE:
+		o_put(w, "false", 5);
+		break;
+	case JSON_INTEGER: {
+		/* Digits from the right: no printf for every number. */
+		json_int_t	 x = json_integer_value(v);
+		unsigned long long u = x < 0 ? 0 - (unsigned long long)x :
+		    (unsigned long long)x;
+		char		*p = buf + sizeof(buf);
+
+		do
+			*--p = (char)('0' + u % 10);
+		while ((u /= 10) > 0);
+		if (x < 0)
+			*--p = '-';
+		o_put(w, p, (size_t)(buf + sizeof(buf) - p));
+		break;
+	}
+	case JSON_REAL:
+		o_real(w, json_real_value(v));
+		break;
+	case JSON_STRING:
+		o_string(w, json_string_value(v), json_string_length(v));
+		break;
+	case JSON_ARRAY:
+		n = json_array_size(v);
+		o_put(w, "[", 1);
+		for (i = 0; i < n; i++) {
+			if (i > 0)
+				o_put(w, ",", 1);
+			if (pretty)
+				o_indent(w, depth + 1);
+			o_value(w, json_array_get(v, i), depth + 1, pretty);
+		}
+		if (n > 0 && pretty)
+			o_indent(w, depth);
+		o_put(w, "]", 1);
+		break;
+	case JSON_OBJECT:
+		o_put(w, "{", 1);
+		for (it = json_object_iter((json_t *)v); it != NULL; it = next) {
+			next = json_object_iter_next((json_t *)v, it);
+			if (pretty)
+				o_indent(w, depth + 1);
+			key = json_object_iter_key(it);
+			o_string(w, key, json_object_iter_key_len(it));
+			o_put(w, pretty ? ": " : ":", pretty ? 2 : 1);
+			o_value(w, json_object_iter_value(it), depth + 1,
+			    pretty);
+			if (next != NULL)
+				o_put(w, ",", 1);
+			else if (pretty)
+				o_indent(w, depth);
+		}
+		o_put(w, "}", 1);
+		break;
+	}
+}
+
+/* A whole document and a newline. */
+static void
+dump(struct arb_turn *t, json_t *root, bool pretty, FILE *fp)
+{
+	struct out	*w = t_alloc(t, sizeof(*w));
+
+	w->t = t;
+	w->fp = fp;
+	o_value(w, root, 0, pretty);
+	o_put(w, "\n", 1);
+	o_flush(w);
+	if (ferror(fp))
 		write_fail(t, fp, errno);
 }
 
@@ -237,47 +467,16 @@ unit_json(struct arb_turn *t, int ui)
  * right to its depth; the bytes are those a dump of the whole tree would
  * give (strings never hold a raw newline, so every newline is jansson's).
  */
-struct out {
-	struct arb_turn	*t;
-	FILE		*fp;
-	const char	*pad;	/* added after each newline */
-	bool		 first;	/* no element yet in the open array */
-};
-
-static int
-indented(const char *buf, size_t size, void *data)
-{
-	struct out	*w = data;
-	const char	*nl;
-
-	while (size > 0 && (nl = memchr(buf, '\n', size)) != NULL) {
-		size_t n = (size_t)(nl - buf) + 1;
-
-		if (fwrite(buf, 1, n, w->fp) != n || fputs(w->pad, w->fp) ==
-		    EOF)
-			return -1;
-		buf += n;
-		size -= n;
-	}
-	return size > 0 && fwrite(buf, 1, size, w->fp) != size ? -1 : 0;
-}
-
 /*
- * Writes the piece v and releases it.  The turn holds v while it is
- * written, so that if writing fails the entry point's emit_release() frees
- * it (t_fail() does not come back here).
+ * Writes the piece v at depth and releases it.  The turn holds v while it
+ * is written, so that if writing fails the entry point's emit_release()
+ * frees it (t_fail() does not come back here).
  */
 static void
-put(struct out *w, json_t *v, const char *pad)
+put(struct out *w, json_t *v, int depth)
 {
 	w->t->json = v;
-	w->pad = pad;
-	if (ferror(w->fp))	/* a write before this one failed */
-		write_fail(w->t, w->fp, errno);
-	errno = 0;
-	if (json_dump_callback(v, indented, w, JSON_INDENT(2) | REALS |
-	    JSON_ENCODE_ANY) != 0)
-		write_fail(w->t, w->fp, errno);
+	o_value(w, v, depth, true);
 	emit_release(w->t);
 }
 
@@ -285,29 +484,33 @@ put(struct out *w, json_t *v, const char *pad)
 static void
 member(struct out *w, const char *key, json_t *v)
 {
-	fprintf(w->fp, ",\n  \"%s\": ", key);
-	put(w, v, "  ");
+	o_str(w, ",\n  \"");
+	o_str(w, key);
+	o_str(w, "\": ");
+	put(w, v, 1);
 }
 
 static void
 open_array(struct out *w, const char *key)
 {
-	fprintf(w->fp, ",\n  \"%s\": [", key);
+	o_str(w, ",\n  \"");
+	o_str(w, key);
+	o_str(w, "\": [");
 	w->first = true;
 }
 
 static void
 element(struct out *w, json_t *v)
 {
-	fputs(w->first ? "\n    " : ",\n    ", w->fp);
+	o_str(w, w->first ? "\n    " : ",\n    ");
 	w->first = false;
-	put(w, v, "    ");
+	put(w, v, 2);
 }
 
 static void
 close_array(struct out *w)
 {
-	fputs(w->first ? "]" : "\n  ]", w->fp);
+	o_str(w, w->first ? "]" : "\n  ]");
 }
 
 static void
@@ -408,14 +611,17 @@ emit_result(struct arb_turn *t, int flags, FILE *fp)
 {
 	const char *const *res = t->rs->player_res;
 	const struct ufield *cx = t->rs->cell_x;
-	struct out	 w = { t, fp, "", false };
+	struct out	*w0 = t_alloc(t, sizeof(*w0));
 	json_t		*j, *p, *a;
 	int		*idx;
 	size_t		 i;
 	int		 k;
 
 	T = t;
-	fprintf(fp, "{\n  \"arbiter\": 1");
+	w0->t = t;
+	w0->fp = fp;
+#define w (*w0)
+	o_str(&w, "{\n  \"arbiter\": 1");
 	member(&w, "ruleset", str(t->rs->name));
 	member(&w, "turn", num(t->number));
 	member(&w, "seed", ok(json_integer((json_int_t)t->seed)));
@@ -553,8 +759,11 @@ emit_result(struct arb_turn *t, int flags, FILE *fp)
 			element(&w, event_json(t, &t->trace.v[i]));
 		close_array(&w);
 	}
-	if (fputs("\n}\n", fp) == EOF || ferror(fp))
+	o_str(&w, "\n}\n");
+	o_flush(&w);
+	if (ferror(fp))
 		write_fail(t, fp, errno);
+#undef w
 }
 
 /*
@@ -597,15 +806,25 @@ emit_trace(struct arb_turn *t, int text, FILE *fp)
 	char	 buf[32];
 
 	T = t;
+	if (!text) {
+		struct out	*w = t_alloc(t, sizeof(*w));
+
+		w->t = t;
+		w->fp = fp;
+		for (i = 0; i < t->trace.n; i++) {
+			t->json = event_json(t, &t->trace.v[i]);
+			o_value(w, t->json, 0, false);
+			o_put(w, "\n", 1);
+			emit_release(t);
+		}
+		o_flush(w);
+		if (ferror(fp))
+			write_fail(t, fp, errno);
+		return;
+	}
 	for (i = 0; i < t->trace.n; i++) {
 		const struct tevent *te = &t->trace.v[i];
 
-		if (!text) {
-			t->json = event_json(t, te);
-			dump(t, t->json, JSON_COMPACT, fp);
-			emit_release(t);
-			continue;
-		}
 		/* "step: order=1 from=0304 to=0404 cost=2" */
 		fprintf(fp, "%s:", te->f[0].s);
 		for (k = 1; k < te->nf; k++) {
@@ -884,7 +1103,7 @@ emit_next(struct arb_turn *t, FILE *fp)
 		add(a, uj);
 	}
 	set(root, "units", a);
-	dump(t, root, JSON_INDENT(2), fp);
+	dump(t, root, true, fp);
 	emit_release(t);
 }
 
