@@ -9,8 +9,15 @@
  * loss for each and every territory as it ends.  It applies no rule.
  *
  *	floor OUT MAP ORDERS...
+ *
+ * The parse floor, the least any jansson-based tool can do: jansson
+ * parses every input, all held at once, then BYTES bytes (arbiter's
+ * result's size) are written to OUT in 64 KiB writes.
+ *
+ *	floor -b BYTES OUT MAP ORDERS...
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <jansson.h>
@@ -141,6 +148,40 @@ territory(json_t *map, json_t *root, int argc, char *argv[])
 	return 0;
 }
 
+static int
+parse_floor(int argc, char *argv[])
+{
+	static char	 buf[65536];
+	json_t		*held[4096];
+	long long	 left;
+	size_t		 n;
+	int		 f, nheld = 0;
+	FILE		*fp;
+
+	if (argc < 5 || (left = atoll(argv[2])) < 0 || argc - 4 > 4096) {
+		fprintf(stderr, "usage: floor -b BYTES OUT MAP ORDERS...\n");
+		return 64;
+	}
+	for (f = 4; f < argc; f++)
+		if ((held[nheld++] = load(argv[f])) == NULL)
+			return 65;
+	memset(buf, ' ', sizeof(buf));
+	if ((fp = fopen(argv[3], "w")) == NULL) {
+		perror(argv[3]);
+		return 73;
+	}
+	for (; left > 0; left -= (long long)n) {
+		n = left < (long long)sizeof(buf) ? (size_t)left : sizeof(buf);
+		if (fwrite(buf, 1, n, fp) != n)
+			return 73;
+	}
+	if (fclose(fp) != 0)
+		return 73;
+	while (nheld > 0)
+		json_decref(held[--nheld]);
+	return 0;
+}
+
 int
 main(int argc, char *argv[])
 {
@@ -150,8 +191,10 @@ main(int argc, char *argv[])
 	int		 f;
 	FILE		*fp;
 
+	if (argc > 2 && strcmp(argv[1], "-b") == 0)
+		return parse_floor(argc, argv);
 	if (argc < 4) {
-		fprintf(stderr, "usage: floor OUT MAP ORDERS...\n");
+		fprintf(stderr, "usage: floor [-b bytes] OUT MAP ORDERS...\n");
 		return 64;
 	}
 	if ((map = load(argv[2])) == NULL)
