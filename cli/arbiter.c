@@ -295,8 +295,17 @@ ident_init(struct ident *id, const char *name, const char *role)
 	memset(id, 0, sizeof(*id));
 	id->name = name;
 	id->role = role;
-	if (strcmp(name, "-") == 0)
+	/* Standard input or output: the file behind it, unless a device
+	 * (a terminal, /dev/null). */
+	if (strcmp(name, "-") == 0) {
+		if (fstat(strcmp(role, "the map") == 0 ? STDIN_FILENO :
+		    STDOUT_FILENO, &st) == 0 && !S_ISCHR(st.st_mode)) {
+			id->any = true;
+			id->dev[id->nid] = st.st_dev;
+			id->ino[id->nid++] = st.st_ino;
+		}
 		return true;
+	}
 	s = stat(name, &st) == 0;
 	l = lstat(name, &lst) == 0;
 	/* Any number of outputs may go to /dev/null. */
@@ -383,6 +392,9 @@ catch_fatal(void)
 	sigemptyset(&sa.sa_mask);
 	for (i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
 		sigaddset(&sa.sa_mask, fatal[i]);
+	/* A reader that goes away is a write error (73), not a death that
+	 * leaves the temporaries behind. */
+	signal(SIGPIPE, SIG_IGN);
 	/* A signal ignored on entry (nohup, a background job) stays so. */
 	for (i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
 		if (sigaction(fatal[i], NULL, &old) == 0 &&
@@ -439,6 +451,29 @@ nomem(void)
  * permissions of the regular file it replaces.  Returns 0, or an exit
  * status after a message.
  */
+/* The descriptor a name stands for (/dev/stdout, /dev/stderr,
+ * /dev/fd/N, /proc/self/fd/N), or -1. */
+static int
+fd_name(const char *path)
+{
+	const char	*n = NULL;
+	char		*end;
+	long		 fd;
+
+	if (strcmp(path, "/dev/stdout") == 0)
+		return STDOUT_FILENO;
+	if (strcmp(path, "/dev/stderr") == 0)
+		return STDERR_FILENO;
+	if (strncmp(path, "/dev/fd/", 8) == 0)
+		n = path + 8;
+	else if (strncmp(path, "/proc/self/fd/", 14) == 0)
+		n = path + 14;
+	if (n == NULL || *n < '0' || *n > '9')
+		return -1;
+	fd = strtol(n, &end, 10);
+	return *end == '\0' && fd <= INT_MAX ? (int)fd : -1;
+}
+
 static int
 out_open(struct out *o, const char *path, int slot)
 {
@@ -457,6 +492,19 @@ out_open(struct out *o, const char *path, int slot)
 	mask = umask(0);
 	umask(mask);
 	o->mode = 0666 & ~mask;
+	/* A name for a descriptor already open (/dev/stdout, /dev/fd/N,
+	 * /proc/self/fd/N) is written through that descriptor, as standard
+	 * output is: renaming a file over it would replace the name, not what
+	 * it stands for, and opening it anew would not reach a pipe. */
+	if ((fd = fd_name(path)) >= 0) {
+		if ((fd = dup(fd)) == -1 || (o->fp = fdopen(fd, "w")) == NULL) {
+			oerr = errno;
+			if (fd != -1)
+				close(fd);
+			goto fail;
+		}
+		return 0;
+	}
 	if ((fd = open(path, O_WRONLY | O_NOCTTY)) != -1) {
 		if (fstat(fd, &st) == -1) {
 			oerr = errno;

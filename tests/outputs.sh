@@ -54,6 +54,27 @@ expect 64 "-o x -n x" "$arbiter" -o "$d/x" -n "$d/x" nosuch.json
 check "same file message" grep -q "^arbiter: $d/x: the next map is the same file as the result, $d/x\$" "$tmp/err"
 expect 64 "-o x -n ./x" sh -c "cd '$d' && '$arbiter' -o x -n ./x '$demo/map.json'"
 expect 64 "-o x --trace-file dir/../x" "$arbiter" -o "$d/x" --trace-file "$d/../d/x" map.json
+# Standard input and output are files too: the map read from a file
+# through "-" may not be replaced by -o, and two outputs may not both go
+# to standard output under two names.
+cp map.json "$d/m2.json"
+expect 64 "-o m2 - < m2" sh -c "'$arbiter' -o '$d/m2.json' - <'$d/m2.json'"
+check "the map read through - is kept" cmp -s map.json "$d/m2.json"
+expect 64 "-o /dev/stdout -n -" sh -c "'$arbiter' -o /dev/stdout -n - map.json orders/*.json >'$d/both.json'"
+rm -f "$d/m2.json" "$d/both.json"
+# /dev/stdout names the file standard output goes to: written through, not
+# replaced by a file renamed over the name.
+expect 0 "-o /dev/stdout into a file" sh -c "'$arbiter' -o /dev/stdout map.json orders/*.json >'$d/through.json'"
+check "-o /dev/stdout reached the redirected file" cmp -s "$d/through.json" "$tmp/want"
+rm -f "$d/through.json"
+# A reader that has gone away (a pipe whose read end is closed before
+# arbiter starts, made with perl, which Debian always has): a write error,
+# 73, and no temporary left.
+mkdir "$d/p"
+expect 73 "next map into a pipe with no reader" perl -e 'pipe(R, W) or die; close(R); open(STDOUT, ">&W") or die; exec(@ARGV) or die' "$arbiter" -o "$d/p/r.json" -n /dev/stdout map.json orders/red.json orders/blue.json
+check "a closed pipe leaves no temporary" leftovers "$d/p"
+check "a closed pipe: the reason" grep -q "Broken pipe" "$tmp/err"
+rm -rf "$d/p"
 cp map.json "$d/map.json"
 ln "$d/map.json" "$d/hard.json"
 ln -s map.json "$d/soft.json"

@@ -824,14 +824,14 @@ zoc_candidates(struct arb_turn *t, int mover, int a, int b, size_t *n)
 {
 	struct xconq	*x = X(t);
 	const struct board *bd = &t->board;
-	long		 r = x->zoc_reach, area = 3 * r * (r + 1) + 1;
+	int64_t		 r = x->zoc_reach, area = 3 * r * (r + 1) + 1;
 	int		 ends[2] = { a, b }, k, col, row, cc, rr, cell, u;
 
 	x->near.n = 0;
 	*n = 0;
 	if (r < 0)			/* no zones at all */
 		return x->near.v;
-	if (2 * area >= (long)t->units.n) {
+	if (2 * area >= (int64_t)t->units.n) {
 		for (u = 0; u < (int)t->units.n; u++)
 			*VPUSH(t, x->near) = u;
 		*n = x->near.n;
