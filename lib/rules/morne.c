@@ -12,8 +12,10 @@
  *
  * Each unit moves alone, one order after another in the order of play; a
  * unit may be given several orders in a turn and each goes on with the
- * movement points it has left.  A path is checked whole before the unit
- * takes a step: an order that breaks a rule moves nothing.  Dice (the
+ * movement points it has left.  A path is checked before the unit takes a
+ * step: against the map whole, then step by step up to the first hex an
+ * enemy controls, where the movement ends (morne-plaine zoc-enter); an
+ * order that breaks a rule on the way there moves nothing.  Dice (the
  * marsh test, the charge's morale test) are rolled as the unit walks.
  */
 #include <limits.h>
@@ -452,12 +454,15 @@ charge_target(struct arb_turn *t, struct order *o, int u, int k,
 }
 
 /*
- * Checks a move order whole and works out each step's cost.  Returns the
- * steps, or NULL after ruling the order.  *target is the unit charged at
- * the last step, or -1.
+ * Checks a move order and works out each step's cost.  Returns the steps,
+ * or NULL after ruling the order.  *nsteps is how many of them the unit
+ * takes: all of them, or those up to and including the first hex an enemy
+ * controls.  *cut is the enemy whose zone ends the path before its last
+ * hex, or -1.  *target is the unit charged at the last step taken, or -1.
  */
 static struct step *
-check(struct arb_turn *t, struct order *o, int *target)
+check(struct arb_turn *t, struct order *o, int *nsteps, int *cut,
+    int *target)
 {
 	struct morne	*m = M(t);
 	int		 u = o->units[0], n = o->ncells - 1, k, total = 0;
@@ -471,6 +476,7 @@ check(struct arb_turn *t, struct order *o, int *target)
 	const char	*msg;
 
 	*target = -1;
+	*cut = -1;
 	if (n < 1) {
 		order_rule(t, o, OS_ILLEGAL, R_EMPTY_PATH, "morne-plaine "
 		    "movement", "the path names no hex to enter");
@@ -478,7 +484,9 @@ check(struct arb_turn *t, struct order *o, int *target)
 	}
 	st = t_alloc(t, (size_t)n * sizeof(*st));
 	dir = t_alloc(t, (size_t)(n + 1) * sizeof(*dir));
-	/* The map alone: adjacency and impassable hexsides. */
+	/* Ruling: the map alone (adjacency and impassable hexsides) is
+	 * checked on the whole path as written, even past the hex where a
+	 * zone of control will end it. */
 	for (k = 1; k <= n; k++) {
 		int from = o->cells[k - 1], to = o->cells[k];
 
@@ -609,20 +617,15 @@ check(struct arb_turn *t, struct order *o, int *target)
 		    -1;
 		s->cost = s->base + s->water + s->leave;
 		total += s->cost;
-		/* morne-plaine zoc-enter: movement ends at once. */
+		/* morne-plaine zoc-enter: movement ends at once.  Ruling: the
+		 * path is carried out up to and including the hex, and what
+		 * lies beyond it is neither entered nor judged. */
 		z = enemy_zoc(t, u, s->to, -1);
-		if (z.n > 0 && k < n) {
-			msg = t_printf(t, "%s enters the zone of control of "
-			    "%s at %s, where its movement ends; the path goes "
-			    "on to %s", un->id, t->units.v[z.first].id,
-			    cell_name(t, s->to), cell_name(t, o->cells[k + 1]));
-			refuse(t, o, z.moved, R_ZOC_STOP,
-			    "morne-plaine zoc-enter", msg);
-			return NULL;
-		}
-		/* morne-plaine charge: it ends the order. */
+		/* morne-plaine charge: it ends the order.  Ruling: where an
+		 * enemy controls the charging hex, the zone ends the path
+		 * there and the charge is made. */
 		if ((e = charge_target(t, o, u, k, dir)) >= 0) {
-			if (k < n) {
+			if (k < n && z.n == 0) {
 				msg = t_printf(t, "%s charges %s on entering "
 				    "%s, which ends the order; the path goes "
 				    "on to %s", un->id, t->units.v[e].id,
@@ -634,7 +637,12 @@ check(struct arb_turn *t, struct order *o, int *target)
 			}
 			*target = e;
 		}
+		if (z.n > 0)
+			break;
 	}
+	*nsteps = k <= n ? k : n;
+	if (*nsteps < n)
+		*cut = z.first;
 	if (total > mv->mp) {
 		const char *why = t_printf(t, "the path costs %d MP and %s has "
 		    "%d left", total, un->id, mv->mp);
@@ -868,10 +876,10 @@ execute(struct arb_turn *t, struct order *o)
 	struct step	*st;
 	struct mover	*mv;
 	struct unit	*un;
-	int		 u, k, n = o->ncells - 1, target, cost = 0, roll;
+	int		 u, k, n, target, cut, cost = 0, roll;
 	int		 oi = (int)(o - t->orders.v);
 	bool		 stuck = false;
-	const char	*chtext = "", *from, *to, *steps;
+	const char	*chtext = "", *cuttext = "", *from, *to, *steps;
 	struct zoc	 z;
 
 	if (o->kind == K_RETREAT)
@@ -879,7 +887,7 @@ execute(struct arb_turn *t, struct order *o)
 	u = o->units[0];
 	un = &t->units.v[u];
 	mv = &m->mv[u];
-	if ((st = check(t, o, &target)) == NULL)
+	if ((st = check(t, o, &n, &cut, &target)) == NULL)
 		return;
 	for (k = 0; k < n && !stuck; k++) {
 		const struct step *s = &st[k];
@@ -918,7 +926,7 @@ execute(struct arb_turn *t, struct order *o)
 	order_num(t, o, "mp_left", mv->mp);
 	/* Names copied now: cell_name() lends one of a few buffers. */
 	from = t_strdup(t, cell_name(t, o->cells[0]));
-	to = t_strdup(t, cell_name(t, o->cells[n]));
+	to = t_strdup(t, cell_name(t, o->cells[o->ncells - 1]));
 	steps = steps_text(t, st, stuck ? k : n);
 	if (stuck && k < n) {
 		order_rule(t, o, OS_FAILED, R_STUCK, "morne-plaine chart",
@@ -927,6 +935,11 @@ execute(struct arb_turn *t, struct order *o)
 		    cell_name(t, un->at), to, steps);
 		return;
 	}
+	if (cut >= 0)
+		cuttext = t_printf(t, "; the zone of control of %s at %s ends "
+		    "the path there, and it does not go on to %s",
+		    t->units.v[cut].id, cell_name(t, o->cells[n]), to);
+	to = t_strdup(t, cell_name(t, o->cells[n]));
 	if (target >= 0 && !stuck)
 		chtext = charge(t, o, u, target);
 	/* morne-plaine zoc-enter: where it stands now, after any charge:
@@ -936,12 +949,17 @@ execute(struct arb_turn *t, struct order *o)
 		mv->stop = R_ZOC_STOP;
 		mv->stop_order = oi;
 		mv->stop_cell = un->at;
-		trace_event(t, "zoc", "unit", TF_STR, un->id, "at", TF_CELL,
-		    (long)un->at, "by", TF_STR, t->units.v[z.first].id, NULL);
+		trace_event(t, "zoc", "order", TF_STR, o->id, "unit", TF_STR,
+		    un->id, "at", TF_CELL, (long)un->at, "by", TF_STR,
+		    t->units.v[z.first].id, "not_entered", TF_INT,
+		    (long)(o->ncells - 1 - n), NULL);
 	}
-	order_rule(t, o, OS_DONE, R_OK, "morne-plaine movement",
-	    "%s moved %s to %s for %d MP, %d left%s%s (%s)", un->id, from, to,
-	    cost, mv->mp, chtext, stuck ? "; stuck in the marsh" :
+	/* A path cut short by a zone is done, with the zone as its
+	 * reason. */
+	order_rule(t, o, OS_DONE, cut >= 0 ? R_ZOC_STOP : R_OK, cut >= 0 ?
+	    "morne-plaine zoc-enter" : "morne-plaine movement",
+	    "%s moved %s to %s for %d MP, %d left%s%s%s (%s)", un->id, from,
+	    to, cost, mv->mp, cuttext, chtext, stuck ? "; stuck in the marsh" :
 	    mv->stopped ? t_printf(t, "; in an enemy zone of control at %s, "
 	    "it stops", cell_name(t, un->at)) : "", steps);
 }
