@@ -62,7 +62,7 @@ static const struct tdef {
 /* Unit type properties, with the text's defaults. */
 enum prop {
 	P_ACP_TO_MOVE, P_SPEED, P_SPEED_MIN, P_SPEED_MAX, P_MOVE_RANGE,
-	P_FREE_MP, P_LEAVE_WORLD, NPROPS
+	P_FREE_MP, P_LEAVE_WORLD, P_ACP_MIN, NPROPS
 };
 static const struct pdef {
 	const char	*name;
@@ -74,7 +74,10 @@ static const struct pdef {
 	{ "speed-max", 0, 0 },
 	{ "move-range", 1, 0 },
 	{ "free-mp", 0, 0 },
-	{ "mp-to-leave-world", -1, -1 }
+	{ "mp-to-leave-world", -1, -1 },
+	/* Not in the text: the kernel's floor under a unit's acp (issue 14,
+	 * the reading of 2026-11-24). */
+	{ "acp-min", 0, -BIG }
 };
 
 struct xtype {
@@ -104,12 +107,16 @@ struct zc {				/* one enemy's zone of control */
  * more to record than one among a few. */
 #define ZOC_LIST	8
 
-/* One move action as costed and carried out. */
+/* One move action as costed and carried out.  An action of k > 1 cells
+ * sums its k steps: leave, enter, normal, clamped and zoc_max are the sums
+ * of theirs, comps and zoc hold theirs, and via the cells between. */
 struct action {
 	int		 to;
 	enum akind	 kind;
-	int		 leave, enter, normal, clamped, cost, zoc_max;
+	long		 leave, enter, normal, clamped, cost, zoc_max;
+	int		 world;		/* mp-to-leave-world paid */
 	VEC(struct comp) comps;
+	VEC(int)	 via;
 	int		 conn, conn_mp;	/* conn: -1 when none usable */
 	bool		 conn_taken;
 	VEC(struct zc)	 zoc;		/* at most ZOC_LIST, by unit */
@@ -350,7 +357,8 @@ load_types(struct arb_turn *t, struct ld *ld, const struct jv *v)
 {
 	static const char *const keys[] = {
 		"acp-to-move", "speed", "speed-min", "speed-max", "move-range",
-		"free-mp", "mp-to-leave-world", "speed-damage-effect", NULL
+		"free-mp", "mp-to-leave-world", "acp-min", "speed-damage-effect",
+		NULL
 	};
 	struct xconq	*x = X(t);
 	const char	*name;
@@ -715,11 +723,15 @@ speed(struct arb_turn *t, int u)
 	return xu->speed;
 }
 
-/* xconq mp: the product of acp and speed. */
+/* xconq mp: the product of acp and speed, divided by 100 and rounded
+ * down (towards minus infinity, for the acp below 0 that acp-min
+ * allows). */
 static long
 mp_left(struct arb_turn *t, int u)
 {
-	return (long)X(t)->units.v[u].acp * speed(t, u) / 100;
+	long	 p = (long)X(t)->units.v[u].acp * speed(t, u);
+
+	return p >= 0 ? p / 100 : -((-p + 99) / 100);
 }
 
 /* Can unit type ty exist on terrain type tt (xconq altitude)? */
@@ -753,9 +765,9 @@ cell_cost(struct arb_turn *t, struct action *ac, int ty, int c, bool enter)
 
 	/* The terrain's own cost; the coatings' are listed apart. */
 	if (enter)
-		ac->enter = sum;
+		ac->enter += sum;
 	else
-		ac->leave = sum;
+		ac->leave += sum;
 
 	for (tt = 0; tt < X(t)->ntt; tt++) {
 		struct comp *cp;
@@ -939,9 +951,247 @@ slide_cells(struct arb_turn *t, int a, int b, int *x1, int *x2)
 }
 
 /*
- * Costs the action of unit u from a to b (b is -1 for leaving the world
- * through cell e).  Returns the reason it is refused, or R_OK with
- * ac->cost set.
+ * Costs one step of unit u from a to the neighbouring cell b, by the
+ * one-step formula (xconq terrain, border, connection, zoc): leave, cross,
+ * enter, or a cheaper connection; raised to 1; the zone of control extra
+ * added.  Returns the reason it is refused (saying why in *why unless
+ * why is NULL), or R_OK with ac->cost set.  The step is added to ac's
+ * lists and sums.
+ */
+static enum reason
+step_cost(struct arb_turn *t, struct action *ac, int u, int a, int b,
+    const char **why)
+{
+	struct xconq	*x = X(t);
+	const struct unit *un = &t->units.v[u];
+	int		 ty = un->type, tt, z, best, normal, conn = -1, conn_mp;
+	int		 dir = board_dir(&t->board, a, b);
+	uint64_t	 m, m0;
+	bool		 open = true, taken = false;
+
+	if (!can_exist(t, ty, cell_tt(t, b))) {
+		if (why != NULL)
+			*why = t_printf(t, "%s cannot exist on %s at %s "
+			    "(altitude-min %d, altitude-max %d)", un->id,
+			    x->tt[cell_tt(t, b)], cell_name(t, b), tab(t,
+			    T_ALTMIN, ty, cell_tt(t, b)), tab(t, T_ALTMAX, ty,
+			    cell_tt(t, b)));
+		return R_CANNOT_EXIST;
+	}
+	/* xconq terrain and border: leave, cross, enter. */
+	normal = cell_cost(t, ac, ty, a, false) + cell_cost(t, ac, ty, b, true);
+	m = m0 = intmap_get(&x->borders, (uint64_t)a * 6 + (uint64_t)dir);
+	for (tt = 0; tt < x->ntt; tt++) {
+		struct comp *cp;
+
+		if (!(m >> tt & 1))
+			continue;
+		cp = VPUSH(t, ac->comps);
+		cp->tt = tt;
+		cp->mp = tab(t, T_ENTER, ty, tt);
+		cp->enter = true;
+		normal += cp->mp;
+		/* Ruling: a border the unit could not exist on is not
+		 * crossed. */
+		if (!can_exist(t, ty, tt))
+			open = false;
+	}
+	/* xconq connection: the cheapest usable one replaces the sum when
+	 * it is cheaper. */
+	m = intmap_get(&x->conns, (uint64_t)a * 6 + (uint64_t)dir);
+	conn_mp = 0;
+	for (tt = 0; tt < x->ntt; tt++) {
+		int c;
+
+		if (!(m >> tt & 1) || tab(t, T_TRAVERSE, ty, tt) < 0)
+			continue;
+		c = tab(t, T_ENTER, ty, tt) + tab(t, T_TRAVERSE, ty, tt) +
+		    tab(t, T_LEAVE, ty, tt);
+		if (conn < 0 || c < conn_mp) {
+			conn = tt;
+			conn_mp = c;
+		}
+	}
+	if (conn >= 0 && (!open || conn_mp < normal))
+		taken = true;
+	if (!open && !taken) {
+		for (tt = 0; tt < x->ntt; tt++)
+			if ((m0 >> tt & 1) && !can_exist(t, ty, tt))
+				break;
+		if (why != NULL)
+			*why = t_printf(t, "%s cannot cross the %s between %s "
+			    "and %s", un->id, x->tt[tt], cell_name(t, a),
+			    cell_name(t, b));
+		return R_IMPASSABLE;
+	}
+	best = taken ? conn_mp : normal;
+	if ((z = zoc_extra(t, ac, u, a, b)) < 0) {
+		size_t i;
+
+		for (i = 0; i < ac->zoc.n && ac->zoc.v[i].mp >= 0; i++)
+			continue;
+		if (why != NULL)
+			*why = t_printf(t, "the zone of control of %s "
+			    "prohibits it (%s %s)",
+			    t->units.v[ac->zoc.v[i].unit].id,
+			    ac->zoc.v[i].kind == Z_ENTER ? "mp-to-enter-zoc" :
+			    ac->zoc.v[i].kind == Z_LEAVE ? "mp-to-leave-zoc" :
+			    "mp-to-traverse-zoc", "-1");
+		return R_ZOC_PROHIBITED;
+	}
+	ac->normal += normal;
+	ac->conn = conn;
+	ac->conn_mp = conn_mp;
+	ac->conn_taken = taken;
+	ac->clamped += best < 1 ? 1 : best;
+	ac->zoc_max += z;
+	ac->cost = ac->clamped + ac->zoc_max;
+	return R_OK;
+}
+
+/* A cell of the ways of k steps from a to b (see way_cost()). */
+struct wnode {
+	int		 cell;
+	int		 prev;		/* node it is reached from: -1 */
+	long		 cost;		/* -1: not reached */
+	enum reason	 rs;		/* why not, when not reached */
+	int		 bfrom, bto;	/* the step that says why */
+};
+struct wnodes {
+	struct wnode	*v;
+	size_t		 n, cap;
+};
+
+/* The node of cell c, added when new. */
+static int
+wnode_of(struct arb_turn *t, struct intmap *ids, struct wnodes *nv, int c)
+{
+	uint64_t	*id = intmap_at(t, ids, (uint64_t)c);
+	struct wnode	*n;
+
+	if (*id == 0) {
+		n = VPUSH(t, *nv);
+		n->cell = c;
+		n->prev = -1;
+		n->cost = -1;
+		n->bfrom = n->bto = -1;
+		*id = nv->n;
+	}
+	return (int)*id - 1;
+}
+
+/*
+ * Costs the action of unit u from a to b, k = distance(a, b) > 1 cells
+ * apart: the cheapest way of k single steps, each by step_cost() (xconq
+ * move; the reading of 2026-11-24).  The cells on such ways are those
+ * one step nearer b each time; they are costed layer by layer from a,
+ * each once.  Ruling: of equal ways, the one found first, taking the
+ * cells in the order they are reached and the directions in the board's
+ * order; when no way is open, the reason is that of the first step found
+ * refused on the way to b.  The chosen way's steps are then costed again
+ * into ac, with the cells between in ac->via.
+ *
+ * XXX: the cells between number up to k * k / 4, so an orders file of
+ * actions to far cells, for a unit of large move-range, costs time in
+ * the square of the distance (about 14 ms an action at k 250): a bound on
+ * move-range, documented with the other limits, and a case in
+ * tests/hostile/ would hold it.
+ */
+static enum reason
+way_cost(struct arb_turn *t, struct action *ac, int u, int a, int b,
+    const char **why)
+{
+	const struct board *bd = &t->board;
+	struct wnodes	 nv = { NULL, 0, 0 };
+	struct intmap	 ids;
+	struct action	 st;
+	enum reason	 rs;
+	size_t		 i, lo, hi;
+	int		 k = board_distance(bd, a, b), d, c, j, *path, np;
+
+	memset(&ids, 0, sizeof(ids));
+	memset(&st, 0, sizeof(st));
+	wnode_of(t, &ids, &nv, a);
+	nv.v[0].cost = 0;
+	for (lo = 0, hi = 1; lo < hi && k - board_distance(bd,
+	    nv.v[lo].cell, b) < k; lo = hi, hi = nv.n) {
+		for (i = lo; i < hi; i++) {
+			for (d = 0; d < 6; d++) {
+				int from = nv.v[i].cell;
+
+				c = board_step(bd, from, d);
+				if (c < 0 || board_distance(bd, c, b) !=
+				    board_distance(bd, from, b) - 1)
+					continue;
+				j = wnode_of(t, &ids, &nv, c);
+				if (nv.v[i].cost < 0) {
+					if (nv.v[j].cost < 0 &&
+					    nv.v[j].bto < 0) {
+						nv.v[j].rs = nv.v[i].rs;
+						nv.v[j].bfrom = nv.v[i].bfrom;
+						nv.v[j].bto = nv.v[i].bto;
+					}
+					continue;
+				}
+				st.comps.n = st.zoc.n = 0;
+				st.zoc_more = 0;
+				st.leave = st.enter = st.normal = 0;
+				st.clamped = st.zoc_max = 0;
+				rs = step_cost(t, &st, u, from, c, NULL);
+				if (rs == R_OK && (nv.v[j].cost < 0 ||
+				    nv.v[i].cost + st.cost < nv.v[j].cost)) {
+					nv.v[j].cost = nv.v[i].cost + st.cost;
+					nv.v[j].prev = (int)i;
+				} else if (rs != R_OK && nv.v[j].cost < 0 &&
+				    nv.v[j].bto < 0) {
+					nv.v[j].rs = rs;
+					nv.v[j].bfrom = from;
+					nv.v[j].bto = c;
+				}
+			}
+		}
+	}
+	free(st.comps.v);
+	free(st.zoc.v);
+	j = wnode_of(t, &ids, &nv, b);
+	rs = R_OK;
+	if (nv.v[j].cost < 0) {
+		const char *w = "";
+
+		rs = nv.v[j].rs;
+		/* The step found refused, costed again for its message. */
+		memset(&st, 0, sizeof(st));
+		(void)step_cost(t, &st, u, nv.v[j].bfrom, nv.v[j].bto, &w);
+		free(st.comps.v);
+		free(st.zoc.v);
+		*why = t_printf(t, "no way of %d steps to %s is open; the step "
+		    "from %s to %s: %s", k, cell_name(t, b),
+		    cell_name(t, nv.v[j].bfrom), cell_name(t, nv.v[j].bto), w);
+	} else {
+		path = t_alloc(t, (size_t)(k + 1) * sizeof(*path));
+		for (np = 0; j >= 0; j = nv.v[j].prev)
+			path[np++] = nv.v[j].cell;
+		/* path[np - 1] is a, path[0] is b. */
+		for (np--; np > 0; np--) {
+			if (np > 1)
+				*VPUSH(t, ac->via) = path[np - 1];
+			rs = step_cost(t, ac, u, path[np], path[np - 1], why);
+			if (rs != R_OK)
+				t_fail(t, ARB_EINTERNAL, "xconq: a way costed "
+				    "twice differs");
+		}
+		ac->conn = -1;
+		ac->conn_taken = false;
+	}
+	intmap_release(&ids);
+	free(nv.v);
+	return rs;
+}
+
+/*
+ * Costs the action of unit u from a to b (for leaving the world, b is the
+ * edge cell it leaves through).  Returns the reason it is refused, or R_OK
+ * with ac->cost set.
  */
 static enum reason
 cost_action(struct arb_turn *t, struct action *ac, int u, int a, int b,
@@ -949,12 +1199,15 @@ cost_action(struct arb_turn *t, struct action *ac, int u, int a, int b,
 {
 	struct xconq	*x = X(t);
 	const struct unit *un = &t->units.v[u];
-	int		 ty = un->type, d, tt, x1, x2, range, z, best;
-	uint64_t	 m, m0;
-	bool		 open = true;
+	int		 ty = un->type, d, tt, x1, x2, range, best = -1;
+	int		 border = -1;
+	uint64_t	 m;
+	bool		 slide = false;
+	enum reason	 rs;
 
 	ac->conn = -1;
 	range = prop(t, u, P_MOVE_RANGE);
+	d = board_distance(&t->board, a, b);
 	if (ac->kind == A_LEAVE) {
 		int nb[6];
 
@@ -968,18 +1221,27 @@ cost_action(struct arb_turn *t, struct action *ac, int u, int a, int b,
 			    "board", cell_name(t, b));
 			return R_NOT_AT_EDGE;
 		}
-		if (board_distance(&t->board, a, b) > range - 1) {
-			*why = t_printf(t, "%s is more than %d from %s, its "
-			    "move-range less one", cell_name(t, b), range - 1,
-			    cell_name(t, a));
+		/* Ruling: the edge cell is the destination of a move, within
+		 * move-range (the reading of 2026-11-24). */
+		if (d > range) {
+			*why = t_printf(t, "%s is %d cells from %s; %s's "
+			    "move-range is %d", cell_name(t, b), d,
+			    cell_name(t, a), un->id, range);
 			return R_NOT_AT_EDGE;
 		}
-		ac->normal = cell_cost(t, ac, ty, b, true);
-		ac->clamped = ac->normal < 1 ? 1 : ac->normal;
-		ac->cost = ac->clamped + prop(t, u, P_LEAVE_WORLD);
+		/* xconq world: the move into the edge cell, nothing when
+		 * the unit stands on it, then mp-to-leave-world; a move
+		 * costs at least 1 (xconq mp). */
+		rs = d == 0 ? R_OK : d == 1 ? step_cost(t, ac, u, a, b, why) :
+		    way_cost(t, ac, u, a, b, why);
+		if (rs != R_OK)
+			return rs;
+		ac->world = prop(t, u, P_LEAVE_WORLD);
+		ac->cost = ac->clamped + ac->zoc_max + ac->world;
+		if (ac->cost < 1)
+			ac->cost = 1;
 		return R_OK;
 	}
-	d = board_distance(&t->board, a, b);
 	if (d == 0) {
 		/* Ruling: a move goes "from one location to another". */
 		*why = t_printf(t, "%s is already at %s", un->id,
@@ -993,114 +1255,42 @@ cost_action(struct arb_turn *t, struct action *ac, int u, int a, int b,
 		    tab(t, T_ALTMAX, ty, cell_tt(t, b)));
 		return R_CANNOT_EXIST;
 	}
-	if (d == 1) {
-		/* xconq terrain and border: leave, cross, enter. */
-		int dir = board_dir(&t->board, a, b);
+	if (d == 1)
+		return step_cost(t, ac, u, a, b, why);
+	/* xconq border: a slide along a border between the two cells that
+	 * touch both ends, whatever the move-range. */
+	if (d == 2 && slide_cells(t, a, b, &x1, &x2)) {
+		int dir = board_dir(&t->board, x1, x2);
 
-		ac->normal = cell_cost(t, ac, ty, a, false) +
-		    cell_cost(t, ac, ty, b, true);
-		m = m0 = intmap_get(&x->borders, (uint64_t)a * 6 +
-		    (uint64_t)dir);
+		m = intmap_get(&x->borders, (uint64_t)x1 * 6 + (uint64_t)dir);
 		for (tt = 0; tt < x->ntt; tt++) {
-			struct comp *cp;
+			int c = tab(t, T_TRAVERSE, ty, tt);
 
-			if (!(m >> tt & 1))
+			if (!(m >> tt & 1) || c < 0)
 				continue;
-			cp = VPUSH(t, ac->comps);
-			cp->tt = tt;
-			cp->mp = tab(t, T_ENTER, ty, tt);
-			cp->enter = true;
-			ac->normal += cp->mp;
-			/* Ruling: a border the unit could not exist on is
-			 * not crossed. */
-			if (!can_exist(t, ty, tt))
-				open = false;
-		}
-		/* xconq connection: the cheapest usable one replaces the
-		 * sum when it is cheaper. */
-		m = intmap_get(&x->conns, (uint64_t)a * 6 + (uint64_t)dir);
-		for (tt = 0; tt < x->ntt; tt++) {
-			int c;
-
-			if (!(m >> tt & 1) || tab(t, T_TRAVERSE, ty, tt) < 0)
-				continue;
-			c = tab(t, T_ENTER, ty, tt) + tab(t, T_TRAVERSE, ty,
-			    tt) + tab(t, T_LEAVE, ty, tt);
-			if (ac->conn < 0 || c < ac->conn_mp) {
-				ac->conn = tt;
-				ac->conn_mp = c;
+			if (!slide || c < best) {
+				best = c;
+				border = tt;
 			}
-		}
-		if (ac->conn >= 0 && (!open || ac->conn_mp < ac->normal))
-			ac->conn_taken = true;
-		if (!open && !ac->conn_taken) {
-			for (tt = 0; tt < x->ntt; tt++)
-				if ((m0 >> tt & 1) && !can_exist(t, ty, tt))
-					break;
-			*why = t_printf(t, "%s cannot cross the %s between %s "
-			    "and %s", un->id, x->tt[tt], cell_name(t, a),
-			    cell_name(t, b));
-			return R_IMPASSABLE;
-		}
-		best = ac->conn_taken ? ac->conn_mp : ac->normal;
-	} else {
-		bool slide = false, jump = d <= range;
-
-		/* xconq border: a slide along a border between the two
-		 * cells that touch both ends. */
-		best = 0;
-		if (d == 2 && slide_cells(t, a, b, &x1, &x2)) {
-			int dir = board_dir(&t->board, x1, x2);
-
-			m = intmap_get(&x->borders, (uint64_t)x1 * 6 +
-			    (uint64_t)dir);
-			for (tt = 0; tt < x->ntt; tt++) {
-				int c = tab(t, T_TRAVERSE, ty, tt);
-
-				if (!(m >> tt & 1) || c < 0)
-					continue;
-				if (!slide || c < best) {
-					best = c;
-					ac->conn = tt;	/* the border */
-				}
-				slide = true;
-			}
-		}
-		if (!slide && !jump) {
-			*why = t_printf(t, "%s is %d cells from %s; %s's "
-			    "move-range is %d", cell_name(t, b), d,
-			    cell_name(t, a), un->id, range);
-			return R_OUT_OF_RANGE;
-		}
-		ac->normal = cell_cost(t, ac, ty, a, false) +
-		    cell_cost(t, ac, ty, b, true);
-		/* Ruling: a slide when cheaper than the action over the
-		 * cells, or the only way; ties slide. */
-		if (slide && (!jump || best <= ac->normal)) {
-			ac->kind = A_SLIDE;
-			ac->conn_mp = best;
-			ac->conn_taken = true;
-			ac->comps.n = 0;
-		} else {
-			ac->conn = -1;
-			best = ac->normal;
+			slide = true;
 		}
 	}
-	ac->clamped = best < 1 ? 1 : best;
-	if ((z = zoc_extra(t, ac, u, a, b)) < 0) {
-		size_t i;
-
-		for (i = 0; i < ac->zoc.n && ac->zoc.v[i].mp >= 0; i++)
-			continue;
-		*why = t_printf(t, "the zone of control of %s prohibits it "
-		    "(%s %s)", t->units.v[ac->zoc.v[i].unit].id,
-		    ac->zoc.v[i].kind == Z_ENTER ? "mp-to-enter-zoc" :
-		    ac->zoc.v[i].kind == Z_LEAVE ? "mp-to-leave-zoc" :
-		    "mp-to-traverse-zoc", "-1");
-		return R_ZOC_PROHIBITED;
+	if (!slide && d > range) {
+		*why = t_printf(t, "%s is %d cells from %s; %s's move-range is "
+		    "%d", cell_name(t, b), d, cell_name(t, a), un->id, range);
+		return R_OUT_OF_RANGE;
 	}
-	ac->zoc_max = z;
-	ac->cost = ac->clamped + z;
+	/* Ruling: a slide, like an action over the cells, costs the
+	 * cheapest way of single steps (the reading of 2026-11-24); the
+	 * border's mp-to-traverse only permits it. */
+	if ((rs = way_cost(t, ac, u, a, b, why)) != R_OK)
+		return rs;
+	if (slide) {
+		ac->kind = A_SLIDE;
+		ac->conn = border;
+		ac->conn_mp = best;
+		ac->conn_taken = true;
+	}
 	return R_OK;
 }
 
@@ -1131,11 +1321,22 @@ act(struct arb_turn *t, struct order *o, int u, int b, enum akind kind,
 	struct action	 ac;
 	enum reason	 rs;
 	long		 s, mp, acpc, free_mp = prop(t, u, P_FREE_MP);
+	long		 atm = prop(t, u, P_ACP_TO_MOVE);
+	long		 acp_min = prop(t, u, P_ACP_MIN);
 	int		 m, ty = un->type;
 
 	memset(&ac, 0, sizeof(ac));
 	ac.to = b;
 	ac.kind = kind;
+	/* Ruling: a move needs its acp: acp less acp-to-move may not fall
+	 * below acp-min, whatever the mp (the kernel's check, before the
+	 * materials; the reading of 2026-11-24). */
+	if (xu->acp - atm < acp_min) {
+		*why = t_printf(t, "%s has %d acp; a move uses acp-to-move %ld "
+		    "and its acp may not fall below acp-min %ld", un->id,
+		    xu->acp, atm, acp_min);
+		return R_INSUFFICIENT_MP;
+	}
 	if ((m = lacks(t, u)) >= 0) {
 		xu->immobile = true;
 		*why = t_printf(t, "%s has %ld %s and needs %d to move "
@@ -1150,10 +1351,10 @@ act(struct arb_turn *t, struct order *o, int u, int b, enum akind kind,
 	rs = cost_action(t, &ac, u, un->at, b, why);
 	s = speed(t, u);
 	mp = mp_left(t, u);
-	/* xconq mp, and free-mp: the last step may go into the red. */
-	if (rs == R_OK && (s == 0 || (ac.cost > mp && (mp <= 0 ||
-	    ac.cost > mp + free_mp)))) {
-		*why = t_printf(t, "the action costs %d mp and %s has %ld "
+	/* xconq mp, and free-mp: none when the unit has no mp left; else
+	 * the last step may go into the red. */
+	if (rs == R_OK && (s == 0 || mp <= 0 || ac.cost > mp + free_mp)) {
+		*why = t_printf(t, "the action costs %ld mp and %s has %ld "
 		    "(acp %d, speed %ld%s)", ac.cost, un->id, mp, xu->acp, s,
 		    free_mp > 0 ? t_printf(t, ", free-mp %ld", free_mp) : "");
 		rs = R_INSUFFICIENT_MP;
@@ -1161,17 +1362,20 @@ act(struct arb_turn *t, struct order *o, int u, int b, enum akind kind,
 	if (rs != R_OK) {
 		free(ac.comps.v);
 		free(ac.zoc.v);
+		free(ac.via.v);
 		return rs;
 	}
-	/* Ruling: acp used, rounded up, at least acp-to-move and 1. */
-	acpc = ((long)ac.cost * 100 + s - 1) / s;
-	if (acpc < prop(t, u, P_ACP_TO_MOVE))
-		acpc = prop(t, u, P_ACP_TO_MOVE);
+	/* Ruling: acp used, rounded down as the kernel does, at least
+	 * acp-to-move and 1; the acp left never below acp-min (the reading
+	 * of 2026-11-24). */
+	acpc = ac.cost * 100 / s;
+	if (acpc < atm)
+		acpc = atm;
 	if (acpc < 1)
 		acpc = 1;
 	ac.mp0 = mp;
 	ac.acp0 = xu->acp;
-	xu->acp -= (int)acpc;
+	xu->acp = (int)(xu->acp - acpc < acp_min ? acp_min : xu->acp - acpc);
 	ac.acp1 = xu->acp;
 	ac.mp1 = mp_left(t, u);
 	ac.used = t_alloc(t, (size_t)(x->nmat > 0 ? x->nmat : 1) *
@@ -1231,7 +1435,7 @@ cost_text(struct arb_turn *t, const struct action *ac, bool first, char *buf,
     size_t size)
 {
 	const char	*via = "", *name = "";
-	char		 tail[40] = "";
+	char		 tail[64] = "";
 	int		 n;
 
 	if (ac->kind == A_SLIDE) {
@@ -1242,11 +1446,14 @@ cost_text(struct arb_turn *t, const struct action *ac, bool first, char *buf,
 		name = X(t)->tt[ac->conn];
 	}
 	if (ac->zoc_max > 0)
-		snprintf(tail, sizeof(tail), "+ZOC %d", ac->zoc_max);
-	else if (ac->kind == A_LEAVE)
-		snprintf(tail, sizeof(tail), "+leaving %d",
-		    ac->cost - ac->clamped);
-	n = snprintf(buf, size, "%s%s %d%s%s%s", first ? "" : ", ",
+		snprintf(tail, sizeof(tail), "+ZOC %ld", ac->zoc_max);
+	if (ac->kind == A_LEAVE) {
+		n = (int)strlen(tail);
+		snprintf(tail + n, sizeof(tail) - (size_t)n, "+leaving %d%s",
+		    ac->world, ac->cost > ac->clamped + ac->zoc_max +
+		    ac->world ? ", at least 1" : "");
+	}
+	n = snprintf(buf, size, "%s%s %ld%s%s%s", first ? "" : ", ",
 	    cell_name(t, ac->to), ac->clamped, via, name, tail);
 	if (n < 0)
 		t_fail(t, ARB_EINTERNAL, "cannot format a message");
@@ -1369,6 +1576,11 @@ report_order(struct arb_turn *t, const struct order *o, struct jv *obj)
 		j = emit_add_object(a);
 		emit_set_str(j, "to", cell_name(t, ac->to));
 		emit_set_str(j, "kind", akind_names[ac->kind]);
+		if (ac->via.n > 0) {
+			l = emit_set_array(j, "via");
+			for (k = 0; k < ac->via.n; k++)
+				emit_add_str(l, cell_name(t, ac->via.v[k]));
+		}
 		emit_set_int(j, "leave", ac->leave);
 		l = emit_set_array(j, "borders");
 		for (k = 0; k < ac->comps.n; k++)
@@ -1550,6 +1762,7 @@ release(struct arb_turn *t)
 			for (k = 0; k < x->orec[i].acts.n; k++) {
 				free(x->orec[i].acts.v[k].comps.v);
 				free(x->orec[i].acts.v[k].zoc.v);
+				free(x->orec[i].acts.v[k].via.v);
 			}
 			free(x->orec[i].acts.v);
 		}
