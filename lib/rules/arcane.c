@@ -9,8 +9,9 @@
  * points, takes the breakaway attacks the enemy declared, then carries out
  * its maneuvers: steps (lateral movement) and turns with the turning tool,
  * with collision, snapping to and sliding.  The choices the text leaves to
- * the player are the order's "snap", "slide" and "object"; the rulings
- * where the text is silent are A1-A18 in arbiter-rules(7).
+ * the player are the order's "snap", "slide" and "object", and each turn's
+ * "off_notch", "corner" and "notch"; the rulings where the text is silent
+ * are A1-A18 in arbiter-rules(7).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -24,6 +25,17 @@
 
 enum side { FRONT, BACK, LEFT, RIGHT };
 static const char *const side_names[] = { "front", "back", "left", "right" };
+/*
+ * The two ends of each side, named by the side each one turns into: t,
+ * the side's outward normal turned 90 degrees clockwise, points to the
+ * first and -t to the second (the front's are its right and its left).
+ */
+static const int side_end[4][2] = {
+	{ RIGHT, LEFT },	/* front */
+	{ LEFT, RIGHT },	/* back */
+	{ FRONT, BACK },	/* left */
+	{ BACK, FRONT }		/* right */
+};
 /* Steps and codex costs, by the side they go out of. */
 static const char *const dir_names[] = { "forward", "back", "left", "right",
     NULL };
@@ -51,7 +63,16 @@ struct maneuver {
 	double		 dist;		/* step */
 	int		 sense;		/* turn: +1 right, -1 left */
 	int		 angle;		/* turn: 45 or 90 */
-	int		 notch;		/* turn: 0 middle, +1 far, -1 near */
+	int		 notch;		/* turn: set down: 0 middle, +1 far,
+					 * -1 near */
+	int		 bevel;		/* turn: the notch of the side turned
+					 * off in the tool's bevel: 0 middle,
+					 * +1 or -1 the corner at that end */
+	int		 corner;	/* 90 turn: the end of that side the
+					 * tool's square corner lies at */
+	const char	*bevel_name;	/* the choices, as asked or by */
+	const char	*corner_name;	/* default; corner NULL at 45 */
+	const char	*bad;		/* a choice that cannot be made */
 };
 
 /* One snap considered. */
@@ -74,6 +95,7 @@ struct mrec {
 	long		 mp0, mp1;
 	struct pose	 from, to;
 	int		 blocked;	/* tool_blocked: by this object */
+	const char	*unplaced;	/* tool_blocked: by the choice */
 	struct pt	 tool[3];
 	bool		 has_tool;
 	int		 beyond;	/* turn: steps beyond the tool */
@@ -754,13 +776,68 @@ loaded(struct arb_turn *t, struct ld *ld, const struct jv *root)
 	}
 	a->mover = -1;
 }
+/* Which end of side s the side named e is: +1 (t), -1, or 0 (none). */
+static int
+end_sign(int s, int e)
+{
+	return side_end[s][0] == e ? 1 : side_end[s][1] == e ? -1 : 0;
+}
+
+/*
+ * Ruling A11: the player's choices for a turn.  off_notch is the notch of
+ * the side turned off that the bevel of the tool's edge against it slots
+ * into, its middle or the corner at one of its ends; corner, for a 90
+ * degree turn, the end of that side the tool's square corner lies at.
+ * Both name an end by the side it turns into.  A name the side has no end
+ * for, or a corner for a 45 degree turn, is kept as the reason the tool
+ * cannot be placed: a ruling when the turn is reached, not bad input.
+ */
+static void
+load_choices(struct arb_turn *t, struct ld *ld, const struct jv *v,
+    struct maneuver *m)
+{
+	static const char *const notches[] = { "front", "back", "left",
+		"right", "middle" };
+	int		 k;
+	const int	*e = side_end[m->side];
+
+	k = word(ld, v, "off_notch", notches, 5, 4);
+	m->bevel_name = notches[k];
+	if (k < 4 && (m->bevel = end_sign(m->side, k)) == 0)
+		m->bad = t_printf(t, "the %s side has no %s notch: its notches "
+		    "are its %s corner, its middle and its %s corner",
+		    side_names[m->side], notches[k], side_names[e[1]],
+		    side_names[e[0]]);
+	if (ld_get(v, "corner") == NULL) {
+		/* The default: the square corner toward the way of the
+		 * turn, as the text's Left Turn and Right Turn edges. */
+		m->corner = m->sense;
+		if (m->angle == 90)
+			m->corner_name = side_names[e[m->sense > 0 ? 0 : 1]];
+		return;
+	}
+	k = word(ld, v, "corner", side_names, 4, 0);
+	m->corner_name = side_names[k];
+	if (m->bad != NULL)
+		return;
+	if (m->angle == 45)
+		m->bad = t_printf(t, "a 45 degree turn lays the tool's Angle "
+		    "Turn edge against the base: it has no square corner to "
+		    "lay toward the %s", side_names[k]);
+	else if ((m->corner = end_sign(m->side, k)) == 0)
+		m->bad = t_printf(t, "the %s side has no %s end for the "
+		    "tool's square corner: its ends are its %s and its %s",
+		    side_names[m->side], side_names[k], side_names[e[1]],
+		    side_names[e[0]]);
+}
+
 static void
 load_move(struct arb_turn *t, struct ld *ld, struct aorder *ao,
     const struct jv *arg)
 {
 	static const char *const step_keys[] = { "step", "distance", NULL };
 	static const char *const turn_keys[] = { "turn", "angle", "off",
-		"notch", NULL };
+		"off_notch", "corner", "notch", NULL };
 	static const char *const senses[] = { "left", "right" };
 	static const char *const notches[] = { "near", "middle", "far" };
 	size_t		 i;
@@ -804,6 +881,7 @@ load_move(struct arb_turn *t, struct ld *ld, struct aorder *ao,
 			}
 			m->side = word(ld, v, "off", side_names, 4, FRONT);
 			m->notch = word(ld, v, "notch", notches, 3, 1) - 1;
+			load_choices(t, ld, v, m);
 		} else
 			ld_fail(ld, "a maneuver has \"step\" or \"turn\"");
 		ld_pop(ld);
@@ -1458,16 +1536,35 @@ turn(struct arb_turn *t, struct order *o, int u, const struct maneuver *m,
 	double		*pairs;
 	int		 sg = m->sense, k, np = 0, i, made;
 
-	mid = pt_add(pt_make(un->pose.x, un->pose.y),
-	    pt_mul(n, half_across(t, u, m->side)));
+	if (m->bad != NULL) {
+		/* A choice the side or the angle does not allow. */
+		r->why = R_TOOL_BLOCKED;
+		r->unplaced = m->bad;
+		trace_event(t, "tool", "order", TF_STR, o->id, "unit", TF_STR,
+		    un->id, "turn", TF_STR, sense_name(sg), "angle", TF_INT,
+		    (long)m->angle, "off", TF_STR, side_names[m->side],
+		    "off_notch", TF_STR, m->bevel_name, "corner", TF_STR,
+		    m->corner_name != NULL ? m->corner_name : "", "notch",
+		    TF_STR, m->notch == 0 ? "middle" : m->notch > 0 ? "far" :
+		    "near", "placed", TF_BOOL, 0L, "why", TF_STR, m->bad, NULL);
+		return;
+	}
+	/* The notch of the side the bevel slots into (A11). */
+	mid = pt_add(pt_add(pt_make(un->pose.x, un->pose.y),
+	    pt_mul(n, half_across(t, u, m->side))), pt_mul(tv, m->bevel * h));
 	if (m->angle == 90) {
-		struct pt v = pt_add(mid, pt_mul(tv, sg));
+		/*
+		 * The square corner at the end the order chose; the base goes
+		 * down across the other leg from the tool, so that leg's
+		 * outward normal points the same way.
+		 */
+		struct pt v = pt_add(mid, pt_mul(tv, m->corner));
 
-		tool[0] = pt_sub(mid, pt_mul(tv, sg));
+		tool[0] = pt_sub(mid, pt_mul(tv, m->corner));
 		tool[1] = v;
 		tool[2] = pt_add(v, pt_mul(n, 2));
 		b2 = pt_add(v, n);
-		n2 = pt_mul(tv, sg);
+		n2 = pt_mul(tv, m->corner);
 		uu = n;
 	} else {
 		struct pt apex = pt_add(mid, pt_mul(n, SQRT2));
@@ -1490,7 +1587,10 @@ turn(struct arb_turn *t, struct order *o, int u, const struct maneuver *m,
 			k = a->near.v[i];
 	trace_event(t, "tool", "order", TF_STR, o->id, "unit", TF_STR, un->id,
 	    "turn", TF_STR, sense_name(sg), "angle", TF_INT, (long)m->angle,
-	    "off", TF_STR, side_names[m->side], "x1", TF_REAL, tool[0].x,
+	    "off", TF_STR, side_names[m->side], "off_notch", TF_STR,
+	    m->bevel_name, "corner", TF_STR, m->corner_name != NULL ?
+	    m->corner_name : "", "notch", TF_STR, m->notch == 0 ? "middle" :
+	    m->notch > 0 ? "far" : "near", "x1", TF_REAL, tool[0].x,
 	    "y1", TF_REAL, tool[0].y, "x2", TF_REAL, tool[1].x, "y2", TF_REAL,
 	    tool[1].y, "x3", TF_REAL, tool[2].x, "y3", TF_REAL, tool[2].y,
 	    "placed", TF_BOOL, (long)(k < 0), "blocked_by", TF_STR,
@@ -1702,8 +1802,10 @@ execute(struct arb_turn *t, struct order *o)
 	    "%ld of %ld mp spent", first + 1, ao->nm,
 	    ao->rec[first].why == R_INSUFFICIENT_MP ? "too few movement "
 	    "points" : ao->rec[first].why == R_TOOL_BLOCKED ? t_printf(t,
-	    "the turning tool cannot be placed (%s is in the way)",
-	    a->objs[ao->rec[first].blocked].id) : ao->rec[first].why ==
+	    "the turning tool cannot be placed (%s)",
+	    ao->rec[first].unplaced != NULL ? ao->rec[first].unplaced :
+	    t_printf(t, "%s is in the way",
+	    a->objs[ao->rec[first].blocked].id)) : ao->rec[first].why ==
 	    R_OVERLAP ? "the turn would end overlapping with no snap "
 	    "possible" : "a collision ended the movement", ao->mp - mp,
 	    ao->mp);
@@ -1759,6 +1861,9 @@ set_maneuver(struct arb_turn *t, const struct aorder *ao, int k,
 		emit_set_str(j, "turn", sense_name(m->sense));
 		emit_set_int(j, "angle", m->angle);
 		emit_set_str(j, "off", side_names[m->side]);
+		emit_set_str(j, "off_notch", m->bevel_name);
+		if (m->corner_name != NULL)
+			emit_set_str(j, "corner", m->corner_name);
 		emit_set_str(j, "notch", m->notch == 0 ? "middle" :
 		    m->notch > 0 ? "far" : "near");
 	}
@@ -1773,6 +1878,11 @@ set_maneuver(struct arb_turn *t, const struct aorder *ao, int k,
 		return;
 	if (m->kind == M_STEP)
 		emit_set_real(j, "went", r->went);
+	if (r->unplaced != NULL) {
+		c = emit_set_object(j, "tool");
+		emit_set_bool(c, "placed", false);
+		emit_set_str(c, "why", r->unplaced);
+	}
 	if (r->has_tool) {
 		c = emit_set_object(j, "tool");
 		l = emit_set_array(c, "corners");
