@@ -159,6 +159,7 @@ double	 geom_segdist(struct pt p, struct pt a, struct pt b);
 struct cell {
 	uint32_t	features;	/* bit i: board.features[i] */
 	int32_t		first_unit;	/* -1, or a unit index */
+	int32_t		last_unit;	/* -1, or the last in the list */
 	int32_t		loyalty;
 	int16_t		owner;		/* -1 neutral, or a player index */
 	uint8_t		terrain;	/* index into board.terrains */
@@ -231,6 +232,7 @@ struct unit {
 	int		 strength, strength0;
 	int		 range;		/* -1: the type's */
 	int		 next;		/* next unit in the same cell, or -1 */
+	int		 prev;		/* the one before it, or -1 */
 	int		 x[UNIT_X];	/* the rule system's counters */
 	bool		 has_x[UNIT_X];
 	unsigned	 marks;		/* bit i: ruleset->unit_marks[i] */

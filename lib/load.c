@@ -777,7 +777,7 @@ load_board(struct arb_turn *t, struct ld *ld, const struct jv *bv)
 	for (c = 0; c < b->ncells; c++) {
 		b->cells[c].terrain = (uint8_t)dflt;
 		b->cells[c].owner = -1;
-		b->cells[c].first_unit = -1;
+		b->cells[c].first_unit = b->cells[c].last_unit = -1;
 	}
 	for (i = 0; cx != NULL && cx[i].name != NULL; i++) {
 		b->cx[i] = t_alloc(t, (size_t)b->ncells * sizeof(int));
@@ -1186,7 +1186,7 @@ load_units(struct arb_turn *t, struct ld *ld, const struct jv *arr)
 			if ((t->rs->marks_in >> m & 1) && ld_bool(ld, v,
 			    marks[m], false))
 				u->marks |= 1u << m;
-		u->next = -1;
+		u->next = u->prev = -1;
 		u->by = -1;
 		if (u->at >= 0)
 			unit_place(t, (int)i, u->at);

@@ -329,32 +329,64 @@ unit_range(const struct arb_turn *t, const struct unit *u)
 static void
 unit_unlink(struct arb_turn *t, int u)
 {
-	int	*p;
+	struct unit	*un = &t->units.v[u];
+	struct cell	*c;
 
-	if (t->units.v[u].at < 0)	/* a table has no cells */
+	if (un->at < 0)			/* a table has no cells */
 		return;
-	p = &t->board.cells[t->units.v[u].at].first_unit;
-	while (*p >= 0 && *p != u)
-		p = &t->units.v[*p].next;
-	if (*p == u)
-		*p = t->units.v[u].next;
-	t->units.v[u].next = -1;
+	c = &t->board.cells[un->at];
+	if (un->prev >= 0)
+		t->units.v[un->prev].next = un->next;
+	else if (c->first_unit == u)
+		c->first_unit = un->next;
+	if (un->next >= 0)
+		t->units.v[un->next].prev = un->prev;
+	else if (c->last_unit == u)
+		c->last_unit = un->prev;
+	un->next = un->prev = -1;
 }
 
-/* Puts unit u in cell, keeping each cell's list in unit order. */
+/*
+ * Puts unit u in cell, keeping each cell's list in unit order.  The lists
+ * are linked both ways and know their last unit, so leaving a cell costs
+ * nothing and joining it costs nothing for the first or last in order
+ * (loading, and most moves); only a unit that falls in the middle of a
+ * stack walks to its place.
+ */
 void
 unit_place(struct arb_turn *t, int u, int cell)
 {
 	struct unit	*un = &t->units.v[u];
-	int		*p;
+	struct cell	*c;
+	int		 v;
 
 	unit_unlink(t, u);
 	un->at = cell;
-	p = &t->board.cells[cell].first_unit;
-	while (*p >= 0 && *p < u)
-		p = &t->units.v[*p].next;
-	un->next = *p;
-	*p = u;
+	c = &t->board.cells[cell];
+	if (c->first_unit < 0 || u < c->first_unit) {
+		un->next = c->first_unit;
+		un->prev = -1;
+		if (c->first_unit >= 0)
+			t->units.v[c->first_unit].prev = u;
+		else
+			c->last_unit = u;
+		c->first_unit = u;
+		return;
+	}
+	if (u > c->last_unit) {
+		un->prev = c->last_unit;
+		un->next = -1;
+		t->units.v[c->last_unit].next = u;
+		c->last_unit = u;
+		return;
+	}
+	for (v = c->first_unit; t->units.v[v].next >= 0 &&
+	    t->units.v[v].next < u; v = t->units.v[v].next)
+		;
+	un->prev = v;
+	un->next = t->units.v[v].next;
+	t->units.v[un->next].prev = u;	/* u < last: there is a next */
+	t->units.v[v].next = u;
 }
 
 /* The unit leaves the board; it is no loss, and the next map leaves it

@@ -101,6 +101,15 @@ struct zc {				/* one enemy's zone of control */
 	enum zkind	 kind;
 };
 
+/* The zones of one step for one mover, as zoc_extra() found them. */
+struct zmemo {
+	int		 a, b, type, player;
+	uint64_t	 others;	/* enemy moves when found */
+	int		 best, more, nz;
+	bool		 no;
+	struct zc	 z[8];		/* ZOC_LIST */
+};
+
 /* The zones an action lists: at most ZOC_LIST, those that weigh most (a
  * prohibition, then the highest mp, then the earliest unit); the rest are
  * only counted (zoc_more), so a step among thousands of enemies costs no
@@ -177,6 +186,13 @@ struct xconq {
 	struct intmap	 borders;
 	struct intmap	 conns;
 	int		 zoc_reach;	/* no zone reaches further */
+	/* Zones found for a step, kept while no enemy of the mover has
+	 * moved since: a unit going back and forth among thousands of
+	 * units looks at them once, not at every step. */
+	VEC(struct zmemo) zmemo;
+	struct intmap	 zmemo_at;	/* hash of the step -> index + 1 */
+	uint64_t	 moves;		/* units moved, all players */
+	uint64_t	 moves_by[MAXPLAYERS];
 	VEC(int)	 near;		/* scratch: units near a step */
 	unsigned	*seen;		/* by unit: stamp of the last step */
 	unsigned	 stamp;
@@ -896,6 +912,31 @@ zoc_extra(struct arb_turn *t, struct action *ac, int u, int a, int b)
 	int		 best = 0, r, f, mp, te;
 	bool		 in_a, in_b, no = false;
 
+	struct xconq	*x = X(t);
+	struct zmemo	*zm;
+	uint64_t	 key, others = x->moves - x->moves_by[un->player];
+	size_t		 k;
+	bool		 fresh;
+
+	/* The same step, mover type and side, and no enemy moved since. */
+	key = ((((uint64_t)(unsigned)a * 0x9e3779b97f4a7c15u) ^
+	    (uint64_t)(unsigned)b) * 0xbf58476d1ce4e5b9u ^
+	    (uint64_t)(unsigned)un->type) * 0x94d049bb133111ebu ^
+	    (uint64_t)(unsigned)un->player;
+	key &= UINT64_MAX >> 1;
+	/* Only for an action that holds no zones yet (a step of a longer
+	 * action adds to those of the steps before it). */
+	fresh = ac->zoc.n == 0 && ac->zoc_more == 0;
+	if (fresh && (k = (size_t)intmap_get(&x->zmemo_at, key)) > 0) {
+		zm = &x->zmemo.v[k - 1];
+		if (zm->a == a && zm->b == b && zm->type == un->type &&
+		    zm->player == un->player && zm->others == others) {
+			for (i = 0; i < (size_t)zm->nz; i++)
+				*VPUSH(t, ac->zoc) = zm->z[i];
+			ac->zoc_more += zm->more;
+			return zm->no ? -1 : zm->best;
+		}
+	}
 	cand = zoc_candidates(t, un->player, a, b, &n);
 	for (i = 0; i < n; i++) {
 		const struct unit *e = &t->units.v[cand[i]];
@@ -926,6 +967,22 @@ zoc_extra(struct arb_turn *t, struct action *ac, int u, int a, int b)
 			no = true;
 		else if (mp > best)
 			best = mp;
+	}
+	/* Kept for the next time. */
+	if (fresh) {
+		zm = VPUSH(t, x->zmemo);
+		zm->a = a;
+		zm->b = b;
+		zm->type = un->type;
+		zm->player = un->player;
+		zm->others = others;
+		zm->best = best;
+		zm->no = no;
+		zm->more = ac->zoc_more;
+		zm->nz = (int)ac->zoc.n;
+		if (ac->zoc.n > 0)
+			memcpy(zm->z, ac->zoc.v, ac->zoc.n * sizeof(*zm->z));
+		*intmap_at(t, &x->zmemo_at, key) = x->zmemo.n;
 	}
 	return no ? -1 : best;
 }
@@ -1388,6 +1445,8 @@ act(struct arb_turn *t, struct order *o, int u, int b, enum akind kind,
 		unit_leave_world(t, u);
 	else
 		unit_place(t, u, b);
+	x->moves++;
+	x->moves_by[un->player]++;
 	un->moved = true;
 	un->by = (int)(o - t->orders.v);
 	trace_event(t, "action", "order", TF_STR, o->id, "unit", TF_STR,
@@ -1757,6 +1816,8 @@ release(struct arb_turn *t)
 	intmap_release(&x->borders);
 	intmap_release(&x->conns);
 	free(x->near.v);
+	free(x->zmemo.v);
+	intmap_release(&x->zmemo_at);
 	if (x->orec != NULL)
 		for (i = 0; i < t->orders.n; i++) {
 			for (k = 0; k < x->orec[i].acts.n; k++) {
