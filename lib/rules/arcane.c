@@ -200,6 +200,10 @@ struct arcane {
 	VEC(double)	 pairs;		/* { area, key } after a turn */
 	struct strmap	 piece_ids;
 	VEC(int)	 made;		/* breakaways made at this order */
+	/* The breakaway orders on each unit, by order index: those on unit
+	 * u are brk[brk_at[u] .. brk_at[u + 1] - 1] (built when first
+	 * needed), so a move looks only at the breakaways on its unit. */
+	int		*brk_at, *brk;
 };
 
 static const char *const map_keys[] = { NULL };
@@ -1012,6 +1016,36 @@ adjacent(struct arb_turn *t, int a, int b)
 	return geom_shared(p, 4, q, 4) > GEOM_EPS;
 }
 
+/* Builds the index of breakaway orders by their target unit. */
+static void
+brk_index(struct arb_turn *t)
+{
+	struct arcane	*a = A(t);
+	size_t		 k, n = t->units.n;
+	int		*fill, u;
+
+	a->brk_at = t_alloc(t, (n + 2) * sizeof(int));
+	for (k = 0; k < t->orders.n; k++) {
+		struct aorder *ao = t->orders.v[k].data;
+
+		if (ao != NULL && ao->brk && ao->target >= 0 &&
+		    (size_t)ao->target < n)
+			a->brk_at[ao->target + 1]++;
+	}
+	for (u = 0; (size_t)u < n; u++)
+		a->brk_at[u + 1] += a->brk_at[u];
+	a->brk = t_alloc(t, ((size_t)a->brk_at[n] + 1) * sizeof(int));
+	fill = t_alloc(t, (n + 1) * sizeof(int));
+	memcpy(fill, a->brk_at, n * sizeof(int));
+	for (k = 0; k < t->orders.n; k++) {
+		struct aorder *ao = t->orders.v[k].data;
+
+		if (ao != NULL && ao->brk && ao->target >= 0 &&
+		    (size_t)ao->target < n)
+			a->brk[fill[ao->target]++] = (int)k;
+	}
+}
+
 /* The breakaway attacks on unit u, given move order mo. */
 static void
 breakaways(struct arb_turn *t, struct order *mo, int u)
@@ -1020,20 +1054,26 @@ breakaways(struct arb_turn *t, struct order *mo, int u)
 	struct unit	*un = &t->units.v[u];
 	size_t		 i, k, np = t->players.n, start = 0;
 
-	A(t)->made.n = 0;
+	struct arcane	*a = A(t);
+	size_t		 q;
+
+	if (a->brk_at == NULL)
+		brk_index(t);
+	a->made.n = 0;
 	for (i = 0; i < np; i++)
 		if (t->turn_order[i] == mo->player)
 			start = i;
 	for (i = 0; i < np; i++) {
 		int p = t->turn_order[(start + i) % np];
 
-		for (k = 0; k < t->orders.n; k++) {
-			struct order	*o = &t->orders.v[k];
+		for (q = (size_t)a->brk_at[u]; q < (size_t)a->brk_at[u + 1];
+		    q++) {
+			struct order	*o = &t->orders.v[a->brk[q]];
 			struct aorder	*ao = o->data;
 			int		 j, e;
 
-			if (o->player != p || !ao->brk || ao->target != u ||
-			    o->status != OS_PENDING)
+			k = (size_t)a->brk[q];
+			if (o->player != p || o->status != OS_PENDING)
 				continue;
 			e = o->units[0];
 			if (un->gone) {
