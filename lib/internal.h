@@ -56,7 +56,8 @@ void	*t_push(struct arb_turn *, void *v, size_t *cap, size_t *n,
 	    size_t size);
 
 /* util.c: a string to int map; keys are lent and must outlive it.  The
- * hash is keyed afresh for each map, so chosen keys cannot collide. */
+ * hash is keyed with a key drawn for each turn, so chosen keys cannot
+ * collide. */
 struct strmap {
 	const char	**keys;
 	int		 *vals;
@@ -564,6 +565,8 @@ struct arb_turn {
 	unsigned		 stamp;
 	char			 labels[8][32];	/* cell_name()'s */
 	unsigned		 nlabel;
+	uint64_t		 hashkey[2];	/* for every map of the turn */
+	bool			 hashkey_set;
 	int			*turn_order;
 	VEC(struct ofile)	 files;
 	VEC(struct order)	 orders;

@@ -257,25 +257,31 @@ mix(uint64_t z)
 }
 
 /*
- * A new key for a map: from the system's random source where there is one
- * (read as a file, so lib/ stays ISO C), else from the clock and the
- * addresses the program was loaded at.
+ * The turn's hash key, drawn once, when its first map is made: from the
+ * system's random source where there is one (read as a file, so lib/
+ * stays ISO C), else from the clock and the addresses the program was
+ * loaded at.  Every map of the turn takes it.
  */
 static void
-strmap_key(struct strmap *m)
+turn_key(struct arb_turn *t, uint64_t key[2])
 {
-	FILE		*fp = fopen("/dev/urandom", "rb");
+	FILE		*fp;
 	uint64_t	 k[2] = { 0, 0 };
 
-	if (fp != NULL) {
-		if (fread(k, sizeof(k), 1, fp) != 1)
-			k[0] = k[1] = 0;
-		fclose(fp);
+	if (!t->hashkey_set) {
+		if ((fp = fopen("/dev/urandom", "rb")) != NULL) {
+			if (fread(k, sizeof(k), 1, fp) != 1)
+				k[0] = k[1] = 0;
+			fclose(fp);
+		}
+		t->hashkey[0] = k[0] ^ mix((uint64_t)time(NULL) ^
+		    (uint64_t)(uintptr_t)t);
+		t->hashkey[1] = k[1] ^ mix((uint64_t)clock() ^
+		    (uint64_t)(uintptr_t)&turn_key);
+		t->hashkey_set = true;
 	}
-	k[0] ^= mix((uint64_t)time(NULL) ^ (uint64_t)(uintptr_t)m);
-	k[1] ^= mix((uint64_t)clock() ^ (uint64_t)(uintptr_t)&strmap_key);
-	m->key[0] = k[0];
-	m->key[1] = k[1];
+	key[0] = t->hashkey[0];
+	key[1] = t->hashkey[1];
 }
 
 int
@@ -302,7 +308,7 @@ strmap_put(struct arb_turn *t, struct strmap *m, const char *key, int val)
 		size_t		 cap = m->cap ? 2 * m->cap : 16;
 
 		if (old.cap == 0)
-			strmap_key(m);
+			turn_key(t, m->key);
 		m->keys = calloc(cap, sizeof(*m->keys));
 		m->vals = calloc(cap, sizeof(*m->vals));
 		if (m->keys == NULL || m->vals == NULL) {
@@ -378,10 +384,10 @@ intmap_at(struct arb_turn *t, struct intmap *m, uint64_t key)
 		size_t		 cap = m->cap ? 2 * m->cap : 16;
 
 		if (old.cap == 0) {
-			struct strmap	 sm;
+			uint64_t	 k[2];
 
-			strmap_key(&sm);
-			m->key = sm.key[0];
+			turn_key(t, k);
+			m->key = k[0] ^ k[1];
 		}
 		m->keys = calloc(cap, sizeof(*m->keys));
 		m->vals = calloc(cap, sizeof(*m->vals));

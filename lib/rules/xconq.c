@@ -64,20 +64,25 @@ enum prop {
 	P_ACP_TO_MOVE, P_SPEED, P_SPEED_MIN, P_SPEED_MAX, P_MOVE_RANGE,
 	P_FREE_MP, P_LEAVE_WORLD, P_ACP_MIN, NPROPS
 };
+/* A move of k cells is priced over the cells of its shortest ways, about
+ * k * k / 4 of them, so move-range is bounded (arbiter-map(5)): a 1 MB
+ * orders file of such moves stays within seconds. */
+#define MAXRANGE	4
+
 static const struct pdef {
 	const char	*name;
-	int		 dflt, min;
+	int		 dflt, min, max;
 } pdefs[NPROPS] = {
-	{ "acp-to-move", 1, 0 },
-	{ "speed", 100, 0 },
-	{ "speed-min", 0, 0 },
-	{ "speed-max", 0, 0 },
-	{ "move-range", 1, 0 },
-	{ "free-mp", 0, 0 },
-	{ "mp-to-leave-world", -1, -1 },
+	{ "acp-to-move", 1, 0, BIG },
+	{ "speed", 100, 0, BIG },
+	{ "speed-min", 0, 0, BIG },
+	{ "speed-max", 0, 0, BIG },
+	{ "move-range", 1, 0, MAXRANGE },
+	{ "free-mp", 0, 0, BIG },
+	{ "mp-to-leave-world", -1, -1, BIG },
 	/* Not in the text: the kernel's floor under a unit's acp (issue 14,
 	 * the reading of 2026-11-24). */
-	{ "acp-min", 0, -BIG }
+	{ "acp-min", 0, -BIG, BIG }
 };
 
 struct xtype {
@@ -106,7 +111,7 @@ struct zmemo {
 	int		 a, b, type, player;
 	uint64_t	 others;	/* enemy moves when found */
 	int		 best, more, nz;
-	bool		 no;
+	bool		 no, valid;
 	struct zc	 z[8];		/* ZOC_LIST */
 };
 
@@ -189,8 +194,8 @@ struct xconq {
 	/* Zones found for a step, kept while no enemy of the mover has
 	 * moved since: a unit going back and forth among thousands of
 	 * units looks at them once, not at every step. */
-	VEC(struct zmemo) zmemo;
-	struct intmap	 zmemo_at;	/* hash of the step -> index + 1 */
+	struct zmemo	*zmemo;		/* ZMEMO steps, by a hash */
+	struct action	 zscratch;	/* a step's zones as found */
 	uint64_t	 moves;		/* units moved, all players */
 	uint64_t	 moves_by[MAXPLAYERS];
 	VEC(int)	 near;		/* scratch: units near a step */
@@ -411,7 +416,7 @@ load_types(struct arb_turn *t, struct ld *ld, const struct jv *v)
 		ld_keys(ld, tv, keys, NULL);
 		for (k = 0; k < NPROPS; k++)
 			xt->p[k] = (int)ld_int(ld, tv, pdefs[k].name,
-			    pdefs[k].dflt, pdefs[k].min, BIG);
+			    pdefs[k].dflt, pdefs[k].min, pdefs[k].max);
 		if ((l = ld_get(tv, "speed-damage-effect")) != NULL) {
 			ld_push(ld, "speed-damage-effect");
 			n = ld_len(ld, l);
@@ -901,42 +906,49 @@ zoc_candidates(struct arb_turn *t, int mover, int a, int b, size_t *n)
 	return x->near.v;
 }
 
-/* xconq zoc: the extra for a step from a to b, the maximum over enemy
- * units; -1 when one of them prohibits it. */
-static int
-zoc_extra(struct arb_turn *t, struct action *ac, int u, int a, int b)
+#define ZMEMO	65536		/* steps whose zones are kept */
+
+/*
+ * The zones of the step from a to b for unit u: the ZOC_LIST that weigh
+ * most, how many more, the largest mp and whether one prohibits the step.
+ * Kept in a table of ZMEMO steps while no enemy of the mover has moved
+ * since, so that a unit going back and forth among thousands of units
+ * looks at them once, and a step costed several times (the ways of a long
+ * action) is costed once.
+ */
+static const struct zmemo *
+zoc_step(struct arb_turn *t, int u, int a, int b)
 {
+	struct xconq	*x = X(t);
 	const struct unit *un = &t->units.v[u];
 	const int	*cand;
-	size_t		 i, n;
-	int		 best = 0, r, f, mp, te;
-	bool		 in_a, in_b, no = false;
-
-	struct xconq	*x = X(t);
 	struct zmemo	*zm;
+	struct action	*sc = &x->zscratch;
 	uint64_t	 key, others = x->moves - x->moves_by[un->player];
-	size_t		 k;
-	bool		 fresh;
+	size_t		 i, n;
+	int		 r, f, mp, te;
+	bool		 in_a, in_b;
 
-	/* The same step, mover type and side, and no enemy moved since. */
 	key = ((((uint64_t)(unsigned)a * 0x9e3779b97f4a7c15u) ^
 	    (uint64_t)(unsigned)b) * 0xbf58476d1ce4e5b9u ^
 	    (uint64_t)(unsigned)un->type) * 0x94d049bb133111ebu ^
 	    (uint64_t)(unsigned)un->player;
-	key &= UINT64_MAX >> 1;
-	/* Only for an action that holds no zones yet (a step of a longer
-	 * action adds to those of the steps before it). */
-	fresh = ac->zoc.n == 0 && ac->zoc_more == 0;
-	if (fresh && (k = (size_t)intmap_get(&x->zmemo_at, key)) > 0) {
-		zm = &x->zmemo.v[k - 1];
-		if (zm->a == a && zm->b == b && zm->type == un->type &&
-		    zm->player == un->player && zm->others == others) {
-			for (i = 0; i < (size_t)zm->nz; i++)
-				*VPUSH(t, ac->zoc) = zm->z[i];
-			ac->zoc_more += zm->more;
-			return zm->no ? -1 : zm->best;
-		}
-	}
+	if (x->zmemo == NULL)
+		x->zmemo = t_alloc(t, ZMEMO * sizeof(*x->zmemo));
+	zm = &x->zmemo[(key ^ key >> 29) & (ZMEMO - 1)];
+	if (zm->valid && zm->a == a && zm->b == b && zm->type == un->type &&
+	    zm->player == un->player && zm->others == others)
+		return zm;
+	sc->zoc.n = 0;
+	sc->zoc_more = 0;
+	zm->valid = true;
+	zm->a = a;
+	zm->b = b;
+	zm->type = un->type;
+	zm->player = un->player;
+	zm->others = others;
+	zm->best = 0;
+	zm->no = false;
 	cand = zoc_candidates(t, un->player, a, b, &n);
 	for (i = 0; i < n; i++) {
 		const struct unit *e = &t->units.v[cand[i]];
@@ -962,29 +974,35 @@ zoc_extra(struct arb_turn *t, struct action *ac, int u, int a, int b)
 		mp = tab(t, z.kind == Z_TRAVERSE ? T_ZOCTRAV : z.kind ==
 		    Z_ENTER ? T_ZOCENTER : T_ZOCLEAVE, un->type, te);
 		z.mp = mp;
-		zoc_note(t, ac, &z);
+		zoc_note(t, sc, &z);
 		if (mp < 0)
-			no = true;
-		else if (mp > best)
-			best = mp;
+			zm->no = true;
+		else if (mp > zm->best)
+			zm->best = mp;
 	}
-	/* Kept for the next time. */
-	if (fresh) {
-		zm = VPUSH(t, x->zmemo);
-		zm->a = a;
-		zm->b = b;
-		zm->type = un->type;
-		zm->player = un->player;
-		zm->others = others;
-		zm->best = best;
-		zm->no = no;
-		zm->more = ac->zoc_more;
-		zm->nz = (int)ac->zoc.n;
-		if (ac->zoc.n > 0)
-			memcpy(zm->z, ac->zoc.v, ac->zoc.n * sizeof(*zm->z));
-		*intmap_at(t, &x->zmemo_at, key) = x->zmemo.n;
-	}
-	return no ? -1 : best;
+	zm->more = sc->zoc_more;
+	zm->nz = (int)sc->zoc.n;
+	if (sc->zoc.n > 0)
+		memcpy(zm->z, sc->zoc.v, sc->zoc.n * sizeof(*zm->z));
+	return zm;
+}
+
+/*
+ * xconq zoc: the extra for a step from a to b, the maximum over enemy
+ * units; -1 when one of them prohibits it.  The step's zones join the
+ * action's: the eight that weigh most of a step are enough, since a zone
+ * that is not among them cannot be among the action's eight either.
+ */
+static int
+zoc_extra(struct arb_turn *t, struct action *ac, int u, int a, int b)
+{
+	const struct zmemo *zm = zoc_step(t, u, a, b);
+	int		 i;
+
+	for (i = 0; i < zm->nz; i++)
+		zoc_note(t, ac, &zm->z[i]);
+	ac->zoc_more += zm->more;
+	return zm->no ? -1 : zm->best;
 }
 
 /* The two cells that touch both a and b, which lie two apart; false when
@@ -1148,11 +1166,8 @@ wnode_of(struct arb_turn *t, struct intmap *ids, struct wnodes *nv, int c)
  * refused on the way to b.  The chosen way's steps are then costed again
  * into ac, with the cells between in ac->via.
  *
- * XXX: the cells between number up to k * k / 4, so an orders file of
- * actions to far cells, for a unit of large move-range, costs time in
- * the square of the distance (about 14 ms an action at k 250): a bound on
- * move-range, documented with the other limits, and a case in
- * tests/hostile/ would hold it.
+ * The cells between number up to k * k / 4, which is why move-range is at
+ * most MAXRANGE (tests/hostile/xconq-far-actions.sh).
  */
 static enum reason
 way_cost(struct arb_turn *t, struct action *ac, int u, int a, int b,
@@ -1816,8 +1831,7 @@ release(struct arb_turn *t)
 	intmap_release(&x->borders);
 	intmap_release(&x->conns);
 	free(x->near.v);
-	free(x->zmemo.v);
-	intmap_release(&x->zmemo_at);
+	free(x->zscratch.zoc.v);
 	if (x->orec != NULL)
 		for (i = 0; i < t->orders.n; i++) {
 			for (k = 0; k < x->orec[i].acts.n; k++) {
