@@ -94,10 +94,27 @@ board_dir(const struct board *b, int from, int to)
 int
 board_distance(const struct board *b, int a, int c)
 {
-	int	 ca = a % b->cols + 1, cc = c % b->cols + 1;
-	int	 ya = 2 * (a / b->cols) + is_low(b, ca);
-	int	 yc = 2 * (c / b->cols) + is_low(b, cc);
-	int	 dx = ca > cc ? ca - cc : cc - ca, dy = ya > yc ? ya - yc : yc - ya;
+	struct hexpos	 pa = board_pos(b, a), pc = board_pos(b, c);
+
+	return board_pos_distance(pa, pc);
+}
+
+/* A cell's doubled coordinates, for measuring many distances from it. */
+struct hexpos
+board_pos(const struct board *b, int cell)
+{
+	struct hexpos	 p;
+
+	p.x = cell % b->cols + 1;
+	p.y = 2 * (cell / b->cols) + is_low(b, p.x);
+	return p;
+}
+
+int
+board_pos_distance(struct hexpos a, struct hexpos c)
+{
+	int	 dx = a.x > c.x ? a.x - c.x : c.x - a.x;
+	int	 dy = a.y > c.y ? a.y - c.y : c.y - a.y;
 
 	return dx + (dy > dx ? (dy - dx) / 2 : 0);
 }

@@ -213,6 +213,9 @@ bool	 board_is_adjacent(const struct board *, int a, int b);
 int	 board_step(const struct board *, int cell, int dir);	/* hex, -1 */
 int	 board_dir(const struct board *, int from, int to);	/* hex, -1 */
 int	 board_distance(const struct board *, int a, int b);	/* hex */
+struct hexpos { int x, y; };		/* doubled coordinates */
+struct hexpos board_pos(const struct board *, int cell);	/* hex */
+int	 board_pos_distance(struct hexpos, struct hexpos);
 int	 board_terrain(struct arb_turn *, const char *name);	/* interns */
 int	 board_feature(struct arb_turn *, const char *name);	/* interns */
 int	 board_feature_find(const struct board *, const char *name);

@@ -135,6 +135,7 @@ struct action {
 	bool		 conn_taken;
 	VEC(struct zc)	 zoc;		/* at most ZOC_LIST, by unit */
 	int		 zoc_more;	/* zones not listed */
+	int		 zoc_light;	/* a full list's lightest */
 	long		 mp0, mp1, acp0, acp1;
 	long		*used;		/* per material */
 };
@@ -821,22 +822,27 @@ zoc_weighs_more(const struct zc *z, const struct zc *y)
 static void
 zoc_note(struct arb_turn *t, struct action *ac, const struct zc *z)
 {
-	size_t	 i, light = 0;
+	size_t	 i, light = (size_t)ac->zoc_light;
 
 	if (ac->zoc.n < ZOC_LIST) {
 		*VPUSH(t, ac->zoc) = *z;
-		return;
-	}
-	ac->zoc_more++;
-	for (i = 1; i < ac->zoc.n; i++)
-		if (zoc_weighs_more(&ac->zoc.v[light], &ac->zoc.v[i]))
-			light = i;
-	if (zoc_weighs_more(z, &ac->zoc.v[light])) {
-		/* Keep the list in unit order. */
+		if (ac->zoc.n < ZOC_LIST)
+			return;
+	} else {
+		ac->zoc_more++;
+		if (!zoc_weighs_more(z, &ac->zoc.v[light]))
+			return;		/* most zones, at once */
+		/* In place of the lightest, keeping the list in unit
+		 * order. */
 		memmove(&ac->zoc.v[light], &ac->zoc.v[light + 1],
 		    (ac->zoc.n - light - 1) * sizeof(*z));
 		ac->zoc.v[ac->zoc.n - 1] = *z;
 	}
+	/* The list is full: find its lightest again. */
+	for (light = 0, i = 1; i < ac->zoc.n; i++)
+		if (zoc_weighs_more(&ac->zoc.v[light], &ac->zoc.v[i]))
+			light = i;
+	ac->zoc_light = (int)light;
 }
 
 static int
@@ -850,7 +856,7 @@ cmp_int(const void *a, const void *b)
 /*
  * The units that could have a zone over a or b, in index order: the
  * enemies of player mover on cells within the farthest any zone reaches of
- * either, when there are few; else every unit.
+ * either, when there are few; else NULL, for every unit (n of them).
  */
 static const int *
 zoc_candidates(struct arb_turn *t, int mover, int a, int b, size_t *n)
@@ -865,10 +871,8 @@ zoc_candidates(struct arb_turn *t, int mover, int a, int b, size_t *n)
 	if (r < 0)			/* no zones at all */
 		return x->near.v;
 	if (2 * area >= (int64_t)t->units.n) {
-		for (u = 0; u < (int)t->units.n; u++)
-			*VPUSH(t, x->near) = u;
-		*n = x->near.n;
-		return x->near.v;
+		*n = t->units.n;
+		return NULL;		/* every unit */
 	}
 	if (x->seen == NULL)
 		x->seen = t_alloc(t, t->units.n * sizeof(*x->seen));
@@ -896,9 +900,8 @@ zoc_candidates(struct arb_turn *t, int mover, int a, int b, size_t *n)
 	}
 	/* Many near: sorting them would cost more than looking at all. */
 	if (x->near.n > t->units.n / 4) {
-		x->near.n = 0;
-		for (u = 0; u < (int)t->units.n; u++)
-			*VPUSH(t, x->near) = u;
+		*n = t->units.n;
+		return NULL;
 	}
 	if (x->near.n > 1)
 		qsort(x->near.v, x->near.n, sizeof(int), cmp_int);
@@ -907,6 +910,7 @@ zoc_candidates(struct arb_turn *t, int mover, int a, int b, size_t *n)
 }
 
 #define ZMEMO	65536		/* steps whose zones are kept */
+#define TCACHE	64		/* enemy types looked up once a step */
 
 /*
  * The zones of the step from a to b for unit u: the ZOC_LIST that weigh
@@ -925,9 +929,14 @@ zoc_step(struct arb_turn *t, int u, int a, int b)
 	struct zmemo	*zm;
 	struct action	*sc = &x->zscratch;
 	uint64_t	 key, others = x->moves - x->moves_by[un->player];
+	struct {
+		int	 type, range, tt, from, mp[3];
+		bool	 into_a, into_b;
+	}		 tcache[TCACHE], *tc;
 	size_t		 i, n;
-	int		 r, f, mp, te;
+	int		 r, f, mp, te, tt_a, tt_b;
 	bool		 in_a, in_b;
+	struct hexpos	 pa, pb, pe;
 
 	key = ((((uint64_t)(unsigned)a * 0x9e3779b97f4a7c15u) ^
 	    (uint64_t)(unsigned)b) * 0xbf58476d1ce4e5b9u ^
@@ -941,6 +950,12 @@ zoc_step(struct arb_turn *t, int u, int a, int b)
 		return zm;
 	sc->zoc.n = 0;
 	sc->zoc_more = 0;
+	for (i = 0; i < TCACHE; i++)
+		tcache[i].type = -1;
+	tt_a = cell_tt(t, a);
+	tt_b = b >= 0 ? cell_tt(t, b) : -1;
+	pa = board_pos(&t->board, a);
+	pb = b >= 0 ? board_pos(&t->board, b) : pa;
 	zm->valid = true;
 	zm->a = a;
 	zm->b = b;
@@ -951,28 +966,44 @@ zoc_step(struct arb_turn *t, int u, int a, int b)
 	zm->no = false;
 	cand = zoc_candidates(t, un->player, a, b, &n);
 	for (i = 0; i < n; i++) {
-		const struct unit *e = &t->units.v[cand[i]];
+		int		 ei = cand != NULL ? cand[i] : (int)i;
+		const struct unit *e = &t->units.v[ei];
 		struct zc	 z;
 
 		if (e->gone || e->left || players_allied(t, e->player,
 		    un->player))
 			continue;
 		te = e->type;
-		if ((r = tab(t, T_ZOCRANGE, te, un->type)) < 0)
+		/* What depends on the enemy's type alone, looked up once a
+		 * step for each type met (most crowds are of few types). */
+		tc = &tcache[te & (TCACHE - 1)];
+		if (tc->type != te) {
+			tc->type = te;
+			tc->range = tab(t, T_ZOCRANGE, te, un->type);
+			tc->into_a = tab(t, T_ZOCINTO, te, tt_a) != 0;
+			tc->into_b = b >= 0 && tab(t, T_ZOCINTO, te, tt_b) != 0;
+			tc->mp[Z_ENTER] = tab(t, T_ZOCENTER, un->type, te);
+			tc->mp[Z_LEAVE] = tab(t, T_ZOCLEAVE, un->type, te);
+			tc->mp[Z_TRAVERSE] = tab(t, T_ZOCTRAV, un->type, te);
+			tc->tt = -1;
+		}
+		if ((r = tc->range) < 0 || (!tc->into_a && !tc->into_b))
 			continue;
-		if ((f = tab(t, T_ZOCFROM, te, cell_tt(t, e->at))) == 0)
+		if (tc->tt != cell_tt(t, e->at)) {
+			tc->tt = cell_tt(t, e->at);
+			tc->from = tab(t, T_ZOCFROM, te, tc->tt);
+		}
+		if ((f = tc->from) == 0)
 			continue;
 		r = (long)r * f / 100 > BIG ? BIG : (int)((long)r * f / 100);
-		in_a = board_distance(&t->board, e->at, a) <= r &&
-		    tab(t, T_ZOCINTO, te, cell_tt(t, a));
-		in_b = b >= 0 && board_distance(&t->board, e->at, b) <= r &&
-		    tab(t, T_ZOCINTO, te, cell_tt(t, b));
+		pe = board_pos(&t->board, e->at);
+		in_a = tc->into_a && board_pos_distance(pe, pa) <= r;
+		in_b = tc->into_b && board_pos_distance(pe, pb) <= r;
 		if (!in_a && !in_b)
 			continue;
-		z.unit = cand[i];
+		z.unit = ei;
 		z.kind = in_a && in_b ? Z_TRAVERSE : in_b ? Z_ENTER : Z_LEAVE;
-		mp = tab(t, z.kind == Z_TRAVERSE ? T_ZOCTRAV : z.kind ==
-		    Z_ENTER ? T_ZOCENTER : T_ZOCLEAVE, un->type, te);
+		mp = tc->mp[z.kind];
 		z.mp = mp;
 		zoc_note(t, sc, &z);
 		if (mp < 0)
