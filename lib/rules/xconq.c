@@ -195,7 +195,8 @@ struct xconq {
 	/* Zones found for a step, kept while no enemy of the mover has
 	 * moved since: a unit going back and forth among thousands of
 	 * units looks at them once, not at every step. */
-	struct zmemo	*zmemo;		/* ZMEMO steps, by a hash */
+	struct zmemo	*zmemo;		/* nzmemo steps, by a hash */
+	size_t		 nzmemo;
 	struct action	 zscratch;	/* a step's zones as found */
 	uint64_t	 moves;		/* units moved, all players */
 	uint64_t	 moves_by[MAXPLAYERS];
@@ -942,9 +943,18 @@ zoc_step(struct arb_turn *t, int u, int a, int b)
 	    (uint64_t)(unsigned)b) * 0xbf58476d1ce4e5b9u ^
 	    (uint64_t)(unsigned)un->type) * 0x94d049bb133111ebu ^
 	    (uint64_t)(unsigned)un->player;
-	if (x->zmemo == NULL)
-		x->zmemo = t_alloc(t, ZMEMO * sizeof(*x->zmemo));
-	zm = &x->zmemo[(key ^ key >> 29) & (ZMEMO - 1)];
+	if (x->zmemo == NULL) {
+		/* As many as the orders have cells, up to ZMEMO. */
+		size_t	 cells = 0, o;
+
+		for (o = 0; o < t->orders.n; o++)
+			cells += (size_t)t->orders.v[o].ncells;
+		for (x->nzmemo = 64; x->nzmemo < cells && x->nzmemo < ZMEMO;
+		    x->nzmemo *= 2)
+			;
+		x->zmemo = t_alloc(t, x->nzmemo * sizeof(*x->zmemo));
+	}
+	zm = &x->zmemo[(key ^ key >> 29) & (x->nzmemo - 1)];
 	if (zm->valid && zm->a == a && zm->b == b && zm->type == un->type &&
 	    zm->player == un->player && zm->others == others)
 		return zm;
