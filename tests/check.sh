@@ -12,6 +12,12 @@ trap 'rm -rf "$log" "$log.one" "$log.rc" $seeds' EXIT INT TERM
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=98
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=97
 if [ -n "$VALGRIND" ]; then
+	if ! command -v valgrind >/dev/null 2>&1; then
+		echo "VALGRIND=1: valgrind is not installed (Debian: apt-get" \
+		    "install valgrind); no test was run" >&2
+		echo "0 passed, 1 failed"
+		exit 1
+	fi
 	export ARBITER=$top/arbiter
 else
 	export ARBITER=${ARBITER:-$top/build-san/arbiter}
@@ -57,10 +63,17 @@ suite "threads" tests/threads fixtures/aeonis/demo-turn \
     fixtures/arcane-legions/n-spec-example fixtures/territory/loop-three
 suite "install" sh tests/install.sh
 suite "man pages" sh tests/manlint.sh
-# The library and the program must build warning-free with clang too.
+# The library and the program build warning-free with gcc (the program
+# make check uses is built with -Werror) and with clang where it is.
+suite "gcc build" sh -c 'make -s werror-build >/dev/null &&
+    echo "gcc build: 1 passed, 0 failed"'
 if command -v clang >/dev/null 2>&1; then
-	suite "clang build" sh -c 'make -s CC=clang arbiter-clang >/dev/null &&
-	    echo "clang build: 1 passed, 0 failed"'
+	suite "clang build" sh -c 'make -s CC=clang WERROR=-Werror \
+	    arbiter-clang >/dev/null && echo "clang build: 1 passed, 0 failed"'
+else
+	echo "== clang build"
+	echo "clang build: 0 passed, 0 failed, 1 skipped (no clang)" |
+	    tee -a "$log"
 fi
 # Each suite ends with "NAME: N passed, N failed"; add them up.
 awk '/^[a-z ]+: [0-9]+ passed, [0-9]+ failed/ {

@@ -2,7 +2,21 @@
 # Installs what arbiter needs to build and test, where it is missing:
 # jansson (libjansson-dev, found with pkg-config) and mandoc (man page
 # lint).  Uses apt-get when it can; says what to install when it cannot.
+#
+# With --check (plain make), only what the build needs is looked for, and
+# what is missing is said in one line, without installing anything.
+if [ "$1" = --check ]; then
+	need=
+	command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
+	pkg-config --exists jansson 2>/dev/null || need="$need libjansson-dev"
+	[ -z "$need" ] && exit 0
+	echo "arbiter: cannot build: missing$need; install it (Debian:" \
+	    "apt-get install$need) or run make demo, which does" >&2
+	exit 1
+fi
 missing=
+[ -n "$VALGRIND" ] && ! command -v valgrind >/dev/null 2>&1 &&
+    missing="$missing valgrind"
 command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
 pkg-config --exists jansson 2>/dev/null || missing="$missing libjansson-dev"
 command -v mandoc >/dev/null 2>&1 || missing="$missing mandoc"

@@ -123,5 +123,12 @@ check "last turn message" grep -qx "arbiter: $last: turn 2147483647 is the last 
 check "last turn: nothing written" test ! -e "$tmp/last.json" -a ! -e "$tmp/last-next.json"
 expect 0 "the last turn itself is adjudicated" "$arbiter" -o "$tmp/last.json" "$last"
 
+# A plain make on a machine without jansson says in one line what to
+# install (a PATH with no pkg-config stands for such a machine).
+mkdir -p "$tmp/bin"
+ln -s "$(command -v sh)" "$tmp/bin/sh"
+expect 1 "a build without jansson" env PATH="$tmp/bin" sh "$top/tests/deps.sh" --check
+check "says what to install" grep -q "^arbiter: cannot build: missing pkg-config libjansson-dev; install it (Debian: apt-get install pkg-config libjansson-dev)" "$tmp/err"
+
 echo "error paths: $pass passed, $fail failed"
 [ $fail -eq 0 ]
