@@ -194,13 +194,15 @@ deps:
 
 demo: deps
 	@$(MAKE) arbiter
-	@echo '$$ ./arbiter --trace-file - --text -o /dev/null fixtures/aeonis/demo-turn/map.json ...'
-	@cd fixtures/aeonis/demo-turn && ../../../arbiter --trace-file - \
-	    --text -o /dev/null map.json orders/*.json
+	@echo '$$ ./arbiter --trace-file - --text -o /dev/null fixtures/aeonis/demo-turn/map.json fixtures/aeonis/demo-turn/orders/*.json'
+	@./arbiter --trace-file - --text -o /dev/null \
+	    fixtures/aeonis/demo-turn/map.json \
+	    fixtures/aeonis/demo-turn/orders/*.json
 	@echo
-	@echo '$$ ./arbiter fixtures/aeonis/demo-turn/map.json red=orders/red.json blue=orders/blue.json'
-	@cd fixtures/aeonis/demo-turn && ../../../arbiter map.json \
-	    red=orders/red.json blue=orders/blue.json
+	@echo '$$ ./arbiter fixtures/aeonis/demo-turn/map.json red=fixtures/aeonis/demo-turn/orders/red.json blue=fixtures/aeonis/demo-turn/orders/blue.json'
+	@./arbiter fixtures/aeonis/demo-turn/map.json \
+	    red=fixtures/aeonis/demo-turn/orders/red.json \
+	    blue=fixtures/aeonis/demo-turn/orders/blue.json
 
 check: deps
 	@$(MAKE) WERROR=-Werror arbiter build-san/arbiter tests/unit tests/fuzz_main \
