@@ -80,12 +80,14 @@ compare() {
 	printf '%-10s %8d %10d %12d\n' arbiter "$ams" "$akb" \
 	    "$(wc -c <"$5/result.json")"
 	# The parse floor: parse every input, write as many bytes.
-	p=$(best "$5" "$bin/floor" -b "$(wc -c <"$5/result.json")" \
-	    parse.json map.json $(cat "$dir/list")) || exit 1
+	turn=$5
+	bytes=$(wc -c <"$turn/result.json")
+	p=$(best "$turn" "$bin/floor" -b "$bytes" parse.json map.json \
+	    $(cat "$dir/list")) || exit 1
 	set -- $p
 	pms=$1 pkb=$2
 	printf '%-10s %8d %10d %12d\n' "parse floor" "$pms" "$pkb" \
-	    "$(wc -c <"$5/result.json")"
+	    "$(wc -c <"$turn/parse.json")"
 	echo "parse     $(ratio "$ams" "$pms") x the parse floor in time," \
 	    "$(ratio "$akb" "$pkb") x in memory (goal <= 1.50, <= 1.00:" \
 	    "$(verdict "$ams" "$pms" 150), $(verdict "$akb" "$pkb" 100))"
