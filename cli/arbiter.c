@@ -81,9 +81,9 @@ help(void)
 	    "  -V, --version         show the version\n\n"
 	    "Map \"-\" is standard input.  Exit: 0 done, 1 illegal or failed "
 	    "orders (--check)\n"
-	    "or a ruling that differs (--verify), "
-	    "64 usage, 65 bad data, 66 cannot open, 70 internal, 73 cannot "
-	    "create.\n");
+	    "or a ruling that differs (--verify), 64 usage, 65 bad data, 66 "
+	    "cannot open,\n"
+	    "70 internal, 73 cannot create.\n");
 }
 
 /* Reports e as "arbiter: file:line:column: text at /pointer". */
