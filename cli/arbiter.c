@@ -8,11 +8,14 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <sys/stat.h>
+#include <sys/wait.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -21,6 +24,8 @@
 #include <string.h>
 #include <sysexits.h>
 #include <unistd.h>
+
+#include <jansson.h>
 
 #include "arbiter.h"
 
@@ -43,8 +48,9 @@ usage(FILE *fp)
 	fprintf(fp, "usage: %s [-chtV] [-n next.json] [-o result.json] "
 	    "[-r ruleset] [-s seed]\n"
 	    "               [--max-input bytes] [--trace-file file [--text]]"
-	    "\n               map.json [player=]orders.json ...\n",
-	    progname);
+	    "\n               map.json [player=]orders.json ...\n"
+	    "       %s [--max-input bytes] --verify dir ...\n",
+	    progname, progname);
 }
 
 static void
@@ -69,11 +75,15 @@ help(void)
 	    "  -t, --trace           include the trace in the result\n"
 	    "      --trace-file FILE write the trace to FILE as JSON Lines\n"
 	    "      --text            with --trace-file: readable text lines\n"
+	    "      --verify DIR...   run the rulings in each DIR and compare "
+	    "them\n"
+	    "                        with what they expect (see arbiter(1))\n"
 	    "  -V, --version         show the version\n\n"
 	    "Map \"-\" is standard input.  Exit: 0 done, 1 illegal or failed "
-	    "orders (--check),\n"
-	    "64 usage, 65 bad data, 66 cannot open, 70 internal, 73 cannot "
-	    "create.\n");
+	    "orders (--check)\n"
+	    "or a ruling that differs (--verify), 64 usage, 65 bad data, 66 "
+	    "cannot open,\n"
+	    "70 internal, 73 cannot create.\n");
 }
 
 /* Reports e as "arbiter: file:line:column: text at /pointer". */
@@ -883,6 +893,673 @@ check_names(const char *map, struct operand *ops, int nops,
 	return rc;
 }
 
+/*
+ * --verify: runs the rulings in directories laid out as the casebook's
+ * and compares what the program writes with what they expect.  Each case
+ * runs this same program in a child, in the case's directory, so that its
+ * options, messages and exit status are exactly what a user gets, and a
+ * case that crashes or leaks cannot take the others with it.  The child's
+ * result, messages and next map come back through pipes: nothing is
+ * written to a file.
+ */
+
+/* A growing buffer, for what a case writes and for a JSON Pointer. */
+struct buf {
+	char	*p;
+	size_t	 len, cap;
+};
+
+static bool
+buf_add(struct buf *b, const char *s, size_t n)
+{
+	char	*p;
+	size_t	 cap;
+
+	if (b->len + n + 1 > b->cap) {
+		cap = b->cap == 0 ? 4096 : b->cap;
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		if ((p = realloc(b->p, cap)) == NULL)
+			return false;
+		b->p = p;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->len, s, n);
+	b->len += n;
+	b->p[b->len] = '\0';
+	return true;
+}
+
+static void
+buf_release(struct buf *b)
+{
+	free(b->p);
+	memset(b, 0, sizeof(*b));
+}
+
+/*
+ * Reads name in the directory dfd into b.  0, ENOENT when there is no
+ * such file, or another errno value.
+ */
+static int
+read_at(int dfd, const char *name, struct buf *b)
+{
+	char	 chunk[65536];
+	ssize_t	 r;
+	int	 fd, e;
+
+	if ((fd = openat(dfd, name, O_RDONLY | O_NOCTTY)) == -1)
+		return errno;
+	for (;;) {
+		if ((r = read(fd, chunk, sizeof(chunk))) == -1) {
+			if (errno == EINTR)
+				continue;
+			e = errno;
+			close(fd);
+			return e;
+		}
+		if (r == 0)
+			break;
+		if (b->len + (size_t)r > max_input) {
+			close(fd);
+			return EFBIG;
+		}
+		if (!buf_add(b, chunk, (size_t)r)) {
+			close(fd);
+			return ENOMEM;
+		}
+	}
+	close(fd);
+	/* An empty file still gives a string. */
+	return buf_add(b, "", 0) ? 0 : ENOMEM;
+}
+
+static int
+cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The case's orders, "orders/NAME.json", in the byte order of their
+ * names, as the casebook's shell passes them in the C locale.  NULL
+ * terminated; *n is their number.  NULL when memory runs out.
+ */
+static char **
+list_orders(int dfd, size_t *n)
+{
+	struct dirent	*de;
+	DIR		*d;
+	char		**v, **nv;
+	size_t		 cap = 8, len;
+	int		 fd;
+
+	*n = 0;
+	if ((v = calloc(cap + 1, sizeof(*v))) == NULL)
+		return NULL;
+	if ((fd = openat(dfd, "orders", O_RDONLY | O_DIRECTORY)) == -1)
+		return v;
+	if ((d = fdopendir(fd)) == NULL) {
+		close(fd);
+		return v;
+	}
+	while ((de = readdir(d)) != NULL) {
+		len = strlen(de->d_name);
+		/* As the glob orders/ *.json: no dot files. */
+		if (de->d_name[0] == '.' || len < 5 ||
+		    strcmp(de->d_name + len - 5, ".json") != 0)
+			continue;
+		if (*n == cap) {
+			cap *= 2;
+			if ((nv = realloc(v, (cap + 1) * sizeof(*v))) == NULL)
+				goto fail;
+			v = nv;
+		}
+		if ((v[*n] = malloc(len + 8)) == NULL)
+			goto fail;
+		snprintf(v[*n], len + 8, "orders/%s", de->d_name);
+		v[++*n] = NULL;
+	}
+	closedir(d);
+	qsort(v, *n, sizeof(*v), cmp_names);
+	return v;
+fail:
+	closedir(d);
+	while (*n > 0)
+		free(v[--*n]);
+	free(v);
+	return NULL;
+}
+
+/* What a case wrote, and how it ended. */
+struct outcome {
+	struct buf	 out, err, next;
+	int		 status;	/* exit status, or -1 */
+	int		 sig;		/* the signal that killed it, or 0 */
+};
+
+/*
+ * Runs self with argv in the directory dfd, the child's standard output,
+ * standard error and descriptor 3 (its next map, with -n /dev/fd/3)
+ * read into o.  False when the child could not be started, with errno.
+ */
+static bool
+run_case(const char *self, char *const argv[], int dfd, struct outcome *o)
+{
+	struct pollfd	 pfd[3];
+	struct buf	*bufs[3];
+	char		 chunk[65536];
+	ssize_t		 r;
+	pid_t		 pid;
+	int		 p[3][2], i, j, open_fds, st, e;
+
+	bufs[0] = &o->out;
+	bufs[1] = &o->err;
+	bufs[2] = &o->next;
+	for (i = 0; i < 3; i++)
+		p[i][0] = p[i][1] = -1;
+	for (i = 0; i < 3; i++) {
+		if (pipe(p[i]) != 0)
+			goto fail;
+		for (j = 0; j < 2; j++)
+			fcntl(p[i][j], F_SETFD, FD_CLOEXEC);
+	}
+	fflush(stdout);
+	if ((pid = fork()) == -1)
+		goto fail;
+	if (pid == 0) {
+		int	 w[3];
+
+		/* Into the case, then the pipes out of the way of 1, 2 and
+		 * 3 (which dfd may be) before those are replaced. */
+		if (fchdir(dfd) != 0)
+			_exit(EXIT_INTERNAL);
+		for (i = 0; i < 3; i++)
+			if ((w[i] = fcntl(p[i][1], F_DUPFD_CLOEXEC, 10)) == -1)
+				_exit(EXIT_INTERNAL);
+		if (dup2(w[0], STDOUT_FILENO) == -1 ||
+		    dup2(w[1], STDERR_FILENO) == -1 || dup2(w[2], 3) == -1)
+			_exit(EXIT_INTERNAL);
+		if (self != NULL)
+			execv(self, argv);
+		else {
+			execv("/proc/self/exe", argv);
+			execvp(argv[0], argv);
+		}
+		fprintf(stderr, "%s: cannot run %s: %s\n", progname,
+		    self != NULL ? self : argv[0], strerror(errno));
+		_exit(EXIT_INTERNAL);
+	}
+	for (i = 0; i < 3; i++) {
+		close(p[i][1]);
+		p[i][1] = -1;
+		pfd[i].fd = p[i][0];
+		pfd[i].events = POLLIN;
+	}
+	/* Read all three at once: a child blocked on one full pipe while
+	 * we wait on another would never finish. */
+	for (open_fds = 3; open_fds > 0;) {
+		if (poll(pfd, 3, -1) == -1) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (i = 0; i < 3; i++) {
+			if (pfd[i].fd == -1 || pfd[i].revents == 0)
+				continue;
+			r = read(pfd[i].fd, chunk, sizeof(chunk));
+			if (r == -1 && errno == EINTR)
+				continue;
+			if (r > 0 && buf_add(bufs[i], chunk, (size_t)r))
+				continue;
+			/* The end, an error or no memory: stop reading;
+			 * the child then sees a broken pipe. */
+			close(pfd[i].fd);
+			p[i][0] = pfd[i].fd = -1;
+			open_fds--;
+		}
+	}
+	for (i = 0; i < 3; i++)
+		if (p[i][0] != -1)
+			close(p[i][0]);
+	while (waitpid(pid, &st, 0) == -1)
+		if (errno != EINTR)
+			return false;
+	o->status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	o->sig = WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+	for (i = 0; i < 3; i++)
+		if (!buf_add(bufs[i], "", 0)) {
+			errno = ENOMEM;
+			return false;
+		}
+	return true;
+fail:
+	e = errno;
+	for (i = 0; i < 3; i++)
+		for (j = 0; j < 2; j++)
+			if (p[i][j] != -1)
+				close(p[i][j]);
+	errno = e;
+	return false;
+}
+
+/* Shows v in reason, compact, cut to about 80 bytes ("nothing" for
+ * NULL). */
+static void
+show_json(const json_t *v, char *s, size_t size)
+{
+	char	*d;
+	size_t	 n;
+
+	if (v == NULL) {
+		snprintf(s, size, "nothing");
+		return;
+	}
+	if ((d = json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY)) == NULL) {
+		snprintf(s, size, "(out of memory)");
+		return;
+	}
+	n = strlen(d);
+	if (n > 80) {
+		/* Not inside a UTF-8 sequence. */
+		for (n = 77; n > 0 && ((unsigned char)d[n] & 0xc0) == 0x80;)
+			n--;
+		snprintf(s, size, "%.*s...", (int)n, d);
+	} else
+		snprintf(s, size, "%s", d);
+	free(d);
+}
+
+/* Appends "/key" to the JSON Pointer ptr, with ~ and / escaped. */
+static bool
+ptr_push(struct buf *ptr, const char *key)
+{
+	if (!buf_add(ptr, "/", 1))
+		return false;
+	for (; *key != '\0'; key++) {
+		if (*key == '~' && !buf_add(ptr, "~0", 2))
+			return false;
+		else if (*key == '/' && !buf_add(ptr, "~1", 2))
+			return false;
+		else if (*key != '~' && *key != '/' && !buf_add(ptr, key, 1))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Finds the first difference between want and got, walking want in the
+ * order of its document (members got has and want lacks come after
+ * want's own).  True with ptr the JSON Pointer of the place and *w and *g
+ * the values there (NULL: none); false when they are equal.
+ */
+static bool
+json_diff(const json_t *want, const json_t *got, struct buf *ptr,
+    const json_t **w, const json_t **g)
+{
+	const char	*key;
+	json_t		*wv, *gv;
+	size_t		 i, mark = ptr->len;
+	char		 num[32];
+
+	*w = want;
+	*g = got;
+	if (json_typeof(want) != json_typeof(got))
+		return true;
+	if (json_is_object(want)) {
+		json_object_foreach((json_t *)want, key, wv) {
+			if (!ptr_push(ptr, key))
+				return true;
+			if ((gv = json_object_get(got, key)) == NULL) {
+				*w = wv;
+				*g = NULL;
+				return true;
+			}
+			if (json_diff(wv, gv, ptr, w, g))
+				return true;
+			ptr->len = mark;
+			ptr->p[mark] = '\0';
+		}
+		json_object_foreach((json_t *)got, key, gv) {
+			if (json_object_get(want, key) != NULL)
+				continue;
+			ptr_push(ptr, key);
+			*w = NULL;
+			*g = gv;
+			return true;
+		}
+		return false;
+	}
+	if (json_is_array(want)) {
+		for (i = 0; i < json_array_size(want) ||
+		    i < json_array_size(got); i++) {
+			snprintf(num, sizeof(num), "/%zu", i);
+			if (!buf_add(ptr, num, strlen(num)))
+				return true;
+			wv = json_array_get(want, i);
+			gv = json_array_get(got, i);
+			if (wv == NULL || gv == NULL) {
+				*w = wv;
+				*g = gv;
+				return true;
+			}
+			if (json_diff(wv, gv, ptr, w, g))
+				return true;
+			ptr->len = mark;
+			ptr->p[mark] = '\0';
+		}
+		return false;
+	}
+	return !json_equal((json_t *)want, (json_t *)got);
+}
+
+/*
+ * Compares what a case wrote (got) with the file that says what it
+ * should be (want), both JSON texts; what is "the result" or "the next
+ * map".  True when they are the same bytes; else false with reason
+ * filled.
+ */
+static bool
+same_json(const char *what, const char *file, const struct buf *want,
+    const struct buf *got, char *reason, size_t size)
+{
+	json_error_t	 je;
+	json_t		*w, *g;
+	const json_t	*wv, *gv;
+	struct buf	 ptr = { NULL, 0, 0 };
+	char		 ws[128], gs[128];
+	size_t		 i;
+	int		 line = 1, col = 1;
+
+	if (want->len == got->len && memcmp(want->p, got->p, got->len) == 0)
+		return true;
+	if ((w = json_loadb(want->p, want->len, JSON_DECODE_ANY, &je)) ==
+	    NULL) {
+		snprintf(reason, size, "%s is not JSON: %d:%d: %s", file,
+		    je.line, je.column, je.text);
+		return false;
+	}
+	if ((g = json_loadb(got->p, got->len, JSON_DECODE_ANY, &je)) ==
+	    NULL) {
+		snprintf(reason, size, "%s is not JSON: %d:%d: %s", what,
+		    je.line, je.column, je.text);
+		json_decref(w);
+		return false;
+	}
+	if (!buf_add(&ptr, "", 0))
+		snprintf(reason, size, "%s differs (out of memory)", what);
+	else if (json_diff(w, g, &ptr, &wv, &gv)) {
+		show_json(wv, ws, sizeof(ws));
+		show_json(gv, gs, sizeof(gs));
+		snprintf(reason, size, "%s differs at %s: expected %s, got %s",
+		    what, ptr.len == 0 ? "the root" : ptr.p, ws, gs);
+	} else {
+		for (i = 0; i < want->len && i < got->len &&
+		    want->p[i] == got->p[i]; i++) {
+			if (want->p[i] == '\n')
+				line++, col = 1;
+			else
+				col++;
+		}
+		snprintf(reason, size, "%s differs in bytes only (the JSON is "
+		    "equal), from line %d, column %d", what, line, col);
+	}
+	buf_release(&ptr);
+	json_decref(g);
+	json_decref(w);
+	return false;
+}
+
+/* Copies line number n (from 1) of s into d, or "nothing"; control
+ * characters become '?'. */
+static void
+show_line(const char *s, size_t len, int n, char *d, size_t size)
+{
+	const char	*end = s + len, *nl;
+	size_t		 i, k;
+
+	for (; n > 1 && s < end; n--) {
+		if ((nl = memchr(s, '\n', (size_t)(end - s))) == NULL)
+			s = end;
+		else
+			s = nl + 1;
+	}
+	if (s >= end) {
+		snprintf(d, size, "nothing");
+		return;
+	}
+	d[0] = '"';
+	for (i = 0, k = 1; s + i < end && s[i] != '\n' && k + 5 < size;
+	    i++, k++)
+		d[k] = (unsigned char)s[i] < 0x20 ? '?' : s[i];
+	if (s + i < end && s[i] != '\n') {
+		memcpy(d + k, "...", 3);
+		k += 3;
+	}
+	d[k++] = '"';
+	d[k] = '\0';
+}
+
+/* The line (from 1) on which a and b first differ. */
+static int
+first_line(const struct buf *a, const struct buf *b)
+{
+	size_t	 i;
+	int	 line = 1;
+
+	for (i = 0; i < a->len && i < b->len && a->p[i] == b->p[i]; i++)
+		if (a->p[i] == '\n')
+			line++;
+	return line;
+}
+
+/*
+ * Verifies the case in dir: "ok dir" or "not ok dir: reason" on standard
+ * output.  0 when it passes, 1 when it fails, or an exit status after a
+ * message.
+ */
+static int
+verify_one(const char *self, const char *dir)
+{
+	struct buf	 args = { NULL, 0, 0 }, want = { NULL, 0, 0 };
+	struct buf	 werr = { NULL, 0, 0 }, wnext = { NULL, 0, 0 };
+	struct buf	 wstat = { NULL, 0, 0 };
+	struct outcome	 o;
+	char		**orders = NULL, **argv = NULL, *tok, *end;
+	char		 reason[600], ws[200], gs[200];
+	const char	*file = NULL;
+	bool		 has_want, has_err, has_next;
+	size_t		 norders = 0, n = 0, i;
+	long		 wantst = 0;
+	int		 dfd, e, rc = EXIT_OK;
+
+	memset(&o, 0, sizeof(o));
+	reason[0] = '\0';
+	if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) ==
+	    -1) {
+		e = errno;
+		goto noinput;
+	}
+	/* The expected files: each may be missing, none unreadable. */
+	if ((e = read_at(dfd, file = "args", &args)) == ENOENT)
+		e = 0;
+	if (e == 0 && (e = read_at(dfd, file = "expected.json", &want)) ==
+	    ENOENT)
+		e = 0;
+	has_want = want.p != NULL;
+	if (e == 0 && (e = read_at(dfd, file = "expected.err", &werr)) ==
+	    ENOENT)
+		e = 0;
+	has_err = werr.p != NULL;
+	if (e == 0 && (e = read_at(dfd, file = "expected.next.json",
+	    &wnext)) == ENOENT)
+		e = 0;
+	has_next = wnext.p != NULL;
+	if (e == 0 && (e = read_at(dfd, file = "expected.status", &wstat)) ==
+	    ENOENT)
+		e = 0;
+	if (e == ENOMEM)
+		goto nomem;
+	if (e != 0)
+		goto noinput;
+	file = NULL;
+	if (wstat.p != NULL) {
+		errno = 0;
+		wantst = strtol(wstat.p, &end, 10);
+		while (*end == '\n' || *end == ' ' || *end == '\t')
+			end++;
+		if (errno != 0 || end == wstat.p || *end != '\0' ||
+		    wantst < 0 || wantst > 255) {
+			snprintf(reason, sizeof(reason), "expected.status is "
+			    "not an exit status");
+			goto done;
+		}
+	}
+	if ((orders = list_orders(dfd, &norders)) == NULL)
+		goto nomem;
+	/* self, the args, -n /dev/fd/3, map.json, the orders, NULL. */
+	if ((argv = calloc(args.len / 2 + norders + 6, sizeof(*argv))) ==
+	    NULL)
+		goto nomem;
+	argv[n++] = (char *)progname;
+	if (args.p != NULL)
+		for (tok = strtok(args.p, " \t\n\r\v\f"); tok != NULL;
+		    tok = strtok(NULL, " \t\n\r\v\f"))
+			argv[n++] = tok;
+	if (has_next) {
+		argv[n++] = (char *)"-n";
+		argv[n++] = (char *)"/dev/fd/3";
+	}
+	argv[n++] = (char *)"map.json";
+	for (i = 0; i < norders; i++)
+		argv[n++] = orders[i];
+	argv[n] = NULL;
+	if (!run_case(self, argv, dfd, &o)) {
+		if (errno == ENOMEM)
+			goto nomem;
+		snprintf(reason, sizeof(reason), "cannot run the case: %s",
+		    strerror(errno));
+		goto done;
+	}
+	show_line(o.err.p, o.err.len, 1, gs, sizeof(gs));
+	if (o.sig != 0)
+		snprintf(reason, sizeof(reason), "killed by signal %d%s%s%s",
+		    o.sig, o.err.len > 0 ? " (" : "", o.err.len > 0 ? gs : "",
+		    o.err.len > 0 ? ")" : "");
+	else if (o.status != wantst)
+		snprintf(reason, sizeof(reason), "exit status %d, expected "
+		    "%ld%s%s%s", o.status, wantst, o.err.len > 0 ? " (" : "",
+		    o.err.len > 0 ? gs : "", o.err.len > 0 ? ")" : "");
+	else if (has_want && !same_json("result", "expected.json", &want,
+	    &o.out, reason, sizeof(reason)))
+		;
+	else if (has_err && (o.err.len != werr.len ||
+	    memcmp(o.err.p, werr.p, werr.len) != 0)) {
+		i = (size_t)first_line(&werr, &o.err);
+		show_line(werr.p, werr.len, (int)i, ws, sizeof(ws));
+		show_line(o.err.p, o.err.len, (int)i, gs, sizeof(gs));
+		snprintf(reason, sizeof(reason), "diagnostic differs at line "
+		    "%zu: expected %s, got %s", i, ws, gs);
+	} else if (!has_err && o.err.len > 0)
+		snprintf(reason, sizeof(reason), "unexpected output on "
+		    "standard error: %s", gs);
+	else if (!has_want && !has_err)
+		snprintf(reason, sizeof(reason), "no expected.json or "
+		    "expected.err");
+	else if (has_next)
+		same_json("next map", "expected.next.json", &wnext, &o.next,
+		    reason, sizeof(reason));
+	goto done;
+nomem:
+	rc = nomem();
+	snprintf(reason, sizeof(reason), "out of memory");
+	goto done;
+noinput:
+	if (file != NULL)
+		fprintf(stderr, "%s: cannot read %s/%s: %s\n", progname, dir,
+		    file, strerror(e));
+	else
+		fprintf(stderr, "%s: cannot open %s: %s\n", progname, dir,
+		    strerror(e));
+	snprintf(reason, sizeof(reason), "cannot read: %s", strerror(e));
+	rc = EXIT_NOINPUT;
+done:
+	if (reason[0] == '\0')
+		printf("ok %s\n", dir);
+	else {
+		printf("not ok %s: %s\n", dir, reason);
+		if (rc == EXIT_OK)
+			rc = EXIT_ILLEGAL;
+	}
+	if (dfd != -1)
+		close(dfd);
+	for (i = 0; orders != NULL && i < norders; i++)
+		free(orders[i]);
+	free(orders);
+	free(argv);
+	buf_release(&o.out);
+	buf_release(&o.err);
+	buf_release(&o.next);
+	buf_release(&wstat);
+	buf_release(&wnext);
+	buf_release(&werr);
+	buf_release(&want);
+	buf_release(&args);
+	return rc;
+}
+
+/*
+ * arbiter --verify DIR...: each case in turn, then the count.  The worst
+ * outcome decides the exit status: 66 for a directory that cannot be
+ * read, else 1 for a case that fails.
+ */
+static int
+verify(const char *argv0, int ndirs, char **dirs)
+{
+	char	*self = NULL, *cwd;
+	int	 i, r, rc = EXIT_OK, pass = 0, failed = 0;
+
+	/* A case's args may not start a --verify of its own directory,
+	 * which would run itself without end. */
+	if (getenv("ARBITER_VERIFYING") != NULL) {
+		fprintf(stderr, "%s: --verify inside a case of --verify\n",
+		    progname);
+		return EXIT_USAGE;
+	}
+	if (setenv("ARBITER_VERIFYING", "1", 1) != 0)
+		return nomem();
+	/* The children run in the cases' directories: a relative name for
+	 * the program would not find it there.  Without a slash, the
+	 * program was found on PATH (or is /proc/self/exe). */
+	if (argv0[0] == '/')
+		self = strdup(argv0);
+	else if (strchr(argv0, '/') != NULL && (cwd = getcwd(NULL, 0)) !=
+	    NULL) {
+		if ((self = malloc(strlen(cwd) + strlen(argv0) + 2)) != NULL)
+			sprintf(self, "%s/%s", cwd, argv0);
+		free(cwd);
+	}
+	if (strchr(argv0, '/') != NULL && self == NULL)
+		return nomem();
+	for (i = 0; i < ndirs; i++) {
+		r = verify_one(self, dirs[i]);
+		if (r == EXIT_OK)
+			pass++;
+		else
+			failed++;
+		if (r > rc)
+			rc = r;
+	}
+	printf("verify: %d passed, %d failed\n", pass, failed);
+	free(self);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "%s: cannot write standard output: %s\n",
+		    progname, strerror(errno));
+		return EXIT_CANTCREAT;
+	}
+	return rc;
+}
+
 static int
 run(int argc, char **argv, struct arb_turn *t)
 {
@@ -897,20 +1574,25 @@ run(int argc, char **argv, struct arb_turn *t)
 		{ "trace", no_argument, NULL, 't' },
 		{ "trace-file", required_argument, NULL, 'T' },
 		{ "text", no_argument, NULL, 'X' },
+		{ "verify", no_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char	*output = "-", *next = NULL, *tracefile = NULL;
-	const char	*ruleset = NULL, *names[3];
+	const char	*ruleset = NULL, *names[3], *argv0 = argv[0];
 	struct operand	*ops = NULL;
 	struct arb_error e;
 	char		*text, *end;
 	size_t		 len;
 	bool		 check = false, trace = false, textual = false;
+	bool		 verifying = false, turn_opts = false;
 	int		 ch, i, nops, rc;
 
 	while ((ch = getopt_long(argc, argv, "chn:o:r:s:tV", longopts,
 	    NULL)) != -1) {
+		/* Options for one turn, which --verify does not take. */
+		if (strchr("cnorstTX", ch) != NULL)
+			turn_opts = true;
 		switch (ch) {
 		case 'c':
 			check = true;
@@ -960,6 +1642,9 @@ run(int argc, char **argv, struct arb_turn *t)
 		case 'X':
 			textual = true;
 			break;
+		case 'v':
+			verifying = true;
+			break;
 		case 'V':
 			printf("arbiter %s\n", ARB_VERSION);
 			return EXIT_OK;
@@ -970,10 +1655,12 @@ run(int argc, char **argv, struct arb_turn *t)
 	}
 	argc -= optind;
 	argv += optind;
-	if (argc < 1) {
+	if (argc < 1 || (verifying && turn_opts)) {
 		usage(stderr);
 		return EXIT_USAGE;
 	}
+	if (verifying)
+		return verify(argv0, argc, argv);
 	if (textual && tracefile == NULL) {
 		fprintf(stderr, "%s: --text goes with --trace-file\n",
 		    progname);

@@ -1,10 +1,10 @@
 #!/bin/sh
 # The casebook runner: one directory per case under fixtures/RULESET/CASE.
-# Runs `arbiter $(cat args) map.json orders/*.json` in the case directory
-# and compares standard output with expected.json, or standard error and
-# the exit status with expected.err and expected.status.  With
-# expected.next.json it also writes the next map and compares it, and checks
-# that the next map loads again.  Every case runs twice (outputs must be
+# Runs `arbiter $(cat args) map.json orders/*.json` in the case directory,
+# and `arbiter --verify` on it, which compares standard output with
+# expected.json, or standard error and the exit status with expected.err
+# and expected.status, and, with expected.next.json, the next map with it.
+# The runner checks that the next map loads again.  Every case runs twice (outputs must be
 # byte-identical) and once more with the order files reversed on the
 # command line (the result must not change).  Where a case has expect.txt,
 # the outcome worked out by hand, tests/expect checks the result against it
@@ -56,24 +56,26 @@ for dir in "$top"/fixtures/*/*/; do
 		fi
 		[ -n "$nextarg" ] && cp "$tmp/next.json" expected.next.json
 	fi
-	want=0
-	[ -f expected.status ] && want=$(cat expected.status)
-	if [ "$status" -ne "$want" ]; then
-		why="exit status $status, expected $want"
-	elif [ -f expected.json ] && ! cmp -s "$tmp/out" expected.json; then
-		why="result differs"
-		diff -u expected.json "$tmp/out" | sed 's/^/# /' | head -60
-	elif [ -f expected.err ] && ! cmp -s "$tmp/err" expected.err; then
-		why="diagnostic differs"
-		diff -u expected.err "$tmp/err" | sed 's/^/# /'
-	elif [ ! -f expected.err ] && [ -s "$tmp/err" ]; then
-		why="unexpected output on standard error"
-		sed 's/^/# /' "$tmp/err" | head -20
-	elif [ ! -f expected.json ] && [ ! -f expected.err ]; then
-		why="no expected.json or expected.err"
-	elif [ -n "$nextarg" ] && ! cmp -s "$tmp/next.json" expected.next.json; then
-		why="next map differs"
-		diff -u expected.next.json "$tmp/next.json" | sed 's/^/# /' | head -40
+	# The result, the diagnostic, the exit status and the next map
+	# are compared by arbiter --verify, as users compare their own
+	# rulings; the diff of the first run follows for the reader.
+	$run --verify . >"$tmp/verify" 2>&1
+	vstatus=$?
+	if [ $vstatus -ne 0 ]; then
+		why=$(sed -n 's/^not ok \.: //p' "$tmp/verify")
+		[ -n "$why" ] && [ $vstatus -eq 1 ] ||
+		    why="arbiter --verify: exit status $vstatus"
+		case $why in
+		"result differs"*)
+			diff -u expected.json "$tmp/out" | head -60 ;;
+		"diagnostic differs"*)
+			diff -u expected.err "$tmp/err" ;;
+		"next map differs"*)
+			diff -u expected.next.json "$tmp/next.json" |
+			    head -40 ;;
+		*)
+			grep -v '^verify: ' "$tmp/verify" | head -20 ;;
+		esac | sed 's/^/# /'
 	elif [ -n "$nextarg" ] && ! $run "$tmp/next.json" >/dev/null 2>"$tmp/err2"; then
 		why="the next map does not load again: $(cat "$tmp/err2")"
 	elif [ -f expect.txt ] && ! "$expect" expect.txt "$tmp/out" >"$tmp/exp" 2>&1; then

@@ -44,6 +44,7 @@ suite "unit tests" tests/unit
 suite "casebook ($ARBITER)" sh tests/casebook.sh
 suite "JSONTestSuite" sh tests/jsonsuite.sh
 suite "error paths" sh tests/errors.sh
+suite "verify" sh tests/verify.sh
 suite "hostile inputs" sh tests/hostile.sh
 suite "outputs" sh tests/outputs.sh
 # The fuzz targets replay their corpora, the casebook's seeds and
