@@ -1,13 +1,17 @@
 #!/bin/sh
 # Installs what arbiter needs to build and test, where it is missing:
-# jansson (libjansson-dev, found with pkg-config) and mandoc (man page
-# lint).  Uses apt-get when it can; says what to install when it cannot.
+# jansson (libjansson-dev, found with pkg-config), mandoc (man page
+# lint) and python3 with python3-jsonschema (the schema check).  Uses
+# apt-get when it can; says what to install when it cannot.
 missing=
 command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
 pkg-config --exists jansson 2>/dev/null || missing="$missing libjansson-dev"
 command -v mandoc >/dev/null 2>&1 || missing="$missing mandoc"
 command -v cc >/dev/null 2>&1 || missing="$missing gcc"
 command -v make >/dev/null 2>&1 || missing="$missing make"
+command -v python3 >/dev/null 2>&1 || missing="$missing python3"
+python3 -c 'import jsonschema' >/dev/null 2>&1 ||
+    missing="$missing python3-jsonschema"
 [ -z "$missing" ] && exit 0
 
 echo "arbiter: installing:$missing"
