@@ -7,6 +7,10 @@ BINDIR	?= $(PREFIX)/bin
 LIBDIR	?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 MANDIR	?= $(PREFIX)/share/man
+DATADIR	?= $(PREFIX)/share/arbiter
+SCHEMADIR ?= $(DATADIR)/schema
+SCHEMAS	= schema/map.schema.json schema/orders.schema.json \
+	  schema/result.schema.json
 CC	?= cc
 CFLAGS	?= -O2 -g
 PKG_CONFIG ?= pkg-config
@@ -235,7 +239,8 @@ lint:
 install: arbiter libarbiter.a
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)/man1" \
 	    "$(DESTDIR)$(MANDIR)/man5" "$(DESTDIR)$(MANDIR)/man7" \
-	    "$(DESTDIR)$(LIBDIR)/pkgconfig" "$(DESTDIR)$(INCLUDEDIR)"
+	    "$(DESTDIR)$(LIBDIR)/pkgconfig" "$(DESTDIR)$(INCLUDEDIR)" \
+	    "$(DESTDIR)$(SCHEMADIR)"
 	install -m 0755 arbiter "$(DESTDIR)$(BINDIR)/arbiter"
 	install -m 0644 libarbiter.a "$(DESTDIR)$(LIBDIR)/libarbiter.a"
 	v=`sed -n 's/^#define ARB_VERSION "\(.*\)"/\1/p' lib/arbiter.h`; \
@@ -255,6 +260,7 @@ install: arbiter libarbiter.a
 	install -m 0644 man/arbiter-map.5 man/arbiter-orders.5 \
 	    man/arbiter-result.5 "$(DESTDIR)$(MANDIR)/man5/"
 	install -m 0644 man/arbiter-rules.7 "$(DESTDIR)$(MANDIR)/man7/"
+	install -m 0644 $(SCHEMAS) "$(DESTDIR)$(SCHEMADIR)/"
 
 uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/arbiter" \
@@ -265,7 +271,11 @@ uninstall:
 	    "$(DESTDIR)$(MANDIR)/man5/arbiter-map.5" \
 	    "$(DESTDIR)$(MANDIR)/man5/arbiter-orders.5" \
 	    "$(DESTDIR)$(MANDIR)/man5/arbiter-result.5" \
-	    "$(DESTDIR)$(MANDIR)/man7/arbiter-rules.7"
+	    "$(DESTDIR)$(MANDIR)/man7/arbiter-rules.7" \
+	    "$(DESTDIR)$(SCHEMADIR)/map.schema.json" \
+	    "$(DESTDIR)$(SCHEMADIR)/orders.schema.json" \
+	    "$(DESTDIR)$(SCHEMADIR)/result.schema.json"
+	rmdir "$(DESTDIR)$(SCHEMADIR)" "$(DESTDIR)$(DATADIR)" 2>/dev/null || :
 
 clean:
 	rm -rf arbiter libarbiter.a build-lib tests/threads build-san build-clang build-fuzz tests/unit \

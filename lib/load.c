@@ -458,8 +458,8 @@ release(struct ld *ld)
 }
 
 static const char *const map_keys[] = {
-	"arbiter", "ruleset", "turn", "seed", "board", "cells", "hexsides",
-	"connections", "players", "turn_order", "units", NULL
+	"$schema", "arbiter", "ruleset", "turn", "seed", "board", "cells",
+	"hexsides", "connections", "players", "turn_order", "units", NULL
 };
 static const char *const board_keys[] = {
 	"grid", "cols", "rows", "default", "layout", "legend", "terrain", NULL
@@ -1260,7 +1260,7 @@ load_map(struct arb_turn *t, struct ld *ld)
 }
 
 static const char *const orders_keys[] = {
-	"arbiter", "player", "turn", "orders", NULL
+	"$schema", "arbiter", "player", "turn", "orders", NULL
 };
 
 /* The units an order names: the player's own, each once. */

@@ -2,8 +2,8 @@
 # What `make check` runs: the unit tests, the casebook under
 # AddressSanitizer and UndefinedBehaviorSanitizer (or valgrind with
 # VALGRIND=1), the JSONTestSuite cases, the error-path tests, the fuzz
-# replays, the property test and the man page lint.  Ends with one line:
-# "N passed, N failed".
+# replays, the property test, the casebook against the JSON Schemas and
+# the man page lint.  Ends with one line: "N passed, N failed".
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 70
 log=$(mktemp) || exit 70
@@ -57,6 +57,7 @@ suite "fuzz replay" tests/fuzz_main -n "fuzz replay" tests/corpus/load \
 suite "fuzz turn" tests/fuzz_turn_main -n "fuzz turn" tests/corpus/turn \
     tests/crashes/turn "$seeds/turn"
 suite "prop" sh tests/prop.sh
+suite "schema" sh tests/schema.sh
 # Five turns, one of each rule system, at once in five threads under
 # ThreadSanitizer; then the installed library embedded in a program.
 suite "threads" tests/threads fixtures/aeonis/demo-turn \

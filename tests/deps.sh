@@ -1,7 +1,8 @@
 #!/bin/sh
 # Installs what arbiter needs to build and test, where it is missing:
-# jansson (libjansson-dev, found with pkg-config) and mandoc (man page
-# lint).  Uses apt-get when it can; says what to install when it cannot.
+# jansson (libjansson-dev, found with pkg-config), mandoc (man page
+# lint) and python3 with python3-jsonschema (the schema check).  Uses
+# apt-get when it can; says what to install when it cannot.
 #
 # With --check (plain make), only what the build needs is looked for, and
 # what is missing is said in one line, without installing anything.
@@ -22,6 +23,11 @@ pkg-config --exists jansson 2>/dev/null || missing="$missing libjansson-dev"
 command -v mandoc >/dev/null 2>&1 || missing="$missing mandoc"
 command -v cc >/dev/null 2>&1 || missing="$missing gcc"
 command -v make >/dev/null 2>&1 || missing="$missing make"
+# tests/schema.sh takes Debian's python3, or the PATH's, whichever has it.
+if ! /usr/bin/python3 -c 'import jsonschema' >/dev/null 2>&1 &&
+    ! python3 -c 'import jsonschema' >/dev/null 2>&1; then
+	missing="$missing python3-jsonschema"
+fi
 [ -z "$missing" ] && exit 0
 
 echo "arbiter: installing:$missing"

@@ -1,8 +1,9 @@
 #!/bin/sh
 # make install puts the program, the library, its header, its pkg-config
-# file and the manuals under DESTDIR; a small program (tests/embed.c) built
-# against the installed copy alone, found with pkg-config, writes the same
-# result as the program; make uninstall takes everything away again.
+# file, the manuals and the JSON Schemas under DESTDIR; a small program
+# (tests/embed.c) built against the installed copy alone, found with
+# pkg-config, writes the same result as the program; make uninstall takes
+# everything away again.
 # Ends with "install: N passed, N failed".
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 70
@@ -22,7 +23,9 @@ make -s install DESTDIR="$tmp/root" PREFIX=/opt/arb >"$tmp/log" 2>&1
 ok $? "make install"
 for f in bin/arbiter lib/libarbiter.a lib/pkgconfig/arbiter.pc \
     include/arbiter.h share/man/man1/arbiter.1 share/man/man5/arbiter-map.5 \
-    share/man/man7/arbiter-rules.7; do
+    share/man/man7/arbiter-rules.7 share/arbiter/schema/map.schema.json \
+    share/arbiter/schema/orders.schema.json \
+    share/arbiter/schema/result.schema.json; do
 	test -f "$tmp/root/opt/arb/$f"
 	ok $? "installed $f"
 done
