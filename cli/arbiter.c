@@ -305,11 +305,12 @@ ident_init(struct ident *id, const char *name, const char *role)
 	memset(id, 0, sizeof(*id));
 	id->name = name;
 	id->role = role;
-	/* Standard input or output: the file behind it, unless a device
-	 * (a terminal, /dev/null). */
+	/* Standard input or output: the file behind it when a regular file
+	 * (only those can be overwritten; a pipe or a socket may well be
+	 * both standard input and output). */
 	if (strcmp(name, "-") == 0) {
 		if (fstat(strcmp(role, "the map") == 0 ? STDIN_FILENO :
-		    STDOUT_FILENO, &st) == 0 && !S_ISCHR(st.st_mode)) {
+		    STDOUT_FILENO, &st) == 0 && S_ISREG(st.st_mode)) {
 			id->any = true;
 			id->dev[id->nid] = st.st_dev;
 			id->ino[id->nid++] = st.st_ino;
@@ -869,6 +870,18 @@ check_names(const char *map, struct operand *ops, int nops,
 	}
 	if ((ids = calloc((size_t)nops + 4, sizeof(*ids))) == NULL)
 		return nomem();
+	/* A name for a descriptor must name one open now, before any file
+	 * of ours could take its number. */
+	for (i = 0; i < 3; i++) {
+		int	 fd = names[i] != NULL ? fd_name(names[i]) : -1;
+
+		if (fd >= 0 && fcntl(fd, F_GETFD) == -1) {
+			fprintf(stderr, "%s: cannot create %s: %s\n",
+			    progname, names[i], strerror(errno));
+			free(ids);
+			return EXIT_CANTCREAT;
+		}
+	}
 	for (i = 0; rc == 0 && i < 3; i++)
 		if (names[i] != NULL && !ident_init(&ids[n++], names[i],
 		    roles[i]))
@@ -1747,10 +1760,17 @@ out:
 int
 main(int argc, char **argv)
 {
-	struct arb_turn	*t = arb_turn_new();
-	int		 rc;
+	struct arb_turn	*t;
+	int		 rc, fd;
 
-	if (t == NULL) {
+	/* Standard input, output and error closed by the caller are opened
+	 * on /dev/null, so that no file of ours takes their numbers and a
+	 * name such as /dev/stdout can never reach one. */
+	for (fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) == -1 && errno == EBADF &&
+		    open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY) != fd)
+			return EXIT_INTERNAL;
+	if ((t = arb_turn_new()) == NULL) {
 		fprintf(stderr, "%s: out of memory\n", progname);
 		return EXIT_INTERNAL;
 	}

@@ -24,8 +24,10 @@ command -v mandoc >/dev/null 2>&1 || missing="$missing mandoc"
 command -v cc >/dev/null 2>&1 || missing="$missing gcc"
 command -v make >/dev/null 2>&1 || missing="$missing make"
 # tests/schema.sh takes Debian's python3, or the PATH's, whichever has it.
-if ! /usr/bin/python3 -c 'import jsonschema' >/dev/null 2>&1 &&
-    ! python3 -c 'import jsonschema' >/dev/null 2>&1; then
+# (version 4: Draft202012Validator; the probe is tests/schema.sh's).
+probe='import jsonschema; jsonschema.Draft202012Validator'
+if ! /usr/bin/python3 -c "$probe" >/dev/null 2>&1 &&
+    ! python3 -c "$probe" >/dev/null 2>&1; then
 	missing="$missing python3-jsonschema"
 fi
 [ -z "$missing" ] && exit 0

@@ -67,6 +67,16 @@ rm -f "$d/m2.json" "$d/both.json"
 expect 0 "-o /dev/stdout into a file" sh -c "'$arbiter' -o /dev/stdout map.json orders/*.json >'$d/through.json'"
 check "-o /dev/stdout reached the redirected file" cmp -s "$d/through.json" "$tmp/want"
 rm -f "$d/through.json"
+# A name for a descriptor must name one open when arbiter starts: never a
+# file arbiter itself opened later (the result's temporary took fd 3, and
+# the next map went into it).  Standard output closed by the caller is
+# /dev/null to arbiter, so -n /dev/stdout cannot reach the result either.
+expect 73 "-n /dev/fd/3, fd 3 not open" "$arbiter" -o "$d/r3.json" -n /dev/fd/3 map.json orders/red.json orders/blue.json
+check "fd 3 not open: the reason" grep -q "cannot create /dev/fd/3: Bad file descriptor" "$tmp/err"
+check "fd 3 not open: no result" test ! -e "$d/r3.json"
+expect 0 "-n /dev/stdout with standard output closed" sh -c "'$arbiter' -o '$d/r1.json' -n /dev/stdout map.json orders/red.json orders/blue.json >&-"
+check "the result alone in its file" cmp -s "$d/r1.json" "$tmp/want"
+rm -f "$d/r1.json"
 # A reader that has gone away (a pipe whose read end is closed before
 # arbiter starts, made with perl, which Debian always has): a write error,
 # 73, and no temporary left.
