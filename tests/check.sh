@@ -2,8 +2,9 @@
 # What `make check` runs: the unit tests, the casebook under
 # AddressSanitizer and UndefinedBehaviorSanitizer (or valgrind with
 # VALGRIND=1), the JSONTestSuite cases, the error-path tests, the fuzz
-# replays, the property test, the casebook against the JSON Schemas and
-# the man page lint.  Ends with one line: "N passed, N failed".
+# replays, the property test, the casebook against the JSON Schemas, the
+# example games against the manuals that quote them and the man page
+# lint.  Ends with one line: "N passed, N failed".
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 70
 log=$(mktemp) || exit 70
@@ -45,6 +46,7 @@ suite "casebook ($ARBITER)" sh tests/casebook.sh
 suite "JSONTestSuite" sh tests/jsonsuite.sh
 suite "error paths" sh tests/errors.sh
 suite "verify" sh tests/verify.sh
+suite "examples" sh tests/examples.sh
 suite "hostile inputs" sh tests/hostile.sh
 suite "outputs" sh tests/outputs.sh
 # The fuzz targets replay their corpora, the casebook's seeds and
