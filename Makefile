@@ -9,6 +9,8 @@ INCLUDEDIR ?= $(PREFIX)/include
 MANDIR	?= $(PREFIX)/share/man
 DATADIR	?= $(PREFIX)/share/arbiter
 SCHEMADIR ?= $(DATADIR)/schema
+DOCDIR	?= $(PREFIX)/share/doc/arbiter
+EXAMPLES = aeonis territory morne-plaine xconq arcane-legions
 SCHEMAS	= schema/map.schema.json schema/orders.schema.json \
 	  schema/result.schema.json
 CC	?= cc
@@ -261,6 +263,15 @@ install: arbiter libarbiter.a
 	    man/arbiter-result.5 "$(DESTDIR)$(MANDIR)/man5/"
 	install -m 0644 man/arbiter-rules.7 "$(DESTDIR)$(MANDIR)/man7/"
 	install -m 0644 $(SCHEMAS) "$(DESTDIR)$(SCHEMADIR)/"
+	for e in $(EXAMPLES); do \
+	    d="$(DESTDIR)$(DOCDIR)/examples/$$e"; \
+	    install -d "$$d/orders" || exit 1; \
+	    install -m 0644 examples/$$e/README examples/$$e/map.json \
+	        examples/$$e/expected.json "$$d/" || exit 1; \
+	    if [ -f examples/$$e/args ]; then \
+	        install -m 0644 examples/$$e/args "$$d/" || exit 1; fi; \
+	    install -m 0644 examples/$$e/orders/*.json "$$d/orders/" || exit 1; \
+	done
 
 uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/arbiter" \
@@ -276,6 +287,16 @@ uninstall:
 	    "$(DESTDIR)$(SCHEMADIR)/orders.schema.json" \
 	    "$(DESTDIR)$(SCHEMADIR)/result.schema.json"
 	rmdir "$(DESTDIR)$(SCHEMADIR)" "$(DESTDIR)$(DATADIR)" 2>/dev/null || :
+	for e in $(EXAMPLES); do \
+	    for f in examples/$$e/README examples/$$e/map.json \
+	        examples/$$e/expected.json examples/$$e/args \
+	        examples/$$e/orders/*.json; do \
+	        rm -f "$(DESTDIR)$(DOCDIR)/$$f"; \
+	    done; \
+	    rmdir "$(DESTDIR)$(DOCDIR)/examples/$$e/orders" \
+	        "$(DESTDIR)$(DOCDIR)/examples/$$e" 2>/dev/null || :; \
+	done
+	rmdir "$(DESTDIR)$(DOCDIR)/examples" "$(DESTDIR)$(DOCDIR)" 2>/dev/null || :
 
 clean:
 	rm -rf arbiter libarbiter.a build-lib tests/threads build-san build-clang build-fuzz tests/unit \

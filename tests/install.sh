@@ -1,9 +1,9 @@
 #!/bin/sh
 # make install puts the program, the library, its header, its pkg-config
-# file, the manuals and the JSON Schemas under DESTDIR; a small program
-# (tests/embed.c) built against the installed copy alone, found with
-# pkg-config, writes the same result as the program; make uninstall takes
-# everything away again.
+# file, the manuals, the JSON Schemas and the example games under DESTDIR;
+# a small program (tests/embed.c) built against the installed copy alone,
+# found with pkg-config, writes the same result as the program; make
+# uninstall takes everything away again.
 # Ends with "install: N passed, N failed".
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 70
@@ -25,10 +25,14 @@ for f in bin/arbiter lib/libarbiter.a lib/pkgconfig/arbiter.pc \
     include/arbiter.h share/man/man1/arbiter.1 share/man/man5/arbiter-map.5 \
     share/man/man7/arbiter-rules.7 share/arbiter/schema/map.schema.json \
     share/arbiter/schema/orders.schema.json \
-    share/arbiter/schema/result.schema.json; do
+    share/arbiter/schema/result.schema.json \
+    share/doc/arbiter/examples/aeonis/orders/red.json; do
 	test -f "$tmp/root/opt/arb/$f"
 	ok $? "installed $f"
 done
+cmp -s examples/xconq/map.json \
+    "$tmp/root/opt/arb/share/doc/arbiter/examples/xconq/map.json"
+ok $? "installed the example games as they are in examples/"
 # The installed files alone: pkg-config told where the copy lies.
 pc="pkg-config --define-variable=prefix=$tmp/root/opt/arb"
 export PKG_CONFIG_PATH="$tmp/root/opt/arb/lib/pkgconfig"
