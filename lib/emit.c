@@ -623,6 +623,9 @@ emit_result(struct arb_turn *t, int flags, FILE *fp)
 #define w (*w0)
 	o_str(&w, "{\n  \"arbiter\": 1");
 	member(&w, "ruleset", str(t->rs->name));
+	/* What made the ruling: the program, and its rulings' version. */
+	member(&w, "program", str("arbiter " ARB_VERSION));
+	member(&w, "rulings", str(t->rs->rulings));
 	member(&w, "turn", num(t->number));
 	member(&w, "seed", ok(json_integer((json_int_t)t->seed)));
 	if (t->flags & ARB_CHECK)

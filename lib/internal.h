@@ -490,6 +490,9 @@ struct okind {				/* an order kind: its key */
 
 struct ruleset {
 	const char		*name;
+	/* The version of its rulings in arbiter-rules(7), changed whenever
+	 * a ruling changes; every result names it. */
+	const char		*rulings;
 	enum board_kind		 board;
 	const char *const	*map_keys;	/* top-level keys it reads */
 	const char *const	*player_res;	/* its player resources */

@@ -91,6 +91,20 @@ check "missing member" grep -qx \
     'not ok member: result differs at /extra: expected \[1\], got nothing' \
     "$tmp/out"
 
+# A ruling made by another version of arbiter still holds: the result's
+# program member is not compared; its rulings member is.
+mkdir older
+cp -R good/. older/
+sed 's/"program": "arbiter [^"]*"/"program": "arbiter 0.0.1"/' \
+    good/expected.json >older/expected.json
+expect 0 "a ruling made by an older version" "$arbiter" --verify older
+sed 's/"rulings": "[^"]*"/"rulings": "2000-01-01"/' older/expected.json \
+    >older/e.json && mv older/e.json older/expected.json
+expect 1 "a ruling made under other rulings" "$arbiter" --verify older
+check "rulings message" grep -qx \
+    'not ok older: result differs at /rulings: expected "2000-01-01", got "2026-11-24"' \
+    "$tmp/out"
+
 # Bad input: expected.err and expected.status.
 mkdir bad
 cp -R "$top/fixtures/aeonis/p-bad-map-json/." bad/

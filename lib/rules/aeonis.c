@@ -1208,6 +1208,7 @@ release(struct arb_turn *t)
 
 const struct ruleset rules_aeonis = {
 	.name = "aeonis",
+	.rulings = "2026-11-24",
 	.board = BOARD_HEX,
 	.map_keys = map_keys,
 	.player_res = player_res,

@@ -2081,6 +2081,7 @@ release(struct arb_turn *t)
 }
 const struct ruleset rules_arcane = {
 	.name = "arcane-legions",
+	.rulings = "2026-11-24",
 	.board = BOARD_TABLE,
 	.map_keys = map_keys,
 	.player_res = player_res,

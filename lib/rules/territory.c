@@ -995,6 +995,7 @@ end(struct arb_turn *t)
 
 const struct ruleset rules_territory = {
 	.name = "territory",
+	.rulings = "2026-11-24",
 	.board = BOARD_GRAPH,
 	.map_keys = map_keys,
 	.cell_x = cell_x,
