@@ -24,6 +24,8 @@ struct ld {
 	const char	*text;
 	size_t		 len;
 	void		*doc;		/* the parsed document, or NULL */
+	bool		 pooled;	/* doc lives in pool (read.c) */
+	struct pool	 pool;
 	/* Where we are: a JSON Pointer, whole however long (an error
 	 * message gets it cut to fit), and where each level starts. */
 	char		*ptr;		/* NULL or NUL-terminated */
@@ -36,8 +38,8 @@ struct ld {
 void	 ld_start(struct ld *, struct mem *, struct arb_error *,
 	    const char *file, const char *text, size_t len);
 const struct jv *ld_parse(struct ld *);	/* the top object */
-void	 ld_close(struct ld *);		/* the document */
-void	 ld_release(struct ld *);	/* and the buffers */
+void	 ld_close(struct ld *);		/* the document (memory kept) */
+void	 ld_release(struct ld *);	/* and all the memory */
 void	 ld_push(struct ld *, const char *key);
 void	 ld_pushi(struct ld *, size_t index);
 void	 ld_pop(struct ld *);
