@@ -72,8 +72,7 @@ r1 = bytes.fromhex(sys.argv[1]); s = int(sys.argv[2]) + 1
 h = lambda b: hashlib.sha256(b).hexdigest()
 for g in (h((int.from_bytes(r1, "big") + 1).to_bytes(32, "big")),
           h(s.to_bytes(8, "big")), h(str(s).encode()),
-          h(hashlib.sha256(r1).digest()),
-          h(r1[:8] + (s).to_bytes(8, "big")[:0] + r1[8:])):
+          h(hashlib.sha256(r1).digest())):
     print(g)' "$r1" "$s1")
 check "turn 2's commitment is none derived from turn 1's reveal or seed plus one" sh -c "! printf '%s\n' '$guesses' | grep -qx '$c2'"
 
