@@ -57,7 +57,10 @@ expect 65 "orders bound to the wrong player" "$arbiter" map.json blue=orders/red
 expect 65 "two files for one player" "$arbiter" map.json orders/red.json red=orders/red.json
 expect 0 "map from standard input" sh -c "'$arbiter' - orders/*.json <map.json"
 "$arbiter" map.json orders/*.json >"$tmp/want" 2>/dev/null
-check "standard input gives the same result" cmp -s "$tmp/out" "$tmp/want"
+# The same but for the map's name in the files part.
+sed 's/"file": "<stdin>"/"file": "map.json"/' "$tmp/out" >"$tmp/out.named"
+check "standard input gives the same result" cmp -s "$tmp/out.named" "$tmp/want"
+check "standard input is named <stdin>, with the map's SHA-256" grep -q "\"sha256\": \"$(sha256sum <map.json | cut -d' ' -f1)\"" "$tmp/out"
 expect 0 "--output" "$arbiter" -o "$tmp/result.json" --next "$tmp/next.json" map.json orders/*.json
 check "--output writes the result" cmp -s "$tmp/result.json" "$tmp/want"
 check "--next map loads again" sh -c "'$arbiter' '$tmp/next.json' >/dev/null"
@@ -163,8 +166,8 @@ expect 65 "rolls not an array" "$arbiter" --rolls "$tmp/rolls.json" "$top/fixtur
 # install (a PATH with no pkg-config stands for such a machine).
 mkdir -p "$tmp/bin"
 ln -s "$(command -v sh)" "$tmp/bin/sh"
-expect 1 "a build without jansson" env PATH="$tmp/bin" sh "$top/tests/deps.sh" --check
-check "says what to install" grep -q "^arbiter: cannot build: missing pkg-config libjansson-dev; install it (Debian: apt-get install pkg-config libjansson-dev)" "$tmp/err"
+expect 1 "a build without jansson or libsodium" env PATH="$tmp/bin" sh "$top/tests/deps.sh" --check
+check "says what to install" grep -q "^arbiter: cannot build: missing pkg-config libjansson-dev libsodium-dev; install it (Debian: apt-get install pkg-config libjansson-dev libsodium-dev)" "$tmp/err"
 
 echo "error paths: $pass passed, $fail failed"
 [ $fail -eq 0 ]
