@@ -14,6 +14,17 @@
 
 #include "fair.h"
 
+/*
+ * libsodium asks for sodium_init() before any of its functions; it may be
+ * called again and from several threads at once.  Hashing does not depend
+ * on what it sets up, so a failure matters only to the random bytes.
+ */
+static int
+ready(void)
+{
+	return sodium_init() < 0 ? -1 : 0;
+}
+
 void
 fair_derive(const unsigned char key[FAIR_KEYLEN], const char *game,
     long turn, unsigned char r[FAIR_HASHLEN])
@@ -21,6 +32,7 @@ fair_derive(const unsigned char key[FAIR_KEYLEN], const char *game,
 	crypto_auth_hmacsha256_state st;
 	char	 num[32];
 
+	(void)ready();
 	snprintf(num, sizeof(num), "%ld", turn);
 	crypto_auth_hmacsha256_init(&st, key, FAIR_KEYLEN);
 	crypto_auth_hmacsha256_update(&st, (const unsigned char *)
@@ -48,6 +60,7 @@ fair_seed(const unsigned char r[FAIR_HASHLEN])
 void
 fair_sha256(const void *p, size_t n, unsigned char out[FAIR_HASHLEN])
 {
+	(void)ready();
 	crypto_hash_sha256(out, p, n);
 }
 
@@ -95,7 +108,7 @@ fair_unhex(const char *s, size_t n, unsigned char *out)
 int
 fair_random(unsigned char *p, size_t n)
 {
-	if (sodium_init() < 0)
+	if (ready() != 0)
 		return -1;
 	randombytes_buf(p, n);
 	return 0;
