@@ -46,6 +46,7 @@ fair_loaded(struct arb_turn *t, struct ld *ld, const struct jv *root)
 				    "(U+%04X) in its name", (unsigned char)*p);
 		ld_pop(ld);
 	}
+	t->key_seen = t->key_set;
 	if (d == NULL) {
 		/* A plain seed; with the key, the next map commits. */
 		if (t->key_set && t->game == NULL)
@@ -93,6 +94,10 @@ fair_begin(struct arb_turn *t)
 {
 	struct arb_error *e = t->err;
 
+	/* A key given after the map was not checked against it. */
+	if (t->key_set && !t->key_seen)
+		t_fail(t, ARB_EINTERNAL, "arb_turn_set_secret() after "
+		    "arb_turn_load_map()");
 	if (t->committed && !t->key_set && !t->seed_set &&
 	    !(t->flags & ARB_CHECK)) {
 		snprintf(e->file, sizeof(e->file), "%s", t->mapfile);
