@@ -1,7 +1,7 @@
 #!/bin/sh
-# What `make check` runs: the unit tests, the casebook under
-# AddressSanitizer and UndefinedBehaviorSanitizer (or valgrind with
-# VALGRIND=1), the JSONTestSuite cases, the error-path tests, the fuzz
+# What `make check` runs: the unit tests, the layering of lib/, the
+# casebook under AddressSanitizer and UndefinedBehaviorSanitizer (or
+# valgrind with VALGRIND=1), the JSONTestSuite cases, the error-path tests, the fuzz
 # replays, the property test, the casebook against the JSON Schemas, the
 # example games against the manuals that quote them and the man page
 # lint.  Ends with one line: "N passed, N failed".
@@ -42,6 +42,7 @@ suite() {
 }
 
 suite "unit tests" tests/unit
+suite "layers" sh tests/layers.sh
 suite "casebook ($ARBITER)" sh tests/casebook.sh
 suite "JSONTestSuite" sh tests/jsonsuite.sh
 suite "error paths" sh tests/errors.sh

@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
-#include "fair.h"
+#include "format/format.h"
+#include "base/fair.h"
 
 static int passed, failed;
 
@@ -179,7 +179,7 @@ test_pointer(void)
 	for (i = 0; i < 600; i++)
 		key[i] = i % 3 == 0 ? '~' : i % 3 == 1 ? '/' : 'k';
 	key[600] = '\0';
-	ld_start(ld, t, &e, "x.json", "{}", 2);
+	ld_start(ld, &t->mem, &e, "x.json", "{}", 2);
 	ld_push(ld, "units");
 	ld_pushi(ld, 3);
 	ld_push(ld, key);
@@ -224,7 +224,7 @@ test_strmap_collisions(void)
 	jmp_buf		 jb;
 
 	memset(&m, 0, sizeof(m));
-	t->jmp = &jb;
+	t->mem.jmp = &jb;
 	if (setjmp(jb) != 0) {
 		CHECK(!"out of memory");
 		return;
@@ -240,14 +240,14 @@ test_strmap_collisions(void)
 			n++;
 	}
 	for (n = 0; n < 2000; n++)
-		strmap_put(t, &m, ids[n], n);
+		strmap_put(&t->mem, &m, ids[n], n);
 	for (n = 0; n < 2000; n++)
 		ok &= strmap_get(&m, ids[n]) == n;
 	CHECK(ok && m.n == 2000);
 	/* Unkeyed, about n * n / 2 = 2,000,000; keyed, about 1.5 n. */
 	CHECK(m.probes < 20 * 2000);
 	strmap_release(&m);
-	t->jmp = NULL;
+	t->mem.jmp = NULL;
 	arb_turn_free(t);
 }
 
@@ -262,21 +262,21 @@ test_intmap(void)
 	jmp_buf		 jb;
 
 	memset(&m, 0, sizeof(m));
-	t->jmp = &jb;
+	t->mem.jmp = &jb;
 	if (setjmp(jb) != 0) {
 		CHECK(!"out of memory");
 		return;
 	}
 	CHECK(intmap_get(&m, 5) == 0);
 	for (k = 0; k < 30000; k += 3)
-		*intmap_at(t, &m, k * 6 + 1) |= k + 7;
+		*intmap_at(&t->mem, &m, k * 6 + 1) |= k + 7;
 	for (k = 0; k < 30000; k++)
 		ok &= intmap_get(&m, k * 6 + 1) == (k % 3 == 0 ? k + 7 : 0);
 	CHECK(ok && m.n == 10000 && intmap_get(&m, 0) == 0);
-	*intmap_at(t, &m, 0) = 9;
+	*intmap_at(&t->mem, &m, 0) = 9;
 	CHECK(intmap_get(&m, 0) == 9 && m.n == 10001);
 	intmap_release(&m);
-	t->jmp = NULL;
+	t->mem.jmp = NULL;
 	arb_turn_free(t);
 }
 
@@ -291,8 +291,8 @@ test_dice(void)
 
 	/* The published first output of splitmix64 from state 0. */
 	CHECK(splitmix64(&s) == 0xe220a8397b1dcdafu);
-	t->err = &e;
-	t->jmp = &jb;
+	t->mem.err = &e;
+	t->mem.jmp = &jb;
 	if (setjmp(jb) == 0) {
 		t->dice = 42;
 		for (i = 0; i < 6000; i++)
@@ -303,7 +303,7 @@ test_dice(void)
 		CHECK(t->draws.n == 6000);
 	} else
 		CHECK(!"jumped");
-	t->jmp = NULL;
+	t->mem.jmp = NULL;
 	arb_turn_free(t);
 }
 
@@ -371,12 +371,12 @@ test_strmap(void)
 	char		 keys[1000][16];
 	int		 i, bad = 0;
 
-	t->err = &e;
-	t->jmp = &jb;
+	t->mem.err = &e;
+	t->mem.jmp = &jb;
 	if (setjmp(jb) == 0) {
 		for (i = 0; i < 1000; i++) {
 			snprintf(keys[i], sizeof(keys[i]), "k%d", i);
-			strmap_put(t, &m, keys[i], i);
+			strmap_put(&t->mem, &m, keys[i], i);
 		}
 		for (i = 0; i < 1000; i++)
 			if (strmap_get(&m, keys[i]) != i)

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../internal.h"
+#include "rules/rules.h"
 
 /* Unit type flags. */
 #define MILITARY	0x01	/* exerts ZOC (aeonis 5) */

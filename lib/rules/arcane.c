@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../internal.h"
+#include "rules/rules.h"
 
 #define SQRT2	1.41421356237309504880
 #define RES_OP	0		/* the player's order points */
@@ -739,7 +739,7 @@ loaded(struct arb_turn *t, struct ld *ld, const struct jv *root)
 	for (i = 0; i < t->board.pieces.n; i++) {
 		const char *id = t->board.pieces.v[i].id;
 
-		strmap_put(t, &a->piece_ids, id, (int)i);
+		strmap_put(&t->mem, &a->piece_ids, id, (int)i);
 		if (strmap_get(&t->unit_ids, id) < 0 &&
 		    strncmp(id, "edge-", 5) != 0)
 			continue;

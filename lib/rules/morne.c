@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../internal.h"
+#include "rules/rules.h"
 
 /* Unit classes: the type's flags hold the class and whether it is
  * mounted. */

@@ -33,7 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../internal.h"
+#include "rules/rules.h"
 
 enum { ARMIES };
 enum { K_MOVE };

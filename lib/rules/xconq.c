@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../internal.h"
+#include "rules/rules.h"
 
 #define MAXTT		64	/* terrain types: a side's borders are a mask */
 #define MAXMAT		32
@@ -359,7 +359,7 @@ load_terrain_types(struct arb_turn *t, struct ld *ld, const struct jv *v)
 			ld_fail(ld, "unknown kind of terrain \"%s\": expected "
 			    "cell, border, connection or coating", kind);
 		x->tt[x->ntt] = t_strdup(t, name);
-		strmap_put(t, &x->tt_ids, x->tt[x->ntt], x->ntt);
+		strmap_put(&t->mem, &x->tt_ids, x->tt[x->ntt], x->ntt);
 		x->tk[x->ntt] = (enum tkind)k;
 		if (k == TK_CELL)
 			x->cell_tt[board_terrain(t, name)] = x->ntt;
@@ -539,7 +539,8 @@ load(struct arb_turn *t, struct ld *ld, const struct jv *root)
 			if (mat_find(t, x->mat[x->nmat]) >= 0)
 				ld_fail(ld, "material \"%s\" listed twice",
 				    x->mat[x->nmat]);
-			strmap_put(t, &x->mat_ids, x->mat[x->nmat], x->nmat);
+			strmap_put(&t->mem, &x->mat_ids, x->mat[x->nmat],
+			    x->nmat);
 			x->nmat++;
 			ld_pop(ld);
 		}
@@ -616,10 +617,10 @@ mask_set(struct arb_turn *t, struct intmap *mask, int a, int b, int tt)
 {
 	int	 d = board_dir(&t->board, a, b);
 
-	*intmap_at(t, mask, (uint64_t)a * 6 + (uint64_t)d) |=
+	*intmap_at(&t->mem, mask, (uint64_t)a * 6 + (uint64_t)d) |=
 	    (uint64_t)1 << tt;
 	d = board_dir(&t->board, b, a);
-	*intmap_at(t, mask, (uint64_t)b * 6 + (uint64_t)d) |=
+	*intmap_at(&t->mem, mask, (uint64_t)b * 6 + (uint64_t)d) |=
 	    (uint64_t)1 << tt;
 }
 
@@ -1182,7 +1183,7 @@ struct wnodes {
 static int
 wnode_of(struct arb_turn *t, struct intmap *ids, struct wnodes *nv, int c)
 {
-	uint64_t	*id = intmap_at(t, ids, (uint64_t)c);
+	uint64_t	*id = intmap_at(&t->mem, ids, (uint64_t)c);
 	struct wnode	*n;
 
 	if (*id == 0) {

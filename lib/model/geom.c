@@ -10,7 +10,7 @@
  */
 #include <math.h>
 
-#include "internal.h"
+#include "model/model.h"
 
 #define PI	3.14159265358979323846
 

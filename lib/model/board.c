@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
+#include "model/model.h"
 
 int
 board_find(const struct board *b, const char *label)

@@ -1,28 +1,23 @@
 /*
- * arbiter: a turn adjudicator for hex and territory wargames.
- * Copyright (c) 2026 the arbiter developers.  ISC license (see README.md).
- *
- * The model shared inside libarbiter.  For lib/ and lib/rules/ only; the
- * command line and the tests see arbiter.h alone (tests/unit.c excepted,
- * which tests the pieces).
- *
- * Memory: everything a turn allocates hangs off struct arb_turn and dies
- * with arb_turn_free().  The allocation helpers below never return NULL:
- * when memory runs out they jump back to the public entry point, which
- * reports ARB_ENOMEM (the technique Lua uses for its own allocator).  Rule
- * code therefore never checks for NULL and never frees anything.
+ * The model layer of libarbiter: boards and their geometry (board.c,
+ * geom.c), units, players, orders and the turn that holds them, and the
+ * services rule systems use on them (model.c: placing units, losses,
+ * ownership, loyalty; trace.c: the trace; dice.c: the dice; io.c: cells,
+ * units, players and poses as JSON values).  It uses the base and JSON
+ * layers; it names no rule system, and holds its rule system only as an
+ * opaque pointer (rules.h is above it).
  */
-#ifndef ARBITER_INTERNAL_H
-#define ARBITER_INTERNAL_H
+#ifndef ARBITER_MODEL_H
+#define ARBITER_MODEL_H
 
-#include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "arbiter.h"
+#include "base/base.h"
+#include "json/json.h"
 
 #define MAXPLAYERS	64	/* treaties are a 64-bit set */
 #define UNIT_X		4	/* ruleset counters per unit */
@@ -31,57 +26,7 @@
 #define MAXSTEPS	10000	/* steps or maneuvers in one order */
 
 struct arb_turn;
-struct jv;			/* a JSON value; opaque outside load.c */
-
-/* util.c: allocation that jumps to t->jmp when memory runs out. */
-void	*t_alloc(struct arb_turn *, size_t);	/* zeroed, lives with t */
-char	*t_strdup(struct arb_turn *, const char *);
-char	*t_printf(struct arb_turn *, const char *, ...)
-	    __attribute__((format(printf, 2, 3)));
-char	*t_vprintf(struct arb_turn *, const char *, va_list)
-	    __attribute__((format(printf, 2, 0)));
-void	 t_grow(struct arb_turn *, void *vecp, size_t *cap, size_t need,
-	    size_t size);
-void	 t_nomem(struct arb_turn *) __attribute__((noreturn));
-void	 utf8_mend(char *);	/* drops broken UTF-8 sequences */
-void	 t_fail(struct arb_turn *, enum arb_errcode, const char *, ...)
-	    __attribute__((noreturn, format(printf, 3, 4)));
-
-/* A vector of T; VPUSH(t, vec) returns a pointer to a new, zeroed last
- * element. */
-#define VEC(T)		struct { T *v; size_t n, cap; }
-#define VPUSH(t, vec)	((vec).v = t_push((t), (vec).v, &(vec).cap, \
-			    &(vec).n, sizeof(*(vec).v)), &(vec).v[(vec).n - 1])
-void	*t_push(struct arb_turn *, void *v, size_t *cap, size_t *n,
-	    size_t size);
-
-/* util.c: a string to int map; keys are lent and must outlive it.  The
- * hash is keyed with a key drawn for each turn, so chosen keys cannot
- * collide. */
-struct strmap {
-	const char	**keys;
-	int		 *vals;
-	size_t		  cap, n;
-	uint64_t	  key[2];	/* SipHash key, drawn on first use */
-	size_t		  probes;	/* slots put looked at (tests) */
-};
-int	 strmap_get(const struct strmap *, const char *);	/* -1: absent */
-void	 strmap_put(struct arb_turn *, struct strmap *, const char *, int);
-void	 strmap_release(struct strmap *);
-
-/* util.c: a map from integers (below UINT64_MAX) to integers, for data
- * that is sparse: absent keys read as 0. */
-struct intmap {
-	uint64_t	 *keys;		/* key + 1, or 0: empty */
-	uint64_t	 *vals;
-	size_t		  cap, n;
-	uint64_t	  key;		/* hash key, drawn on first use */
-};
-uint64_t  intmap_get(const struct intmap *, uint64_t key);
-uint64_t *intmap_at(struct arb_turn *, struct intmap *, uint64_t key);
-void	  intmap_release(struct intmap *);
-struct chunk;
-void	 arena_release(struct chunk *);
+struct ruleset;			/* rules.h */
 
 /* board.c: cells and adjacency.  Cells are numbered 0 .. ncells-1. */
 enum board_kind {
@@ -416,144 +361,8 @@ struct draw {
 uint64_t splitmix64(uint64_t *state);
 int	 dice_roll(struct arb_turn *, int sides, const char *why);
 
-/* load.c: reading JSON for the core and the rule systems. */
-struct ld {
-	struct arb_turn	*t;
-	struct arb_error *e;
-	const char	*file;
-	const char	*text;
-	size_t		 len;
-	/* Where we are: a JSON Pointer, whole however long (an error
-	 * message gets it cut to fit), and where each level starts. */
-	char		*ptr;		/* NULL or NUL-terminated */
-	size_t		 plen, pcap;
-	size_t		*mark;		/* mark[i]: plen before level i */
-	size_t		 depth, mcap;
-};
-
-/* Readies the turn's reader for one file (keeping its buffers). */
-void	 ld_start(struct ld *, struct arb_turn *, struct arb_error *,
-	    const char *file, const char *text, size_t len);
-void	 ld_push(struct ld *, const char *key);
-void	 ld_pushi(struct ld *, size_t index);
-void	 ld_pop(struct ld *);
-void	 ld_fail(struct ld *, const char *, ...)
-	    __attribute__((noreturn, format(printf, 2, 3)));
-const struct jv	*ld_get(const struct jv *obj, const char *key);
-void	 ld_keys(struct ld *, const struct jv *obj, const char *const *a,
-	    const char *const *b);
-bool	 ld_is_object(const struct jv *);
-size_t	 ld_len(struct ld *, const struct jv *arr);	/* must be array */
-const struct jv	*ld_at(const struct jv *arr, size_t i);
-/* Each reads key of obj (pushing it for messages); absent: dflt. */
-long	 ld_int(struct ld *, const struct jv *obj, const char *key,
-	    long dflt, long min, long max);
-long	 ld_intv(struct ld *, const struct jv *v, const char *what,
-	    long min, long max);	/* v itself, pushed by the caller */
-bool	 ld_bool(struct ld *, const struct jv *obj, const char *key,
-	    bool dflt);
-const char *ld_str(struct ld *, const struct jv *obj, const char *key,
-	    const char *dflt);		/* a copy that lives with the turn */
-const char *ld_strv(struct ld *, const struct jv *v);	/* v itself */
-int	 ld_cellv(struct ld *, const struct jv *v);	/* a known cell */
-int	 ld_playerv(struct ld *, const struct jv *v);	/* a known player */
-double	 ld_realv(struct ld *, const struct jv *v, const char *what,
-	    double min, double max);	/* a number; v pushed by the caller */
-double	 ld_real(struct ld *, const struct jv *obj, const char *key,
-	    double dflt, double min, double max);
-int	 ld_unitv(struct ld *, const struct jv *v);	/* a known unit */
-/* Iterate an object: returns false at the end. */
-bool	 ld_next(const struct jv *obj, void **iter, const char **key,
-	    const struct jv **val);
-void	*ld_iter(const struct jv *obj);
-int	 locate(const char *text, size_t len, const char *pointer,
-	    int *line, int *column);
-
-/* The rule systems' interface. */
-struct ufield {				/* a counter a unit carries */
-	const char	*name;
-	int		 dflt, min;
-};
-
-struct okind {				/* an order kind: its key */
-	const char	*key;
-	enum {
-		OK_PATH,		/* an array of cells */
-		OK_CELL,		/* one cell */
-		OK_RULE			/* anything: the rule system's
-					 * load_order reads it */
-	}		 arg;
-	const char	*count;		/* NULL: the order names "units";
-					 * else the key of a count (>= 1)
-					 * it moves instead, in order.n */
-};
-
-struct ruleset {
-	const char		*name;
-	/* The version of its rulings in arbiter-rules(7), changed whenever
-	 * a ruling changes; every result names it. */
-	const char		*rulings;
-	enum board_kind		 board;
-	const char *const	*map_keys;	/* top-level keys it reads */
-	const char *const	*player_res;	/* its player resources */
-	const bool		*res_resets;	/* next map: back to start? */
-	const struct ufield	*unit_x;	/* NULL-named end */
-	const struct ufield	*cell_x;	/* counters a cell carries */
-	const char *const	*unit_marks;
-	unsigned		 marks_in;	/* marks a map may set */
-	unsigned		 marks_kept;	/* marks the next map keeps */
-	const struct okind	*order_kinds;	/* NULL-keyed end */
-	const char *const	*order_keys;	/* other keys it reads */
-	const char *const	*unit_keys;	/* its own members of a unit */
-	/* Before the map's own parts: built-in types and terrains. */
-	void	(*init)(struct arb_turn *);
-	/* Its own parts of the map; checks names of terrain and features. */
-	void	(*load)(struct arb_turn *, struct ld *, const struct jv *root);
-	/* The next map's copy of its own parts (emit.c calls it). */
-	void	(*save)(struct arb_turn *, struct jv *root);
-	/* Checks across the whole map once it is loaded (may be NULL). */
-	void	(*loaded)(struct arb_turn *, struct ld *, const struct jv *);
-	/* Simultaneous rule systems: resolves every legal order at once,
-	 * after all are validated (NULL: each order is executed at its
-	 * moment). */
-	void	(*resolve)(struct arb_turn *);
-	/* The start of the turn, before any order. */
-	void	(*begin)(struct arb_turn *);
-	/* Validation: sets status OS_ILLEGAL with reason, or leaves it. */
-	void	(*validate)(struct arb_turn *, struct order *);
-	/* Carries out one legal order at its moment. */
-	void	(*execute)(struct arb_turn *, struct order *);
-	/* The end of the turn, after every order. */
-	void	(*end)(struct arb_turn *);
-	/* A unit's own members (unit_keys): read from the map, and written
-	 * to the next map and the result's units (may be NULL). */
-	void	(*load_unit)(struct arb_turn *, struct ld *, int u,
-		    const struct jv *);
-	void	(*save_unit)(struct arb_turn *, int u, struct jv *obj,
-		    bool next);		/* next: for the next map */
-	/* Reads the argument of an OK_RULE order kind (the ld points at
-	 * it) into o->data; may fail through ld_fail. */
-	void	(*load_order)(struct arb_turn *, struct ld *, struct order *,
-		    const struct jv *arg, const struct jv *order);
-	/* An order's own members of the result (may be NULL). */
-	void	(*report_order)(struct arb_turn *, const struct order *,
-		    struct jv *obj);
-	/* Its own members of the result, added to obj (may be NULL). */
-	void	(*report)(struct arb_turn *, struct jv *obj);
-	/* Frees what it keeps outside the turn's arena (may be NULL). */
-	void	(*release)(struct arb_turn *);
-};
-
-extern const struct ruleset rules_aeonis;
-extern const struct ruleset rules_territory;
-extern const struct ruleset rules_morne;
-extern const struct ruleset rules_xconq;
-extern const struct ruleset rules_arcane;
-
 struct arb_turn {
-	jmp_buf			*jmp;		/* where errors jump */
-	struct arb_error	*err;
-	struct chunk		*arena;
+	struct mem		 mem;		/* arena, failures, hash key */
 	const struct ruleset	*rs;
 	void			*rsdata;	/* the rule system's own */
 	int			 flags;
@@ -571,8 +380,6 @@ struct arb_turn {
 	unsigned		 stamp;
 	char			 labels[8][32];	/* cell_name()'s */
 	unsigned		 nlabel;
-	uint64_t		 hashkey[2];	/* for every map of the turn */
-	bool			 hashkey_set;
 	int			*turn_order;
 	VEC(struct ofile)	 files;
 	VEC(struct order)	 orders;
@@ -591,10 +398,10 @@ struct arb_turn {
 	struct ld		*ld;		/* the file being read */
 	struct ld		 reader;	/* its state, buffers kept */
 	const char		*mapfile;	/* the map's name */
-	void			*json;		/* jansson document to release */
+	void			*json;		/* a document being written */
 };
 
-/* turn.c: services for the rule systems. */
+/* model.c: services for the rule systems. */
 struct utype	*type_find(struct arb_turn *, const char *);
 struct utype	*type_add(struct arb_turn *, const char *, int, unsigned);
 int	 unit_range(const struct arb_turn *, const struct unit *);
@@ -617,31 +424,49 @@ bool	 players_allied(const struct arb_turn *, int a, int b);
 const char *cell_name(struct arb_turn *, int cell);	/* lent */
 const char *unit_list(struct arb_turn *, const int *, int);	/* ids */
 
-/* emit.c: each fails through t->jmp, as the loaders do. */
-void	 emit_result(struct arb_turn *, int flags, FILE *);
-void	 emit_next(struct arb_turn *, FILE *);
-void	 emit_trace(struct arb_turn *, int text, FILE *);
-void	 emit_release(struct arb_turn *);	/* the document being built */
-
-/* emit.c, for the rule systems' save(): the next map's own parts. */
-void	 emit_set_str(struct jv *, const char *, const char *);
-void	 emit_set_int(struct jv *, const char *, long);
-void	 emit_set_bool(struct jv *, const char *, bool);
-struct jv *emit_set_array(struct jv *, const char *);
-struct jv *emit_set_object(struct jv *, const char *);
-struct jv *emit_add_object(struct jv *);
-void	 emit_add_str(struct jv *, const char *);
+/* io.c: the model's values as JSON: reading a known cell, player or
+ * unit (failing where ld points), writing cells, reals rounded to 0.001,
+ * poses and points. */
+int	 ld_cellv(struct ld *, const struct jv *v);	/* a known cell */
+int	 ld_playerv(struct ld *, const struct jv *v);	/* a known player */
+int	 ld_unitv(struct ld *, const struct jv *v);	/* a known unit */
 void	 emit_add_cell(struct arb_turn *, struct jv *, int);
-void	 emit_add_int(struct jv *, long);
 void	 emit_set_real(struct jv *, const char *, double);	/* rounded */
 void	 emit_add_real(struct jv *, double);			/* rounded */
-void	 emit_set_null(struct jv *, const char *);
 void	 emit_set_pose(struct jv *, const char *, const struct pose *);
 void	 emit_set_point(struct jv *, const char *, struct pt);
-struct jv *emit_add_array(struct jv *);
 
-/* load.c */
-void	 load_map(struct arb_turn *, struct ld *);
-void	 load_orders(struct arb_turn *, struct ld *, const char *player);
+/* The turn's memory, for short: these jump to the entry point that was
+ * called when memory runs out, t_fail() on any failure.  A failure about
+ * data while a file is being read (t->ld) is located in that file. */
+static inline void *
+t_alloc(struct arb_turn *t, size_t n)
+{
+	return mem_alloc(&t->mem, n);
+}
+static inline char *
+t_strdup(struct arb_turn *t, const char *s)
+{
+	return mem_strdup(&t->mem, s);
+}
+#define t_printf(t, ...)	mem_printf(&(t)->mem, __VA_ARGS__)
+static inline char * __attribute__((format(printf, 2, 0)))
+t_vprintf(struct arb_turn *t, const char *fmt, va_list ap)
+{
+	return mem_vprintf(&t->mem, fmt, ap);
+}
+static inline void
+t_grow(struct arb_turn *t, void *vecp, size_t *cap, size_t need, size_t size)
+{
+	mem_grow(&t->mem, vecp, cap, need, size);
+}
+#define VPUSH(t, vec)	MPUSH(&(t)->mem, vec)
+static inline void __attribute__((noreturn))
+t_nomem(struct arb_turn *t)
+{
+	mem_nomem(&t->mem);
+}
+void	 t_fail(struct arb_turn *, enum arb_errcode, const char *, ...)
+	    __attribute__((noreturn, format(printf, 3, 4)));
 
-#endif /* ARBITER_INTERNAL_H */
+#endif /* ARBITER_MODEL_H */

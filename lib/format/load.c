@@ -2,11 +2,9 @@
  * arbiter: a turn adjudicator for hex and territory wargames.
  * Copyright (c) 2026 the arbiter developers.  ISC license (see README.md).
  *
- * Reading maps and orders.  With emit.c, the only file that includes
- * jansson.  Positions: jansson reports line and column for syntax errors
- * only; for a bad value in valid JSON we know its JSON Pointer, and locate()
- * scans the text again to find its line and column.  That costs nothing
- * unless there is an error.
+ * The formats layer (format.h): reading a map and orders files into the
+ * model, through the JSON layer's readers; the rule system reads its own
+ * parts through struct ruleset.
  */
 #include <limits.h>
 #include <stdarg.h>
@@ -14,447 +12,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
+#include "format/format.h"
 
-#include "internal.h"
-
-#define J(v)	((json_t *)(v))
-#define V(j)	((const struct jv *)(j))
-
-void
-ld_start(struct ld *ld, struct arb_turn *t, struct arb_error *e,
-    const char *file, const char *text, size_t len)
-{
-	ld->t = t;
-	ld->e = e;
-	ld->file = file;
-	ld->text = text;
-	ld->len = len;
-	ld->plen = ld->depth = 0;
-	if (ld->ptr != NULL)
-		ld->ptr[0] = '\0';
-}
-
-/*
- * The pointer grows as deep and long as the document (its buffers are
- * freed with the turn), so it is never cut and its depth is always exact.
- */
-void
-ld_push(struct ld *ld, const char *key)
-{
-	size_t	 n = 1;
-	char	*p;
-
-	for (p = (char *)key; *p != '\0'; p++)
-		n += *p == '~' || *p == '/' ? 2 : 1;
-	t_grow(ld->t, &ld->mark, &ld->mcap, ld->depth + 1,
-	    sizeof(*ld->mark));
-	ld->mark[ld->depth++] = ld->plen;
-	t_grow(ld->t, &ld->ptr, &ld->pcap, ld->plen + n + 1, 1);
-	p = ld->ptr + ld->plen;
-	*p++ = '/';
-	for (; *key != '\0'; key++) {
-		if (*key == '~' || *key == '/') {
-			*p++ = '~';
-			*p++ = *key == '~' ? '0' : '1';
-		} else
-			*p++ = *key;
-	}
-	*p = '\0';
-	ld->plen += n;
-}
-
-void
-ld_pushi(struct ld *ld, size_t i)
-{
-	char	 buf[32];
-
-	snprintf(buf, sizeof(buf), "%zu", i);
-	ld_push(ld, buf);
-}
-
-void
-ld_pop(struct ld *ld)
-{
-	if (ld->depth == 0)
-		return;
-	ld->plen = ld->mark[--ld->depth];
-	ld->ptr[ld->plen] = '\0';
-}
-
-/* The pointer so far ("" at the top). */
-static const char *
-ld_where(const struct ld *ld)
-{
-	return ld->ptr != NULL ? ld->ptr : "";
-}
-
-/*
- * Copies the pointer p into dst; one too long to fit is cut at a character
- * boundary (never inside a UTF-8 sequence or a ~0/~1 escape) and ends in
- * "...", so a reader sees it was cut.
- */
-static void
-ld_cut(char *dst, size_t size, const char *p)
-{
-	size_t	 n = strlen(p);
-
-	if (n < size) {
-		memcpy(dst, p, n + 1);
-		return;
-	}
-	n = size - 4;
-	while (n > 0 && ((unsigned char)p[n] & 0xc0) == 0x80)
-		n--;
-	if (n > 0 && p[n - 1] == '~')
-		n--;
-	memcpy(dst, p, n);
-	memcpy(dst + n, "...", 4);
-}
-
-void
-ld_fail(struct ld *ld, const char *fmt, ...)
-{
-	struct arb_error *e = ld->e;
-	va_list		  ap;
-
-	if (e->code == ARB_EOK) {
-		e->code = ARB_EDATA;
-		snprintf(e->file, sizeof(e->file), "%s", ld->file);
-		ld_cut(e->pointer, sizeof(e->pointer), ld_where(ld));
-		va_start(ap, fmt);
-		vsnprintf(e->text, sizeof(e->text), fmt, ap);
-		va_end(ap);
-		utf8_mend(e->text);
-		utf8_mend(e->pointer);
-		e->line = e->column = 1;
-		locate(ld->text, ld->len, ld_where(ld), &e->line,
-		    &e->column);
-	}
-	longjmp(*ld->t->jmp, 1);
-}
-
-/* A short description of a value for messages: 5, "abc", an object. */
-static const char *
-describe(const json_t *v, char *buf, size_t size)
-{
-	switch (json_typeof(v)) {
-	case JSON_INTEGER:
-		snprintf(buf, size, "%" JSON_INTEGER_FORMAT,
-		    json_integer_value(v));
-		break;
-	case JSON_REAL:
-		/* A real, even 1.0, is no integer: keep it looking like one. */
-		snprintf(buf, size, "%g", json_real_value(v));
-		if (strpbrk(buf, ".e") == NULL && strlen(buf) + 3 <= size)
-			strcat(buf, ".0");
-		break;
-	case JSON_STRING:
-		snprintf(buf, size, "\"%.40s%s\"", json_string_value(v),
-		    json_string_length(v) > 40 ? "..." : "");
-		break;
-	case JSON_TRUE:
-		return "true";
-	case JSON_FALSE:
-		return "false";
-	case JSON_NULL:
-		return "null";
-	case JSON_ARRAY:
-		return "an array";
-	case JSON_OBJECT:
-		return "an object";
-	}
-	return buf;
-}
-
-/*
- * Fails with "bad WHAT VALUE: expected WANT".  A what of "value" is
- * replaced by the key the pointer ends in, when that is a name.
- */
-static void
-expect(struct ld *ld, const json_t *v, const char *what, const char *want)
-{
-	const char	*last = strrchr(ld_where(ld), '/');
-	char		 buf[64];
-
-	if (strcmp(what, "value") == 0 && last != NULL && last[1] != '\0' &&
-	    (last[1] < '0' || last[1] > '9') && strchr(last, '~') == NULL)
-		what = last + 1;
-
-	ld_fail(ld, "bad %s %s: expected %s", what, describe(v, buf,
-	    sizeof(buf)), want);
-}
-
-const struct jv *
-ld_get(const struct jv *obj, const char *key)
-{
-	return V(json_object_get(J(obj), key));
-}
-
-bool
-ld_is_object(const struct jv *v)
-{
-	return json_is_object(J(v));
-}
-
-void *
-ld_iter(const struct jv *obj)
-{
-	return json_object_iter(J(obj));
-}
-
-bool
-ld_next(const struct jv *obj, void **iter, const char **key,
-    const struct jv **val)
-{
-	if (*iter == NULL)
-		return false;
-	*key = json_object_iter_key(*iter);
-	*val = V(json_object_iter_value(*iter));
-	*iter = json_object_iter_next(J(obj), *iter);
-	return true;
-}
-
-static bool
-listed(const char *const *l, const char *key)
-{
-	for (; l != NULL && *l != NULL; l++)
-		if (strcmp(*l, key) == 0)
-			return true;
-	return false;
-}
-
-/*
- * Every key of obj must be in a or b (either may be NULL); keys that start
- * with "_" are comments.  A misspelt key is an error, not a silent default.
- */
-void
-ld_keys(struct ld *ld, const struct jv *obj, const char *const *a,
-    const char *const *b)
-{
-	const char	*key;
-	json_t		*val;
-
-	json_object_foreach(J(obj), key, val) {
-		if (key[0] == '_' || listed(a, key) || listed(b, key))
-			continue;
-		ld_push(ld, key);
-		ld_fail(ld, "unknown key \"%s\"", key);
-	}
-}
-
-size_t
-ld_len(struct ld *ld, const struct jv *arr)
-{
-	if (!json_is_array(J(arr)))
-		expect(ld, J(arr), "value", "an array");
-	return json_array_size(J(arr));
-}
-
-const struct jv *
-ld_at(const struct jv *arr, size_t i)
-{
-	return V(json_array_get(J(arr), i));
-}
-
-long
-ld_int(struct ld *ld, const struct jv *obj, const char *key, long dflt,
-    long min, long max)
-{
-	const struct jv	*v = ld_get(obj, key);
-	long		 i;
-
-	if (v == NULL)
-		return dflt;
-	ld_push(ld, key);
-	i = ld_intv(ld, v, key, min, max);
-	ld_pop(ld);
-	return i;
-}
-
-/* v itself, named what in messages; ld already points at it. */
-long
-ld_intv(struct ld *ld, const struct jv *jv, const char *what, long min,
-    long max)
-{
-	json_t		*v = J(jv);
-	json_int_t	 i;
-	char		 want[64];
-
-	i = json_is_integer(v) ? json_integer_value(v) : 0;
-	if (!json_is_integer(v) || i < min || i > max) {
-		if (max == LONG_MAX)
-			snprintf(want, sizeof(want), "an integer >= %ld", min);
-		else
-			snprintf(want, sizeof(want),
-			    "an integer from %ld to %ld", min, max);
-		expect(ld, v, what, want);
-	}
-	return (long)i;
-}
-
-bool
-ld_bool(struct ld *ld, const struct jv *obj, const char *key, bool dflt)
-{
-	json_t	*v = json_object_get(J(obj), key);
-
-	if (v == NULL)
-		return dflt;
-	if (!json_is_boolean(v)) {
-		ld_push(ld, key);
-		expect(ld, v, key, "true or false");
-	}
-	return json_is_true(v);
-}
-
-const char *
-ld_strv(struct ld *ld, const struct jv *v)
-{
-	if (!json_is_string(J(v)) || json_string_length(J(v)) == 0)
-		expect(ld, J(v), "value", "a non-empty string");
-	if (strlen(json_string_value(J(v))) != json_string_length(J(v)))
-		ld_fail(ld, "string contains a NUL character");
-	return t_strdup(ld->t, json_string_value(J(v)));
-}
-
-const char *
-ld_str(struct ld *ld, const struct jv *obj, const char *key,
-    const char *dflt)
-{
-	const struct jv	*v = ld_get(obj, key);
-	const char	*s;
-
-	if (v == NULL) {
-		if (dflt == NULL) {
-			ld_fail(ld, "missing \"%s\"", key);
-		}
-		return dflt;
-	}
-	ld_push(ld, key);
-	s = ld_strv(ld, v);
-	ld_pop(ld);
-	return s;
-}
-
-int
-ld_cellv(struct ld *ld, const struct jv *v)
-{
-	int	 c;
-
-	if (!json_is_string(J(v)))
-		expect(ld, J(v), "cell", "a cell label");
-	c = board_find(&ld->t->board, json_string_value(J(v)));
-	if (c < 0)
-		ld_fail(ld, "unknown cell \"%.40s\"", json_string_value(J(v)));
-	return c;
-}
-
-int
-ld_playerv(struct ld *ld, const struct jv *v)
-{
-	int	 p;
-
-	if (!json_is_string(J(v)))
-		expect(ld, J(v), "player", "a player name");
-	p = strmap_get(&ld->t->player_names, json_string_value(J(v)));
-	if (p < 0)
-		ld_fail(ld, "unknown player \"%.40s\"",
-		    json_string_value(J(v)));
-	return p;
-}
-
-/* A required member. */
-double
-ld_realv(struct ld *ld, const struct jv *jv, const char *what, double min,
-    double max)
-{
-	double	 d;
-
-	if (!json_is_number(J(jv)))
-		expect(ld, J(jv), what, "a number");
-	d = json_number_value(J(jv));
-	if (!(d >= min && d <= max))
-		ld_fail(ld, "%s %g out of range [%g, %g]", what, d, min, max);
-	return d;
-}
-
-double
-ld_real(struct ld *ld, const struct jv *obj, const char *key, double dflt,
-    double min, double max)
-{
-	const struct jv	*v = ld_get(obj, key);
-	double		 d;
-
-	if (v == NULL)
-		return dflt;
-	ld_push(ld, key);
-	d = ld_realv(ld, v, key, min, max);
-	ld_pop(ld);
-	return d;
-}
-
-int
-ld_unitv(struct ld *ld, const struct jv *v)
-{
-	int	 u;
-
-	if (!json_is_string(J(v)))
-		expect(ld, J(v), "unit", "a unit id");
-	if ((u = strmap_get(&ld->t->unit_ids, json_string_value(J(v)))) < 0)
-		ld_fail(ld, "unknown unit \"%.40s\"",
-		    json_string_value(J(v)));
-	return u;
-}
-
+/* Parses ld's text; while the file is read, t_fail() locates in it. */
 static const struct jv *
-need(struct ld *ld, const struct jv *obj, const char *key)
+parse(struct arb_turn *t, struct ld *ld)
 {
-	const struct jv	*v = ld_get(obj, key);
+	const struct jv	*root;
 
-	if (v == NULL)
-		ld_fail(ld, "missing \"%s\"", key);
-	return v;
-}
-
-static const struct jv *
-need_object(struct ld *ld, const struct jv *v)
-{
-	if (!json_is_object(J(v)))
-		expect(ld, J(v), "value", "an object");
-	return v;
-}
-
-/* Parses the text; a syntax error fails with jansson's position. */
-static const struct jv *
-parse(struct ld *ld)
-{
-	json_error_t	 je;
-	json_t		*root;
-
-	root = json_loadb(ld->text, ld->len, JSON_REJECT_DUPLICATES, &je);
-	if (root == NULL) {
-		struct arb_error *e = ld->e;
-
-		if (json_error_code(&je) == json_error_out_of_memory)
-			t_nomem(ld->t);
-		e->code = ARB_EDATA;
-		snprintf(e->file, sizeof(e->file), "%s", ld->file);
-		snprintf(e->text, sizeof(e->text), "%s", je.text);
-		e->line = je.line > 0 ? je.line : 1;
-		e->column = je.column > 0 ? je.column : 1;
-		longjmp(*ld->t->jmp, 1);
-	}
-	ld->t->json = root;
-	ld->t->ld = ld;
-	return need_object(ld, V(root));
-}
-
-static void
-release(struct ld *ld)
-{
-	ld->t->ld = NULL;
-	json_decref(J(ld->t->json));
-	ld->t->json = NULL;
+	ld->owner = t;
+	root = ld_parse(ld);
+	t->ld = ld;
+	return root;
 }
 
 static const char *const map_keys[] = {
@@ -486,11 +55,12 @@ static const char *const tunit_keys[] = {	/* on a table */
 static int
 terrain_v(struct ld *ld, const struct jv *v)
 {
+	const struct board *b = &((struct arb_turn *)ld->owner)->board;
 	const char	*name = ld_strv(ld, v);
 	int		 i;
 
-	for (i = 0; i < ld->t->board.nterrains; i++)
-		if (strcmp(ld->t->board.terrains[i], name) == 0)
+	for (i = 0; i < b->nterrains; i++)
+		if (strcmp(b->terrains[i], name) == 0)
 			return i;
 	ld_fail(ld, "unknown terrain \"%.40s\"", name);
 }
@@ -559,7 +129,7 @@ load_graph(struct arb_turn *t, struct ld *ld, const struct jv *bv)
 	size_t		 i, n;
 	int		*deg, *pair;
 
-	l = need(ld, bv, "territories");
+	l = ld_need(ld, bv, "territories");
 	ld_push(ld, "territories");
 	n = ld_len(ld, l);
 	if (n == 0)
@@ -576,12 +146,12 @@ load_graph(struct arb_turn *t, struct ld *ld, const struct jv *bv)
 		if (strmap_get(&b->by_name, name) >= 0)
 			ld_fail(ld, "territory \"%.40s\" named twice", name);
 		b->names[i] = name;
-		strmap_put(t, &b->by_name, name, (int)i);
+		strmap_put(&t->mem, &b->by_name, name, (int)i);
 		ld_pop(ld);
 	}
 	ld_pop(ld);
 
-	l = need(ld, bv, "edges");
+	l = ld_need(ld, bv, "edges");
 	ld_push(ld, "edges");
 	n = ld_len(ld, l);
 	deg = t_alloc(t, ((size_t)b->ncells + 1) * sizeof(int));
@@ -642,8 +212,8 @@ load_table(struct arb_turn *t, struct ld *ld, const struct jv *bv)
 	const struct jv	*l, *v, *poly;
 	size_t		 i, k;
 
-	need(ld, bv, "width");
-	need(ld, bv, "height");
+	ld_need(ld, bv, "width");
+	ld_need(ld, bv, "height");
 	b->tw = ld_real(ld, bv, "width", 0, GEOM_EPS, 1e6);
 	b->th = ld_real(ld, bv, "height", 0, GEOM_EPS, 1e6);
 	if ((l = ld_get(bv, "pieces")) == NULL)
@@ -654,15 +224,15 @@ load_table(struct arb_turn *t, struct ld *ld, const struct jv *bv)
 		struct piece	*pc = VPUSH(t, b->pieces);
 
 		ld_pushi(ld, i);
-		v = need_object(ld, ld_at(l, i));
+		v = ld_need_object(ld, ld_at(l, i));
 		ld_keys(ld, v, keys, NULL);
 		pc->id = ld_str(ld, v, "id", NULL);
 		if (strmap_get(&b->piece_ids, pc->id) >= 0) {
 			ld_push(ld, "id");
 			ld_fail(ld, "duplicate piece id \"%.40s\"", pc->id);
 		}
-		strmap_put(t, &b->piece_ids, pc->id, (int)i);
-		poly = need(ld, v, "polygon");
+		strmap_put(&t->mem, &b->piece_ids, pc->id, (int)i);
+		poly = ld_need(ld, v, "polygon");
 		ld_push(ld, "polygon");
 		pc->n = (int)ld_len(ld, poly);
 		if (pc->n < 3 || pc->n > GEOM_MAXPTS)
@@ -703,7 +273,7 @@ load_shape(struct arb_turn *t, struct ld *ld, const struct jv *bv)
 	long		 digits, n;
 
 	ld_push(ld, "board");
-	need_object(ld, bv);
+	ld_need_object(ld, bv);
 	want = t->rs->board == BOARD_GRAPH ? "graph" :
 	    t->rs->board == BOARD_TABLE ? "table" : "hex";
 	grid = ld_str(ld, bv, "grid", NULL);
@@ -726,8 +296,8 @@ load_shape(struct arb_turn *t, struct ld *ld, const struct jv *bv)
 		return;
 	}
 	ld_keys(ld, bv, board_keys, NULL);
-	need(ld, bv, "cols");
-	need(ld, bv, "rows");
+	ld_need(ld, bv, "cols");
+	ld_need(ld, bv, "rows");
 	b->cols = (int)ld_int(ld, bv, "cols", 0, 1, 9999);
 	b->rows = (int)ld_int(ld, bv, "rows", 0, 1, 9999);
 	/* Every hex costs memory whether the map describes it or not, so a
@@ -788,7 +358,7 @@ load_board(struct arb_turn *t, struct ld *ld, const struct jv *bv)
 	rows = ld_get(bv, "terrain");
 	if (legend != NULL) {
 		ld_push(ld, "legend");
-		need_object(ld, legend);
+		ld_need_object(ld, legend);
 		it = ld_iter(legend);
 		while (ld_next(legend, &it, &key, &val)) {
 			ld_push(ld, key);
@@ -815,13 +385,10 @@ load_board(struct arb_turn *t, struct ld *ld, const struct jv *bv)
 
 			ld_pushi(ld, (size_t)i);
 			val = ld_at(rows, (size_t)i);
-			if (!json_is_string(J(val)))
-				expect(ld, J(val), "row", "a string");
-			s = json_string_value(J(val));
-			if (json_string_length(J(val)) != (size_t)b->cols)
+			s = ld_namev(ld, val, "row", "a string");
+			if (strlen(s) != (size_t)b->cols)
 				ld_fail(ld, "row of %zu cells, the board has "
-				    "%d columns", json_string_length(J(val)),
-				    b->cols);
+				    "%d columns", strlen(s), b->cols);
 			for (x = 0; x < b->cols; x++) {
 				unsigned char ch = (unsigned char)s[x];
 
@@ -855,7 +422,7 @@ load_cells(struct arb_turn *t, struct ld *ld, const struct jv *cv)
 		xkeys[k] = x[k].name;
 
 	ld_push(ld, "cells");
-	need_object(ld, cv);
+	ld_need_object(ld, cv);
 	it = ld_iter(cv);
 	while (ld_next(cv, &it, &key, &val)) {
 		struct cell	*c;
@@ -865,7 +432,7 @@ load_cells(struct arb_turn *t, struct ld *ld, const struct jv *cv)
 		if (idx < 0)
 			ld_fail(ld, "unknown cell \"%.40s\"", key);
 		c = &t->board.cells[idx];
-		need_object(ld, val);
+		ld_need_object(ld, val);
 		ld_keys(ld, val, cell_keys, xkeys);
 		for (k = 0; xkeys[k] != NULL; k++)
 			t->board.cx[k][idx] = (int)ld_int(ld, val, xkeys[k],
@@ -892,7 +459,7 @@ load_cells(struct arb_turn *t, struct ld *ld, const struct jv *cv)
 			}
 			ld_pop(ld);
 		}
-		if ((f = ld_get(val, "owner")) != NULL && !json_is_null(J(f))) {
+		if ((f = ld_get(val, "owner")) != NULL && !ld_is_null(f)) {
 			ld_push(ld, "owner");
 			c->owner = (int16_t)ld_playerv(ld, f);
 			ld_pop(ld);
@@ -946,9 +513,9 @@ load_sides(struct arb_turn *t, struct ld *ld, const struct jv *arr)
 			size_t		 k;
 
 			ld_pushi(ld, i);
-			v = need_object(ld, ld_at(arr, i));
+			v = ld_need_object(ld, ld_at(arr, i));
 			ld_keys(ld, v, keys, NULL);
-			cells = cell_chain(t, ld, need(ld, v, "cells"), &n);
+			cells = cell_chain(t, ld, ld_need(ld, v, "cells"), &n);
 			if (n != 2) {
 				ld_push(ld, "cells");
 				ld_fail(ld, "a hexside joins two cells, not "
@@ -981,10 +548,10 @@ load_connections(struct arb_turn *t, struct ld *ld, const struct jv *arr)
 		const struct jv		*v;
 
 		ld_pushi(ld, i);
-		v = need_object(ld, ld_at(arr, i));
+		v = ld_need_object(ld, ld_at(arr, i));
 		ld_keys(ld, v, keys, NULL);
 		c->kind = ld_str(ld, v, "kind", NULL);
-		c->cells = cell_chain(t, ld, need(ld, v, "cells"), &n);
+		c->cells = cell_chain(t, ld, ld_need(ld, v, "cells"), &n);
 		c->ncells = (int)n;
 		ld_pop(ld);
 	}
@@ -1002,7 +569,7 @@ load_players(struct arb_turn *t, struct ld *ld, const struct jv *pv)
 	int		 p, k;
 
 	ld_push(ld, "players");
-	need_object(ld, pv);
+	ld_need_object(ld, pv);
 	/* Names first: treaties may name a player listed later. */
 	it = ld_iter(pv);
 	while (ld_next(pv, &it, &key, &val)) {
@@ -1021,7 +588,8 @@ load_players(struct arb_turn *t, struct ld *ld, const struct jv *pv)
 		pl = VPUSH(t, t->players);
 		pl->name = t_strdup(t, key);
 		pl->ofile = -1;
-		strmap_put(t, &t->player_names, pl->name, (int)t->players.n - 1);
+		strmap_put(&t->mem, &t->player_names, pl->name,
+		    (int)t->players.n - 1);
 		ld_pop(ld);
 	}
 	if (t->players.n == 0)
@@ -1031,7 +599,7 @@ load_players(struct arb_turn *t, struct ld *ld, const struct jv *pv)
 		struct player	*pl = &t->players.v[p];
 
 		ld_push(ld, key);
-		need_object(ld, val);
+		ld_need_object(ld, val);
 		ld_keys(ld, val, player_keys, res);
 		for (k = 0; res != NULL && res[k] != NULL; k++)
 			pl->res0[k] = pl->res[k] = ld_int(ld, val, res[k], 0, 0,
@@ -1105,14 +673,14 @@ static void
 load_pose(struct ld *ld, const struct jv *v, struct unit *u)
 {
 	static const char *const keys[] = { "x", "y", "facing", NULL };
-	struct board	*b = &ld->t->board;
+	struct board	*b = &((struct arb_turn *)ld->owner)->board;
 
 	ld_push(ld, "pose");
-	need_object(ld, v);
+	ld_need_object(ld, v);
 	ld_keys(ld, v, keys, NULL);
-	need(ld, v, "x");
-	need(ld, v, "y");
-	need(ld, v, "facing");
+	ld_need(ld, v, "x");
+	ld_need(ld, v, "y");
+	ld_need(ld, v, "facing");
 	u->pose.x = ld_real(ld, v, "x", 0, 0, b->tw);
 	u->pose.y = ld_real(ld, v, "y", 0, 0, b->th);
 	u->pose.facing = geom_norm360(ld_real(ld, v, "facing", 0, -1e6,
@@ -1128,7 +696,7 @@ load_units(struct arb_turn *t, struct ld *ld, const struct jv *arr)
 	const struct ufield *x = t->rs->unit_x;
 	const char *const *marks = t->rs->unit_marks;
 	const char	*xkeys[UNIT_X + 33] = { NULL };
-	size_t		 i;
+	size_t		 i, n;
 	int		 k, nx, m;
 
 	for (k = 0; x != NULL && x[k].name != NULL; k++)
@@ -1141,15 +709,15 @@ load_units(struct arb_turn *t, struct ld *ld, const struct jv *arr)
 	    k < UNIT_X + 32; m++)
 		xkeys[k++] = t->rs->unit_keys[m];
 	ld_push(ld, "units");
-	ld_len(ld, arr);
-	for (i = 0; i < json_array_size(J(arr)); i++) {
+	n = ld_len(ld, arr);
+	for (i = 0; i < n; i++) {
 		struct unit	*u = VPUSH(t, t->units);
 		const struct jv	*v;
 		struct utype	*ty;
 		const char	*tn;
 
 		ld_pushi(ld, i);
-		v = need_object(ld, ld_at(arr, i));
+		v = ld_need_object(ld, ld_at(arr, i));
 		ld_keys(ld, v, t->board.kind == BOARD_TABLE ? tunit_keys :
 		    unit_keys, xkeys);
 		u->id = ld_str(ld, v, "id", NULL);
@@ -1157,9 +725,9 @@ load_units(struct arb_turn *t, struct ld *ld, const struct jv *arr)
 			ld_push(ld, "id");
 			ld_fail(ld, "duplicate unit id \"%.40s\"", u->id);
 		}
-		strmap_put(t, &t->unit_ids, u->id, (int)i);
+		strmap_put(&t->mem, &t->unit_ids, u->id, (int)i);
 		ld_push(ld, "player");
-		u->player = ld_playerv(ld, need(ld, v, "player"));
+		u->player = ld_playerv(ld, ld_need(ld, v, "player"));
 		ld_pop(ld);
 		tn = ld_str(ld, v, "type", NULL);
 		if ((ty = type_find(t, tn)) == NULL) {
@@ -1168,10 +736,10 @@ load_units(struct arb_turn *t, struct ld *ld, const struct jv *arr)
 		}
 		u->type = (int)(ty - t->types.v);
 		if (t->board.kind == BOARD_TABLE)
-			load_pose(ld, need(ld, v, "pose"), u);
+			load_pose(ld, ld_need(ld, v, "pose"), u);
 		else {
 			ld_push(ld, "at");
-			u->at = u->from = ld_cellv(ld, need(ld, v, "at"));
+			u->at = u->from = ld_cellv(ld, ld_need(ld, v, "at"));
 			ld_pop(ld);
 		}
 		u->strength = u->strength0 = (int)ld_int(ld, v, "strength", 1,
@@ -1197,8 +765,6 @@ load_units(struct arb_turn *t, struct ld *ld, const struct jv *arr)
 	ld_pop(ld);
 }
 
-extern const struct ruleset *const registry[];
-
 /* The cells' owners and counters as the turn starts, for the balance. */
 static void
 snapshot(struct arb_turn *t)
@@ -1219,20 +785,16 @@ snapshot(struct arb_turn *t)
 void
 load_map(struct arb_turn *t, struct ld *ld)
 {
-	const struct jv	*root = parse(ld), *v;
+	const struct jv	*root = parse(t, ld), *v;
 	const char	*name;
-	int		 i;
 
-	v = need(ld, root, "arbiter");
+	v = ld_need(ld, root, "arbiter");
 	ld_push(ld, "arbiter");
-	if (!json_is_integer(J(v)) || json_integer_value(J(v)) != 1)
-		expect(ld, J(v), "format version", "1");
+	if (!ld_int_is(v, 1))
+		ld_expect(ld, v, "format version", "1");
 	ld_pop(ld);
 	name = ld_str(ld, root, "ruleset", NULL);
-	for (i = 0; registry[i] != NULL; i++)
-		if (strcmp(registry[i]->name, name) == 0)
-			t->rs = registry[i];
-	if (t->rs == NULL) {
+	if ((t->rs = rules_find(name)) == NULL) {
 		ld_push(ld, "ruleset");
 		ld_fail(ld, "unknown ruleset \"%.40s\"", name);
 	}
@@ -1241,8 +803,8 @@ load_map(struct arb_turn *t, struct ld *ld)
 	if (!t->seed_set)
 		t->seed = (uint64_t)ld_int(ld, root, "seed", 1, 0, LONG_MAX - 1);
 	t->rs->init(t);
-	load_players(t, ld, need(ld, root, "players"));
-	load_shape(t, ld, need(ld, root, "board"));
+	load_players(t, ld, ld_need(ld, root, "players"));
+	load_shape(t, ld, ld_need(ld, root, "board"));
 	t->rs->load(t, ld, root);
 	load_board(t, ld, ld_get(root, "board"));
 	if ((v = ld_get(root, "cells")) != NULL)
@@ -1256,7 +818,8 @@ load_map(struct arb_turn *t, struct ld *ld)
 		load_units(t, ld, v);
 	if (t->rs->loaded != NULL)
 		t->rs->loaded(t, ld, root);
-	release(ld);
+	t->ld = NULL;
+	ld_close(ld);
 }
 
 static const char *const orders_keys[] = {
@@ -1276,7 +839,7 @@ order_units(struct arb_turn *t, struct ld *ld, struct order *o,
 	if (t->listed == NULL)
 		t->listed = t_alloc(t, (t->units.n + 1) * sizeof(*t->listed));
 	stamp = ++t->stamp;
-	l = need(ld, v, "units");
+	l = ld_need(ld, v, "units");
 	ld_push(ld, "units");
 	o->nunits = (int)ld_len(ld, l);
 	if (o->nunits == 0)
@@ -1287,12 +850,7 @@ order_units(struct arb_turn *t, struct ld *ld, struct order *o,
 		int		 n;
 
 		ld_pushi(ld, i);
-		if (!json_is_string(J(u)))
-			expect(ld, J(u), "unit", "a unit id");
-		n = strmap_get(&t->unit_ids, json_string_value(J(u)));
-		if (n < 0)
-			ld_fail(ld, "unknown unit \"%.40s\"",
-			    json_string_value(J(u)));
+		n = ld_unitv(ld, u);
 		if (t->units.v[n].player != player)
 			ld_fail(ld, "unit \"%.40s\" belongs to %s, not %s",
 			    t->units.v[n].id,
@@ -1328,7 +886,7 @@ load_order(struct arb_turn *t, struct ld *ld, const struct jv *v,
 	base[1] = ok[0].count != NULL ? ok[0].count : "units";
 	for (k = 0; ok[k].key != NULL && k < 13; k++)
 		base[k + 2] = ok[k].key;
-	need_object(ld, v);
+	ld_need_object(ld, v);
 	ld_keys(ld, v, base, t->rs->order_keys);
 	for (k = 0; ok[k].key != NULL; k++) {
 		if (ld_get(v, ok[k].key) == NULL)
@@ -1358,9 +916,9 @@ load_order(struct arb_turn *t, struct ld *ld, const struct jv *v,
 		ld_push(ld, "id");
 		ld_fail(ld, "duplicate order id \"%.40s\"", o->id);
 	}
-	strmap_put(t, ids, o->id, index);
+	strmap_put(&t->mem, ids, o->id, index);
 	if (ok[o->kind].count != NULL) {
-		need(ld, v, ok[o->kind].count);
+		ld_need(ld, v, ok[o->kind].count);
 		o->n = ld_int(ld, v, ok[o->kind].count, 1, 1, INT_MAX);
 	} else
 		order_units(t, ld, o, v, player);
@@ -1394,18 +952,18 @@ load_order(struct arb_turn *t, struct ld *ld, const struct jv *v,
 void
 load_orders(struct arb_turn *t, struct ld *ld, const char *bind)
 {
-	const struct jv	*root = parse(ld), *l, *v;
+	const struct jv	*root = parse(t, ld), *l, *v;
 	struct strmap	*ids = &t->order_ids;
 	const char	*name;
 	struct ofile	*f;
-	size_t		 i;
+	size_t		 i, n;
 	int		 p, file;
 
 	ld_keys(ld, root, orders_keys, NULL);
-	v = need(ld, root, "arbiter");
+	v = ld_need(ld, root, "arbiter");
 	ld_push(ld, "arbiter");
-	if (!json_is_integer(J(v)) || json_integer_value(J(v)) != 1)
-		expect(ld, J(v), "format version", "1");
+	if (!ld_int_is(v, 1))
+		ld_expect(ld, v, "format version", "1");
 	ld_pop(ld);
 	name = ld_str(ld, root, "player", NULL);
 	ld_push(ld, "player");
@@ -1417,7 +975,7 @@ load_orders(struct arb_turn *t, struct ld *ld, const char *bind)
 		ld_fail(ld, "second orders file for \"%s\" (the first is "
 		    "%s)", name, t->files.v[t->players.v[p].ofile].name);
 	ld_pop(ld);
-	need(ld, root, "turn");
+	ld_need(ld, root, "turn");
 	if (ld_int(ld, root, "turn", 0, 1, INT_MAX) != t->number) {
 		ld_push(ld, "turn");
 		ld_fail(ld, "orders for turn %ld, the map is turn %d",
@@ -1428,262 +986,17 @@ load_orders(struct arb_turn *t, struct ld *ld, const char *bind)
 	f->name = t_strdup(t, ld->file);
 	f->player = p;
 	t->players.v[p].ofile = file;
-	l = need(ld, root, "orders");
+	l = ld_need(ld, root, "orders");
 	ld_push(ld, "orders");
-	ld_len(ld, l);
-	for (i = 0; i < json_array_size(J(l)); i++) {
+	n = ld_len(ld, l);
+	for (i = 0; i < n; i++) {
 		ld_pushi(ld, i);
 		load_order(t, ld, ld_at(l, i), p, file, (int)i, ids);
 		ld_pop(ld);
 	}
 	ld_pop(ld);
 	strmap_release(ids);
-	release(ld);
+	t->ld = NULL;
+	ld_close(ld);
 }
 
-/*
- * locate(): the line and column (from 1, counting characters as jansson
- * does) of the value at pointer in text.  Returns 0, or -1 when the pointer
- * does not lead anywhere; then *line and *column are those of the deepest
- * value it reached.
- */
-static const char *
-ws(const char *p, const char *e)
-{
-	while (p < e && (*p == ' ' || *p == '\t' || *p == '\n' ||
-	    *p == '\r'))
-		p++;
-	return p;
-}
-
-static const char *
-skip_string(const char *p, const char *e)
-{
-	for (p++; p < e; p++) {
-		if (*p == '\\')
-			p++;
-		else if (*p == '"')
-			return p + 1;
-	}
-	return NULL;
-}
-
-static const char *
-skip_value(const char *p, const char *e)
-{
-	int	 depth = 0;
-
-	p = ws(p, e);
-	if (p >= e)
-		return NULL;
-	if (*p == '"')
-		return skip_string(p, e);
-	if (*p != '{' && *p != '[') {
-		while (p < e && strchr(",]} \t\r\n", *p) == NULL)
-			p++;
-		return p;
-	}
-	for (; p < e; p++) {
-		if (*p == '"') {
-			if ((p = skip_string(p, e)) == NULL)
-				return NULL;
-			p--;
-		} else if (*p == '{' || *p == '[')
-			depth++;
-		else if ((*p == '}' || *p == ']') && --depth == 0)
-			return p + 1;
-	}
-	return NULL;
-}
-
-static int
-hexval(const char *p)
-{
-	int	 v = 0, i;
-
-	for (i = 0; i < 4; i++) {
-		char	 c = p[i];
-
-		v <<= 4;
-		if (c >= '0' && c <= '9')
-			v |= c - '0';
-		else if (c >= 'a' && c <= 'f')
-			v |= c - 'a' + 10;
-		else if (c >= 'A' && c <= 'F')
-			v |= c - 'A' + 10;
-		else
-			return -1;
-	}
-	return v;
-}
-
-/* Decodes the JSON string at p (its opening quote) into buf as UTF-8. */
-static size_t
-decode(const char *p, const char *e, char *buf, size_t size)
-{
-	size_t	 n = 0;
-	long	 cp;
-
-	for (p++; p < e && *p != '"' && n + 4 < size; p++) {
-		if (*p != '\\') {
-			buf[n++] = *p;
-			continue;
-		}
-		if (++p >= e)
-			break;
-		switch (*p) {
-		case 'b': buf[n++] = '\b'; break;
-		case 'f': buf[n++] = '\f'; break;
-		case 'n': buf[n++] = '\n'; break;
-		case 'r': buf[n++] = '\r'; break;
-		case 't': buf[n++] = '\t'; break;
-		case 'u':
-			if (e - p < 5 || (cp = hexval(p + 1)) < 0)
-				return n;
-			p += 4;
-			if (cp >= 0xd800 && cp < 0xdc00 && e - p >= 7 &&
-			    p[1] == '\\' && p[2] == 'u' && hexval(p + 3) >=
-			    0xdc00 && hexval(p + 3) < 0xe000) {
-				cp = 0x10000 + ((cp - 0xd800) << 10) +
-				    (hexval(p + 3) - 0xdc00);
-				p += 6;
-			}
-			if (cp < 0x80)
-				buf[n++] = (char)cp;
-			else if (cp < 0x800) {
-				buf[n++] = (char)(0xc0 | cp >> 6);
-				buf[n++] = (char)(0x80 | (cp & 0x3f));
-			} else if (cp < 0x10000) {
-				buf[n++] = (char)(0xe0 | cp >> 12);
-				buf[n++] = (char)(0x80 | (cp >> 6 & 0x3f));
-				buf[n++] = (char)(0x80 | (cp & 0x3f));
-			} else {
-				buf[n++] = (char)(0xf0 | cp >> 18);
-				buf[n++] = (char)(0x80 | (cp >> 12 & 0x3f));
-				buf[n++] = (char)(0x80 | (cp >> 6 & 0x3f));
-				buf[n++] = (char)(0x80 | (cp & 0x3f));
-			}
-			break;
-		default:
-			buf[n++] = *p;
-		}
-	}
-	buf[n] = '\0';
-	return n;
-}
-
-static void
-position(const char *text, const char *p, int *line, int *column)
-{
-	const char	*q;
-
-	*line = 1;
-	*column = 1;
-	for (q = text; q < p; q++) {
-		if (*q == '\n') {
-			++*line;
-			*column = 1;
-		} else if (((unsigned char)*q & 0xc0) != 0x80)
-			++*column;
-	}
-}
-
-/*
- * True when the JSON string at p (its opening quote; q is past its closing
- * one) decodes to the n bytes of tok.  Decoding never makes a string
- * longer, so a buffer of its raw length holds it whole.
- */
-static bool
-key_is(const char *p, const char *q, const char *e, const char *tok,
-    size_t n)
-{
-	char	*buf;
-	bool	 same;
-
-	if ((size_t)(q - p) < n || (buf = malloc((size_t)(q - p) + 5)) ==
-	    NULL)
-		return false;
-	same = decode(p, e, buf, (size_t)(q - p) + 5) == n &&
-	    memcmp(buf, tok, n) == 0;
-	free(buf);
-	return same;
-}
-
-int
-locate(const char *text, size_t len, const char *pointer, int *line,
-    int *column)
-{
-	const char	*p = ws(text, text + len), *e = text + len, *q = NULL;
-	char		*tok;
-	size_t		 n;
-	int		 rc = -1;
-
-	position(text, p, line, column);
-	/* A reference token is never longer than the whole pointer. */
-	if ((tok = malloc(strlen(pointer) + 1)) == NULL)
-		return -1;
-	while (*pointer == '/') {
-		/* The next reference token, unescaped. */
-		for (pointer++, n = 0; *pointer != '\0' && *pointer != '/';
-		    pointer++) {
-			if (*pointer == '~' && pointer[1] == '1') {
-				tok[n++] = '/';
-				pointer++;
-			} else if (*pointer == '~' && pointer[1] == '0') {
-				tok[n++] = '~';
-				pointer++;
-			} else
-				tok[n++] = *pointer;
-		}
-		tok[n] = '\0';
-		if (p >= e)
-			goto out;
-		if (*p == '{') {
-			for (p = ws(p + 1, e); p < e && *p == '"';) {
-				const char *k = p;
-
-				if ((q = skip_string(p, e)) == NULL)
-					goto out;
-				if (key_is(k, q, e, tok, n)) {
-					q = ws(q, e);
-					if (q >= e || *q != ':')
-						goto out;
-					q = ws(q + 1, e);
-					break;
-				}
-				q = ws(q, e);
-				if (q >= e || *q != ':')
-					goto out;
-				if ((q = skip_value(ws(q + 1, e), e)) == NULL)
-					goto out;
-				q = ws(q, e);
-				if (q >= e || *q != ',')
-					goto out;
-				p = ws(q + 1, e);
-			}
-			if (p >= e || *p != '"')
-				goto out;
-			p = q;
-		} else if (*p == '[') {
-			long	 i, idx = strtol(tok, NULL, 10);
-
-			p = ws(p + 1, e);
-			for (i = 0; i < idx && p < e && *p != ']'; i++) {
-				if ((p = skip_value(p, e)) == NULL)
-					goto out;
-				p = ws(p, e);
-				if (p >= e || *p != ',')
-					goto out;
-				p = ws(p + 1, e);
-			}
-			if (p >= e || *p == ']')
-				goto out;
-		} else
-			goto out;
-		position(text, p, line, column);
-	}
-	rc = 0;
-out:
-	free(tok);
-	return rc;
-}

@@ -1,0 +1,84 @@
+/*
+ * The base layer of libarbiter: memory that lives with a turn, growable
+ * vectors, string and integer maps, UTF-8 mending.  It knows nothing of
+ * JSON, boards or rule systems; it uses the C library and the types of
+ * arbiter.h (struct arb_error and its codes) only.
+ *
+ * Memory: everything a turn allocates hangs off its struct mem and dies
+ * with mem_release().  The allocation helpers never return NULL: when
+ * memory runs out they jump to m->jmp, the public entry point that was
+ * called, which reports ARB_ENOMEM (the technique Lua uses for its own
+ * allocator).  Code above therefore never checks for NULL and never frees
+ * anything it took from the arena.
+ */
+#ifndef ARBITER_BASE_H
+#define ARBITER_BASE_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arbiter.h"
+
+struct chunk;
+
+struct mem {
+	jmp_buf			*jmp;	/* where failures jump */
+	struct arb_error	*err;	/* where they are told */
+	struct chunk		*arena;
+	uint64_t		 hashkey[2];	/* for every map of the turn */
+	bool			 hashkey_set;
+};
+
+void	*mem_alloc(struct mem *, size_t);	/* zeroed, lives with m */
+char	*mem_strdup(struct mem *, const char *);
+char	*mem_printf(struct mem *, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+char	*mem_vprintf(struct mem *, const char *, va_list)
+	    __attribute__((format(printf, 2, 0)));
+/* Grows *vecp (cap elements of size bytes) to hold need; malloc'ed,
+ * because vectors move: their owner frees them. */
+void	 mem_grow(struct mem *, void *vecp, size_t *cap, size_t need,
+	    size_t size);
+void	*mem_push(struct mem *, void *v, size_t *cap, size_t *n, size_t size);
+void	 mem_release(struct mem *);	/* the arena; m stays usable */
+/* Tells the failure (the first one told wins) and jumps to m->jmp. */
+void	 mem_fail(struct mem *, enum arb_errcode, const char *, ...)
+	    __attribute__((noreturn, format(printf, 3, 4)));
+void	 mem_nomem(struct mem *) __attribute__((noreturn));
+void	 utf8_mend(char *);	/* drops broken UTF-8 sequences */
+
+/* A vector of T; MPUSH(m, vec) returns a pointer to a new, zeroed last
+ * element. */
+#define VEC(T)		struct { T *v; size_t n, cap; }
+#define MPUSH(m, vec)	((vec).v = mem_push((m), (vec).v, &(vec).cap, \
+			    &(vec).n, sizeof(*(vec).v)), &(vec).v[(vec).n - 1])
+
+/* A string to int map; keys are lent and must outlive it.  The hash is
+ * keyed with the mem's key, drawn once, so chosen keys cannot collide. */
+struct strmap {
+	const char	**keys;
+	int		 *vals;
+	size_t		  cap, n;
+	uint64_t	  key[2];	/* SipHash key, drawn on first use */
+	size_t		  probes;	/* slots put looked at (tests) */
+};
+int	 strmap_get(const struct strmap *, const char *);	/* -1: absent */
+void	 strmap_put(struct mem *, struct strmap *, const char *, int);
+void	 strmap_release(struct strmap *);
+
+/* A map from integers (below UINT64_MAX) to integers, for data that is
+ * sparse: absent keys read as 0. */
+struct intmap {
+	uint64_t	 *keys;		/* key + 1, or 0: empty */
+	uint64_t	 *vals;
+	size_t		  cap, n;
+	uint64_t	  key;		/* hash key, drawn on first use */
+};
+uint64_t  intmap_get(const struct intmap *, uint64_t key);
+uint64_t *intmap_at(struct mem *, struct intmap *, uint64_t key);
+void	  intmap_release(struct intmap *);
+
+#endif /* ARBITER_BASE_H */

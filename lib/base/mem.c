@@ -1,0 +1,202 @@
+/*
+ * arbiter: a turn adjudicator for hex and territory wargames.
+ * Copyright (c) 2026 the arbiter developers.  ISC license (see README.md).
+ *
+ * The base layer (base.h): memory that lives with a turn, growable
+ * vectors, and the jump back to the public entry point when something
+ * fails.  Uses the C library only.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/base.h"
+
+/* The arena: big chunks, freed all at once with the turn. */
+struct chunk {
+	struct chunk	*next;
+	size_t		 used, size;
+	max_align_t	 data[];
+};
+
+#define CHUNK	(64 * 1024)
+
+void
+mem_nomem(struct mem *m)
+{
+	mem_fail(m, ARB_ENOMEM, "out of memory");
+}
+
+/*
+ * Drops the bytes of any broken UTF-8 sequence from s, in place: a message
+ * that shortens a name (%.40s) or is cut at its buffer's end may end a
+ * character halfway, and a diagnostic should never carry half of one.
+ */
+void
+utf8_mend(char *s)
+{
+	unsigned char	*r = (unsigned char *)s, *w = r;
+	int		 n, k;
+
+	while (*r != '\0') {
+		n = *r < 0x80 ? 0 : (*r & 0xe0) == 0xc0 ? 1 :
+		    (*r & 0xf0) == 0xe0 ? 2 : (*r & 0xf8) == 0xf0 ? 3 : -1;
+		for (k = 1; n > 0 && k <= n; k++)
+			if ((r[k] & 0xc0) != 0x80)
+				break;
+		if (n < 0 || k <= n) {		/* broken: drop its lead */
+			r++;
+			continue;
+		}
+		for (k = 0; k <= n; k++)
+			*w++ = *r++;
+	}
+	*w = '\0';
+}
+
+void
+mem_fail(struct mem *m, enum arb_errcode code, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	 buf[sizeof(m->err->text)];
+
+	if (m->err->code == ARB_EOK) {
+		va_start(ap, fmt);
+		vsnprintf(buf, sizeof(buf), fmt, ap);
+		va_end(ap);
+		m->err->code = code;
+		utf8_mend(buf);
+		memcpy(m->err->text, buf, sizeof(buf));
+	}
+	longjmp(*m->jmp, 1);
+}
+
+void *
+mem_alloc(struct mem *m, size_t n)
+{
+	struct chunk	*c = m->arena;
+	size_t		 a = sizeof(max_align_t);
+	void		*p;
+
+	n = (n + a - 1) / a * a;
+	if (c == NULL || c->size - c->used < n) {
+		size_t size = n > CHUNK / 4 ? n : CHUNK;
+
+		c = malloc(sizeof(*c) + size);
+		if (c == NULL)
+			mem_nomem(m);
+		c->size = size;
+		c->used = 0;
+		/* A big block goes behind the current chunk, so the
+		 * current one keeps serving small requests. */
+		if (size > CHUNK && m->arena != NULL) {
+			c->next = m->arena->next;
+			m->arena->next = c;
+		} else {
+			c->next = m->arena;
+			m->arena = c;
+		}
+	}
+	p = (char *)c->data + c->used;
+	c->used += n;
+	memset(p, 0, n);
+	return p;
+}
+
+void
+mem_release(struct mem *m)
+{
+	struct chunk	*c, *next;
+
+	for (c = m->arena; c != NULL; c = next) {
+		next = c->next;
+		free(c);
+	}
+	m->arena = NULL;
+}
+
+char *
+mem_strdup(struct mem *m, const char *s)
+{
+	size_t	 n = strlen(s) + 1;
+	char	*p = mem_alloc(m, n);
+
+	memcpy(p, s, n);
+	return p;
+}
+
+char *
+mem_vprintf(struct mem *m, const char *fmt, va_list ap)
+{
+	va_list	 ap2;
+	char	 buf[512], *p;
+	int	 n;
+
+	va_copy(ap2, ap);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	if (n < 0) {
+		va_end(ap2);
+		mem_fail(m, ARB_EINTERNAL, "bad format");
+	}
+	if ((size_t)n < sizeof(buf)) {
+		va_end(ap2);
+		return mem_strdup(m, buf);
+	}
+	/* Too long for the buffer: format again into the whole length, so
+	 * that no message is ever cut (a cut could split a UTF-8
+	 * character, which the JSON writer refuses). */
+	p = mem_alloc(m, (size_t)n + 1);
+	vsnprintf(p, (size_t)n + 1, fmt, ap2);
+	va_end(ap2);
+	return p;
+}
+
+char *
+mem_printf(struct mem *m, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*p;
+
+	va_start(ap, fmt);
+	p = mem_vprintf(m, fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+/*
+ * Grows *vecp (an array of elements of size bytes, cap of them) to hold
+ * need.  Vectors are malloc'ed, not arena memory, because they move; the
+ * turn frees them in arb_turn_free().
+ */
+void
+mem_grow(struct mem *m, void *vecp, size_t *cap, size_t need,
+    size_t size)
+{
+	void	**v = vecp, *p;
+	size_t	  n;
+
+	if (need <= *cap)
+		return;
+	n = *cap < 8 ? 8 : *cap * 2;
+	if (n < need)
+		n = need;
+	if (n > SIZE_MAX / size)
+		mem_nomem(m);
+	p = realloc(*v, n * size);
+	if (p == NULL)
+		mem_nomem(m);
+	*v = p;
+	*cap = n;
+}
+
+void *
+mem_push(struct mem *m, void *v, size_t *cap, size_t *n, size_t size)
+{
+	mem_grow(m, &v, cap, *n + 1, size);
+	memset((char *)v + *n * size, 0, size);
+	++*n;
+	return v;
+}
+

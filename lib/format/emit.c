@@ -1,0 +1,845 @@
+/*
+ * arbiter: a turn adjudicator for hex and territory wargames.
+ * Copyright (c) 2026 the arbiter developers.  ISC license (see README.md).
+ *
+ * The formats layer (format.h): writing the result, the next turn's map
+ * and the trace, through the JSON layer's writer (doc.h).  Members are
+ * written in a fixed order and lists in a fixed order (units by id, orders
+ * in adjudication order), so the same turn always gives the same bytes.
+ * The rule system writes its own parts through struct ruleset.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/format.h"
+#include "json/doc.h"
+
+/*
+ * The turn whose output this thread is writing, for the sort of units by
+ * id (qsort passes no context).  Each writing entry point sets it, and
+ * gives the JSON layer its mem (jw_begin); being per thread, two turns can
+ * be written at once in two threads.
+ */
+static _Thread_local struct arb_turn *T;
+
+static void
+begin(struct arb_turn *t)
+{
+	T = t;
+	jw_begin(&t->mem);
+}
+
+void
+emit_release(struct arb_turn *t)
+{
+	json_decref(t->json);
+	t->json = NULL;
+}
+
+static json_t *
+str(const char *s)
+{
+	return jw_ok(json_string_nocheck(s));
+}
+
+static json_t *
+num(long i)
+{
+	return jw_ok(json_integer(i));
+}
+
+static json_t *
+cellv(struct arb_turn *t, int cell)
+{
+	char	 buf[32];
+
+	return str(board_label(&t->board, cell, buf));
+}
+
+static json_t *
+playerv(struct arb_turn *t, long p)
+{
+	return p < 0 ? jw_ok(json_null()) : str(t->players.v[p].name);
+}
+
+static const char *const status_names[] = {
+	"pending", "legal", "done", "illegal", "failed"
+};
+
+static json_t *
+units_of(struct arb_turn *t, const int *units, int n)
+{
+	json_t	*a = jw_ok(json_array());
+	int	 i;
+
+	for (i = 0; i < n; i++)
+		jw_add(a, str(t->units.v[units[i]].id));
+	return a;
+}
+
+static json_t *
+order_json(struct arb_turn *t, const struct order *o)
+{
+	const struct okind	*k = &t->rs->order_kinds[o->kind];
+	json_t			*j = jw_ok(json_object()), *a;
+	size_t			 i;
+
+	jw_set(j, "file", str(t->files.v[o->file].name));
+	jw_set(j, "index", num(o->index));
+	jw_set(j, "player", str(t->players.v[o->player].name));
+	jw_set(j, "id", str(o->id));
+	jw_set(j, "kind", str(k->key));
+	jw_set(j, "units", units_of(t, o->units, o->nunits));
+	if (k->arg == OK_RULE)
+		;	/* report_order writes what the order said */
+	else if (k->arg == OK_PATH) {
+		a = jw_ok(json_array());
+		for (i = 0; i < (size_t)o->ncells; i++)
+			jw_add(a, cellv(t, o->cells[i]));
+		jw_set(j, "path", a);
+	} else
+		jw_set(j, "target", cellv(t, o->cells[0]));
+	jw_set(j, "status", str(status_names[o->status]));
+	jw_set(j, "reason", str(reason_name(o->reason)));
+	if (o->rule != NULL)
+		jw_set(j, "rule", str(o->rule));
+	jw_set(j, "message", str(o->msg != NULL ? o->msg : ""));
+	for (i = 0; i < o->nums.n; i++)
+		jw_set(j, o->nums.v[i].key, num(o->nums.v[i].val));
+	if (t->rs->report_order != NULL)
+		t->rs->report_order(t, o, (struct jv *)j);
+	return j;
+}
+
+static json_t *
+event_json(struct arb_turn *t, const struct tevent *te)
+{
+	json_t	*j = jw_ok(json_object());
+	int	 i;
+
+	for (i = 0; i < te->nf; i++) {
+		const struct tfield *f = &te->f[i];
+
+		switch (f->type) {
+		case TF_INT:
+			jw_set(j, f->key, num(f->i));
+			break;
+		case TF_STR:
+			jw_set(j, f->key, str(f->s));
+			break;
+		case TF_CELL:
+			jw_set(j, f->key, cellv(t, (int)f->i));
+			break;
+		case TF_BOOL:
+			jw_set(j, f->key, jw_ok(json_boolean(f->i)));
+			break;
+		case TF_REAL:
+			jw_set(j, f->key, jw_ok(json_real(f->d)));
+			break;
+		}
+	}
+	return j;
+}
+
+static int
+by_id(const void *a, const void *b)
+{
+	const struct unit *ua = &T->units.v[*(const int *)a];
+	const struct unit *ub = &T->units.v[*(const int *)b];
+
+	return strcmp(ua->id, ub->id);
+}
+
+static json_t *
+unit_json(struct arb_turn *t, int ui)
+{
+	const struct unit	*u = &t->units.v[ui];
+	const struct ufield	*x = t->rs->unit_x;
+	json_t			*j = jw_ok(json_object());
+	int			 k;
+
+	jw_set(j, "id", str(u->id));
+	jw_set(j, "player", str(t->players.v[u->player].name));
+	jw_set(j, "type", str(t->types.v[u->type].name));
+	if (t->board.kind == BOARD_TABLE) {
+		emit_set_pose((struct jv *)j, "start", &u->pose0);
+		emit_set_pose((struct jv *)j, "pose", &u->pose);
+	} else {
+		jw_set(j, "from", cellv(t, u->from));
+		jw_set(j, "at", cellv(t, u->at));
+	}
+	jw_set(j, "strength", num(u->gone ? 0 : u->strength));
+	for (k = 0; x != NULL && x[k].name != NULL; k++)
+		jw_set(j, x[k].name, num(u->x[k]));
+	for (k = 0; t->rs->unit_marks != NULL &&
+	    t->rs->unit_marks[k] != NULL; k++)
+		if (u->marks >> k & 1)
+			jw_set(j, t->rs->unit_marks[k], jw_ok(json_true()));
+	if (t->rs->save_unit != NULL)
+		t->rs->save_unit(t, ui, (struct jv *)j, false);
+	jw_set(j, "status", str(u->gone ? "eliminated" : u->left ?
+	    "left_world" : u->moved ? "moved" : u->named ? "stayed" :
+	    "holding"));
+	return j;
+}
+
+/*
+ * The result is written as it is built, one member or array element at a
+ * time, so that a large turn never holds the whole document in memory.
+ * Each piece is a small jansson value dumped with JSON_INDENT(2) and moved
+ * right to its depth; the bytes are those a dump of the whole tree would
+ * give (strings never hold a raw newline, so every newline is jansson's).
+ */
+/*
+ * Writes the piece v at depth and releases it.  The turn holds v while it
+ * is written, so that if writing fails the entry point's emit_release()
+ * frees it (t_fail() does not come back here).
+ */
+static void
+put(struct out *w, json_t *v, int depth)
+{
+	((struct arb_turn *)w->owner)->json = v;
+	o_value(w, v, depth, true);
+	emit_release(w->owner);
+}
+
+/* A member of the top object: ",\n  \"key\": value". */
+static void
+member(struct out *w, const char *key, json_t *v)
+{
+	o_str(w, ",\n  \"");
+	o_str(w, key);
+	o_str(w, "\": ");
+	put(w, v, 1);
+}
+
+static void
+open_array(struct out *w, const char *key)
+{
+	o_str(w, ",\n  \"");
+	o_str(w, key);
+	o_str(w, "\": [");
+	w->first = true;
+}
+
+static void
+element(struct out *w, json_t *v)
+{
+	o_str(w, w->first ? "\n    " : ",\n    ");
+	w->first = false;
+	put(w, v, 2);
+}
+
+static void
+close_array(struct out *w)
+{
+	o_str(w, w->first ? "]" : "\n  ]");
+}
+
+static void
+changes(struct out *w, const char *key, const struct ochange *v, size_t n,
+    bool players)
+{
+	struct arb_turn	*t = w->owner;
+	json_t		*j;
+	size_t		 i;
+
+	open_array(w, key);
+	for (i = 0; i < n; i++) {
+		j = jw_ok(json_object());
+		jw_set(j, "cell", cellv(t, v[i].cell));
+		jw_set(j, "from", players ? playerv(t, v[i].from) :
+		    num(v[i].from));
+		jw_set(j, "to", players ? playerv(t, v[i].to) : num(v[i].to));
+		jw_set(j, "why", str(v[i].why));
+		if (v[i].order >= 0)
+			jw_set(j, "order", str(t->orders.v[v[i].order].id));
+		element(w, j);
+	}
+	close_array(w);
+}
+
+/* Cell features as an array of names. */
+static json_t *
+features(struct arb_turn *t, uint32_t f)
+{
+	json_t	*a = jw_ok(json_array());
+	int	 k;
+
+	for (k = 0; k < t->board.nfeatures; k++)
+		if (f >> k & 1)
+			jw_add(a, str(t->board.features[k]));
+	return a;
+}
+
+/* Where a rule system counts forces in cells: every cell as it ends. */
+static void
+cells(struct out *w)
+{
+	struct arb_turn	*t = w->owner;
+	struct board	*b = &t->board;
+	const struct ufield *cx = t->rs->cell_x;
+	int		 c, k;
+
+	open_array(w, "cells");
+	for (c = 0; c < b->ncells; c++) {
+		const struct cell *cl = &b->cells[c];
+		json_t	*j = jw_ok(json_object());
+
+		jw_set(j, "cell", cellv(t, c));
+		jw_set(j, "owner", playerv(t, cl->owner));
+		for (k = 0; cx[k].name != NULL; k++)
+			jw_set(j, cx[k].name, num(b->cx[k][c]));
+		jw_set(j, "loyalty", num(cl->loyalty));
+		jw_set(j, "features", features(t, cl->features));
+		element(w, j);
+	}
+	close_array(w);
+}
+
+/* A player's forces in cells: at the start, lost, at the end. */
+static void
+holdings(struct arb_turn *t, json_t *j, int p)
+{
+	struct board	*b = &t->board;
+	const char	*name = t->rs->cell_x[0].name;
+	long		 before = 0, after = 0, lost = 0, gained = 0;
+	size_t		 i;
+	int		 c;
+	char		 key[64];
+
+	for (c = 0; c < b->ncells; c++) {
+		if (b->owner0[c] == p)
+			before += b->cx0[0][c];
+		if (b->cells[c].owner == p)
+			after += b->cx[0][c];
+	}
+	for (i = 0; i < t->losses.n; i++)
+		if (t->losses.v[i].player == p && t->losses.v[i].unit < 0)
+			lost += t->losses.v[i].strength;
+	for (i = 0; i < t->gains.n; i++)
+		if (t->gains.v[i].player == p)
+			gained += t->gains.v[i].strength;
+	jw_set(j, name, num(before));
+	snprintf(key, sizeof(key), "%s_lost", name);
+	jw_set(j, key, num(lost));
+	snprintf(key, sizeof(key), "%s_gained", name);
+	jw_set(j, key, num(gained));
+	snprintf(key, sizeof(key), "%s_left", name);
+	jw_set(j, key, num(after));
+}
+
+void
+emit_result(struct arb_turn *t, int flags, FILE *fp)
+{
+	const char *const *res = t->rs->player_res;
+	const struct ufield *cx = t->rs->cell_x;
+	struct out	*w0 = t_alloc(t, sizeof(*w0));
+	json_t		*j, *p, *a;
+	int		*idx;
+	size_t		 i;
+	int		 k;
+
+	begin(t);
+	w0->m = &t->mem;
+	w0->owner = t;
+	w0->fp = fp;
+#define w (*w0)
+	o_str(&w, "{\n  \"arbiter\": 1");
+	member(&w, "ruleset", str(t->rs->name));
+	/* What made the ruling: the program, and its rulings' version. */
+	member(&w, "program", str("arbiter " ARB_VERSION));
+	member(&w, "rulings", str(t->rs->rulings));
+	member(&w, "turn", num(t->number));
+	member(&w, "seed", jw_ok(json_integer((json_int_t)t->seed)));
+	if (t->flags & ARB_CHECK)
+		member(&w, "check", jw_ok(json_true()));
+	open_array(&w, "orders");
+	for (i = 0; i < t->sequence.n; i++)
+		element(&w, order_json(t, &t->orders.v[t->sequence.v[i]]));
+	close_array(&w);
+	if (!(t->flags & ARB_CHECK)) {
+		open_array(&w, "attacks");
+		for (i = 0; i < t->attacks.n; i++) {
+			const struct attack *at = &t->attacks.v[i];
+			const struct order *o = &t->orders.v[at->order];
+
+			j = jw_ok(json_object());
+			jw_set(j, "order", str(o->id));
+			jw_set(j, "player", str(t->players.v[o->player].name));
+			jw_set(j, "units", units_of(t, o->units, o->nunits));
+			jw_set(j, "from", cellv(t, at->from));
+			jw_set(j, "target", cellv(t, at->target));
+			jw_set(j, "defenders", units_of(t, at->defenders,
+			    at->ndefenders));
+			element(&w, j);
+		}
+		close_array(&w);
+		idx = t_alloc(t, t->units.n * sizeof(int) + 1);
+		for (i = 0; i < t->units.n; i++)
+			idx[i] = (int)i;
+		qsort(idx, t->units.n, sizeof(int), by_id);
+		open_array(&w, "units");
+		for (i = 0; i < t->units.n; i++)
+			element(&w, unit_json(t, idx[i]));
+		close_array(&w);
+		open_array(&w, "losses");
+		for (i = 0; i < t->losses.n; i++) {
+			const struct loss *l = &t->losses.v[i];
+
+			j = jw_ok(json_object());
+			if (l->unit >= 0)
+				jw_set(j, "unit", str(t->units.v[l->unit].id));
+			jw_set(j, "player", str(t->players.v[l->player].name));
+			if (l->step > 0)
+				jw_set(j, "step", num(l->step));
+			if (l->at >= 0)
+				jw_set(j, "at", cellv(t, l->at));
+			if (l->target >= 0)
+				jw_set(j, "target", cellv(t, l->target));
+			jw_set(j, l->unit >= 0 ? "strength" : cx[0].name,
+			    num(l->strength));
+			jw_set(j, "cause", str(l->cause));
+			if (l->order >= 0)
+				jw_set(j, "order",
+				    str(t->orders.v[l->order].id));
+			element(&w, j);
+		}
+		close_array(&w);
+		changes(&w, "ownership", t->ownership.v, t->ownership.n, true);
+		changes(&w, "loyalty", t->loyalty.v, t->loyalty.n, false);
+		if (cx != NULL) {
+			cells(&w);
+			open_array(&w, "destroyed");
+			for (i = 0; i < t->destroyed.n; i++) {
+				const struct destroyed *d = &t->destroyed.v[i];
+
+				j = jw_ok(json_object());
+				jw_set(j, "cell", cellv(t, d->cell));
+				jw_set(j, "feature", str(t->board.features[
+				    d->feature]));
+				if (d->order >= 0)
+					jw_set(j, "order",
+					    str(t->orders.v[d->order].id));
+				element(&w, j);
+			}
+			close_array(&w);
+			open_array(&w, "gains");
+			for (i = 0; i < t->gains.n; i++) {
+				const struct loss *g = &t->gains.v[i];
+
+				j = jw_ok(json_object());
+				jw_set(j, "player", str(t->players.v[
+				    g->player].name));
+				jw_set(j, "at", cellv(t, g->at));
+				jw_set(j, cx[0].name, num(g->strength));
+				jw_set(j, "cause", str(g->cause));
+				element(&w, j);
+			}
+			close_array(&w);
+		}
+		if (t->rs->report != NULL) {
+			const char	*key;
+			json_t		*v;
+
+			j = jw_ok(json_object());
+			t->rs->report(t, (struct jv *)j);
+			json_object_foreach(j, key, v)
+				member(&w, key, json_incref(v));
+			json_decref(j);
+		}
+		p = jw_ok(json_object());
+		for (i = 0; i < t->players.n; i++) {
+			const struct player *pl = &t->players.v[i];
+
+			j = jw_ok(json_object());
+			if (cx != NULL)
+				holdings(t, j, (int)i);
+			for (k = 0; res != NULL && res[k] != NULL; k++) {
+				char key[64];
+
+				jw_set(j, res[k], num(pl->res0[k]));
+				snprintf(key, sizeof(key), "%s_spent", res[k]);
+				jw_set(j, key, num(pl->res0[k] - pl->res[k]));
+				snprintf(key, sizeof(key), "%s_left", res[k]);
+				jw_set(j, key, num(pl->res[k]));
+			}
+			jw_set(p, pl->name, j);
+		}
+		member(&w, "players", p);
+		j = jw_ok(json_object());
+		jw_set(j, "seed", jw_ok(json_integer((json_int_t)t->seed)));
+		a = jw_ok(json_array());
+		for (i = 0; i < t->draws.n; i++) {
+			json_t *d = jw_ok(json_object());
+
+			jw_set(d, "sides", num(t->draws.v[i].sides));
+			jw_set(d, "value", num(t->draws.v[i].value));
+			jw_set(d, "why", str(t->draws.v[i].why));
+			jw_add(a, d);
+		}
+		jw_set(j, "draws", a);
+		member(&w, "dice", j);
+	}
+	if (flags & ARB_RESULT_TRACE) {
+		open_array(&w, "trace");
+		for (i = 0; i < t->trace.n; i++)
+			element(&w, event_json(t, &t->trace.v[i]));
+		close_array(&w);
+	}
+	o_str(&w, "\n}\n");
+	o_flush(&w);
+	if (ferror(fp))
+		jw_fail(&t->mem, fp, errno);
+#undef w
+}
+
+/*
+ * A value of the text trace: bare when it is a plain word, else quoted
+ * with JSON's escapes, so that one event is always one line.
+ */
+static void
+text_value(FILE *fp, const char *s)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)s; *p != '\0'; p++)
+		if (*p <= ' ' || *p == '"' || *p == '\\' || *p == 127)
+			break;
+	if (*p == '\0' && s[0] != '\0') {
+		fputs(s, fp);
+		return;
+	}
+	fputc('"', fp);
+	for (p = (const unsigned char *)s; *p != '\0'; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(fp, "\\%c", *p);
+		else if (*p == '\n')
+			fputs("\\n", fp);
+		else if (*p == '\t')
+			fputs("\\t", fp);
+		else if (*p < ' ' || *p == 127)
+			fprintf(fp, "\\u%04x", *p);
+		else
+			fputc(*p, fp);
+	}
+	fputc('"', fp);
+}
+
+void
+emit_trace(struct arb_turn *t, int text, FILE *fp)
+{
+	size_t	 i;
+	int	 k;
+	char	 buf[32];
+
+	begin(t);
+	if (!text) {
+		struct out	*w = t_alloc(t, sizeof(*w));
+
+		w->m = &t->mem;
+		w->owner = t;
+		w->fp = fp;
+		for (i = 0; i < t->trace.n; i++) {
+			t->json = event_json(t, &t->trace.v[i]);
+			o_value(w, t->json, 0, false);
+			o_put(w, "\n", 1);
+			emit_release(t);
+		}
+		o_flush(w);
+		if (ferror(fp))
+			jw_fail(&t->mem, fp, errno);
+		return;
+	}
+	for (i = 0; i < t->trace.n; i++) {
+		const struct tevent *te = &t->trace.v[i];
+
+		/* "step: order=1 from=0304 to=0404 cost=2" */
+		fprintf(fp, "%s:", te->f[0].s);
+		for (k = 1; k < te->nf; k++) {
+			const struct tfield *f = &te->f[k];
+
+			if (f->type == TF_INT)
+				fprintf(fp, " %s=%ld", f->key, f->i);
+			else if (f->type == TF_BOOL)
+				fprintf(fp, " %s=%s", f->key, f->i ? "yes" :
+				    "no");
+			else if (f->type == TF_REAL)
+				fprintf(fp, " %s=%.15g", f->key, f->d);
+			else {
+				fprintf(fp, " %s=", f->key);
+				text_value(fp, f->type == TF_CELL ?
+				    board_label(&t->board, (int)f->i, buf) :
+				    f->s);
+			}
+		}
+		if (fputc('\n', fp) == EOF || ferror(fp))
+			jw_fail(&t->mem, fp, errno);
+	}
+}
+
+/*
+ * The next turn's map: what the map said, with the turn's outcome in it.
+ * Terrain goes back in the form it came: rows with the legend where the map
+ * had them, else cells.
+ */
+void
+emit_next(struct arb_turn *t, FILE *fp)
+{
+	const char *const *res = t->rs->player_res;
+	const struct ufield *x = t->rs->unit_x, *cx = t->rs->cell_x;
+	struct board	*b = &t->board;
+	json_t		*root, *j, *a, *c, *cells;
+	size_t		 i;
+	int		 k, ch;
+	char		 legend_of[256];
+	char		 key[2] = { 0, 0 };
+
+	begin(t);
+	memset(legend_of, 0, sizeof(legend_of));
+	root = t->json = jw_ok(json_object());
+	jw_set(root, "arbiter", num(1));
+	jw_set(root, "ruleset", str(t->rs->name));
+	/* Checked before anything is written (arb_turn_write_next). */
+	jw_set(root, "turn", num(t->number + 1));
+	/* Seeds go round: the next after the largest a map may give is 0. */
+	jw_set(root, "seed", jw_ok(json_integer((json_int_t)(t->seed <
+	    (uint64_t)LONG_MAX - 1 ? t->seed + 1 : 0))));
+	j = jw_ok(json_object());
+	if (b->kind == BOARD_GRAPH) {
+		jw_set(j, "grid", str("graph"));
+		a = jw_ok(json_array());
+		for (i = 0; i < (size_t)b->ncells; i++)
+			jw_add(a, cellv(t, (int)i));
+		jw_set(j, "territories", a);
+		a = jw_ok(json_array());
+		for (i = 0; i < (size_t)b->ncells; i++)
+			for (k = b->adj_at[i]; k < b->adj_at[i + 1]; k++) {
+				json_t *e;
+
+				if (b->adj[k] < (int)i)
+					continue;
+				e = jw_ok(json_array());
+				jw_add(e, cellv(t, (int)i));
+				jw_add(e, cellv(t, b->adj[k]));
+				jw_add(a, e);
+			}
+		jw_set(j, "edges", a);
+	} else if (b->kind == BOARD_TABLE) {
+		jw_set(j, "grid", str("table"));
+		jw_set(j, "width", jw_ok(json_real(b->tw)));
+		jw_set(j, "height", jw_ok(json_real(b->th)));
+		a = jw_ok(json_array());
+		for (i = 0; i < b->pieces.n; i++) {
+			json_t	*pc = jw_ok(json_object());
+			json_t	*poly = jw_ok(json_array());
+
+			jw_set(pc, "id", str(b->pieces.v[i].id));
+			for (k = 0; k < b->pieces.v[i].n; k++) {
+				json_t		*cj = jw_ok(json_array());
+				struct pt	 q = b->pieces.v[i].p[k];
+
+				jw_add(cj, jw_ok(json_real(q.x)));
+				jw_add(cj, jw_ok(json_real(q.y)));
+				jw_add(poly, cj);
+			}
+			jw_set(pc, "polygon", poly);
+			jw_add(a, pc);
+		}
+		if (b->pieces.n > 0)
+			jw_set(j, "pieces", a);
+		else
+			json_decref(a);
+	} else {
+		jw_set(j, "grid", str("hex"));
+		jw_set(j, "cols", num(b->cols));
+		jw_set(j, "rows", num(b->rows));
+	}
+	if (b->nterrains > 0)
+		jw_set(j, "default", str(b->terrains[b->default_terrain]));
+	if (b->odd_low)
+		jw_set(j, "layout", str("odd-low"));
+	if (b->has_rows) {
+		json_t	*l = jw_ok(json_object());
+		char	*row = t_alloc(t, (size_t)b->cols + 1);
+		bool	 used[256] = { false };
+		int	 r, col;
+
+		for (ch = 33; ch < 127; ch++) {
+			if (b->legend[ch] == NULL)
+				continue;
+			key[0] = (char)ch;
+			jw_set(l, key, str(b->legend[ch]));
+			for (k = 0; k < b->nterrains; k++)
+				if (strcmp(b->terrains[k], b->legend[ch]) == 0 &&
+				    legend_of[k] == 0)
+					legend_of[k] = (char)ch;
+		}
+		/* A terrain no legend character stands for (a cell given
+		 * one in "cells") gets a free character, so that every row
+		 * is whole. */
+		for (i = 0; i < (size_t)b->ncells; i++)
+			used[b->cells[i].terrain] = true;
+		for (k = 0, ch = 33; k < b->nterrains; k++) {
+			if (legend_of[k] != 0 || !used[k])
+				continue;
+			while (ch < 127 && (b->legend[ch] != NULL ||
+			    ch == '"' || ch == '\\'))
+				ch++;
+			if (ch == 127)
+				break;
+			key[0] = (char)ch;
+			jw_set(l, key, str(b->terrains[k]));
+			legend_of[k] = (char)ch++;
+		}
+		jw_set(j, "legend", l);
+		a = jw_ok(json_array());
+		for (r = 0; r < b->rows; r++) {
+			for (col = 0; col < b->cols; col++) {
+				int tr = b->cells[r * b->cols + col].terrain;
+
+				row[col] = legend_of[tr] ? legend_of[tr] :
+				    legend_of[b->default_terrain];
+			}
+			jw_add(a, str(row));
+		}
+		jw_set(j, "terrain", a);
+	}
+	jw_set(root, "board", j);
+	cells = jw_ok(json_object());
+	for (i = 0; i < (size_t)b->ncells; i++) {
+		const struct cell *cl = &b->cells[i];
+		bool	 terr = b->has_rows ? legend_of[cl->terrain] == 0 &&
+		    cl->terrain != b->default_terrain :
+		    cl->terrain != b->default_terrain;
+		bool	 counted = false;
+		char	 lbl[32];
+
+		for (k = 0; cx != NULL && cx[k].name != NULL; k++)
+			counted |= b->cx[k][i] != cx[k].dflt;
+		if (!terr && cl->features == 0 && cl->owner < 0 &&
+		    cl->loyalty == 0 && !counted)
+			continue;
+		c = jw_ok(json_object());
+		if (terr)
+			jw_set(c, "terrain", str(b->terrains[cl->terrain]));
+		if (cl->features != 0)
+			jw_set(c, "features", features(t, cl->features));
+		if (cl->owner >= 0)
+			jw_set(c, "owner", playerv(t, cl->owner));
+		for (k = 0; cx != NULL && cx[k].name != NULL; k++)
+			if (b->cx[k][i] != cx[k].dflt)
+				jw_set(c, cx[k].name, num(b->cx[k][i]));
+		if (cl->loyalty != 0)
+			jw_set(c, "loyalty", num(cl->loyalty));
+		jw_set(cells, board_label(b, (int)i, lbl), c);
+	}
+	if (b->kind != BOARD_TABLE)
+		jw_set(root, "cells", cells);
+	else
+		json_decref(cells);
+	if (b->sides.n > 0) {
+		a = jw_ok(json_array());
+		for (i = 0; i < b->sides.n; i++) {
+			json_t	*s = jw_ok(json_object());
+			json_t	*p = jw_ok(json_array());
+
+			jw_add(p, cellv(t, b->sides.v[i].a));
+			jw_add(p, cellv(t, b->sides.v[i].b));
+			jw_set(s, "cells", p);
+			jw_set(s, "feature", str(b->sidefeats.v[
+			    b->sides.v[i].feature]));
+			jw_add(a, s);
+		}
+		jw_set(root, "hexsides", a);
+	}
+	if (b->conns.n > 0) {
+		a = jw_ok(json_array());
+		for (i = 0; i < b->conns.n; i++) {
+			json_t	*s = jw_ok(json_object());
+			json_t	*p = jw_ok(json_array());
+
+			jw_set(s, "kind", str(b->conns.v[i].kind));
+			for (k = 0; k < b->conns.v[i].ncells; k++)
+				jw_add(p, cellv(t, b->conns.v[i].cells[k]));
+			jw_set(s, "cells", p);
+			jw_add(a, s);
+		}
+		jw_set(root, "connections", a);
+	}
+	j = jw_ok(json_object());
+	for (i = 0; i < t->players.n; i++) {
+		const struct player *pl = &t->players.v[i];
+		json_t	*pj = jw_ok(json_object());
+
+		for (k = 0; res != NULL && res[k] != NULL; k++)
+			jw_set(pj, res[k], num(t->rs->res_resets[k] ?
+			    pl->res0[k] : pl->res[k]));
+		if (pl->treaties != 0) {
+			a = jw_ok(json_array());
+			for (k = 0; k < (int)t->players.n; k++)
+				if (pl->treaties >> k & 1)
+					jw_add(a, str(t->players.v[k].name));
+			jw_set(pj, "treaties", a);
+		}
+		if (pl->ndisc > 0) {
+			a = jw_ok(json_array());
+			for (k = 0; k < pl->ndisc; k++)
+				jw_add(a, str(pl->disc[k]));
+			jw_set(pj, "discoveries", a);
+		}
+		jw_set(j, pl->name, pj);
+	}
+	jw_set(root, "players", j);
+	a = jw_ok(json_array());
+	for (i = 0; i < t->players.n; i++)
+		jw_add(a, str(t->players.v[t->turn_order[i]].name));
+	jw_set(root, "turn_order", a);
+	t->rs->save(t, (struct jv *)root);
+	a = jw_ok(json_array());
+	for (i = 0; i < t->units.n; i++) {
+		const struct unit *u = &t->units.v[i];
+		json_t *uj;
+
+		if (u->gone || u->left)
+			continue;
+		uj = jw_ok(json_object());
+		jw_set(uj, "id", str(u->id));
+		jw_set(uj, "player", str(t->players.v[u->player].name));
+		jw_set(uj, "type", str(t->types.v[u->type].name));
+		if (b->kind == BOARD_TABLE) {
+			/* Unrounded (15 digits): a pose rounded to 0.001
+			 * could overlap what it touches by more than the
+			 * tolerance, and the map would not load. */
+			json_t	*pj = jw_ok(json_object());
+
+			jw_set(pj, "x", jw_ok(json_real(u->pose.x)));
+			jw_set(pj, "y", jw_ok(json_real(u->pose.y)));
+			jw_set(pj, "facing", jw_ok(json_real(u->pose.facing)));
+			jw_set(uj, "pose", pj);
+		}
+		else {
+			jw_set(uj, "at", cellv(t, u->at));
+			jw_set(uj, "strength", num(u->strength));
+		}
+		if (u->range >= 0)
+			jw_set(uj, "range", num(u->range));
+		for (k = 0; x != NULL && x[k].name != NULL; k++)
+			if (u->x[k] != x[k].dflt || u->has_x[k])
+				jw_set(uj, x[k].name, num(u->x[k]));
+		for (k = 0; t->rs->unit_marks != NULL &&
+		    t->rs->unit_marks[k] != NULL; k++)
+			if ((u->marks & t->rs->marks_kept) >> k & 1)
+				jw_set(uj, t->rs->unit_marks[k],
+				    jw_ok(json_true()));
+		if (t->rs->save_unit != NULL)
+			t->rs->save_unit(t, (int)i, (struct jv *)uj, true);
+		jw_add(a, uj);
+	}
+	jw_set(root, "units", a);
+	jw_dump(&t->mem, t, root, true, fp);
+	emit_release(t);
+}
+

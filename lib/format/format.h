@@ -1,0 +1,23 @@
+/*
+ * The formats layer of libarbiter: reading a map and orders into the
+ * model (load.c), and writing the result, the next map and the trace
+ * (emit.c).  It uses every layer below and calls a rule system only
+ * through struct ruleset.  Each function fails through the turn's mem, as
+ * everything below does.
+ */
+#ifndef ARBITER_FORMAT_H
+#define ARBITER_FORMAT_H
+
+#include <stdio.h>
+
+#include "rules/rules.h"
+
+void	 load_map(struct arb_turn *, struct ld *);
+void	 load_orders(struct arb_turn *, struct ld *, const char *player);
+
+void	 emit_result(struct arb_turn *, int flags, FILE *);
+void	 emit_next(struct arb_turn *, FILE *);
+void	 emit_trace(struct arb_turn *, int text, FILE *);
+void	 emit_release(struct arb_turn *);	/* the document being built */
+
+#endif /* ARBITER_FORMAT_H */

@@ -1,0 +1,52 @@
+/*
+ * The JSON layer's jansson side: for lib/json/ and lib/format/ only (the
+ * files that build and write jansson documents); everything else sees
+ * json.h and opaque values.
+ */
+#ifndef ARBITER_JSON_DOC_H
+#define ARBITER_JSON_DOC_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <jansson.h>
+
+#include "json/json.h"
+
+/* jansson's constructors and setters, failing to the thread's mem. */
+json_t	*jw_ok(json_t *v);	/* v; NULL only when memory ran out */
+void	 jw_set(json_t *obj, const char *key, json_t *v);	/* takes v */
+void	 jw_add(json_t *arr, json_t *v);			/* takes v */
+/* Fails after writing to fp went wrong: as the system's errnum says. */
+void	 jw_fail(struct mem *, FILE *fp, int errnum) __attribute__((noreturn));
+/* A whole document and a newline, pretty (two-space indents) or not. */
+void	 jw_dump(struct mem *, void *owner, json_t *root, bool pretty,
+	    FILE *fp);
+
+/*
+ * The writer.  jansson's dump is slow for what arbiter writes (a callback
+ * per token, a loop check per container), so values are written here, in
+ * jansson's own format to the byte (JSON_INDENT(2) or JSON_COMPACT,
+ * JSON_REAL_PRECISION(15), keys in insertion order), into a buffer that
+ * goes out in large writes.
+ */
+#define OUTBUF	65536
+
+struct out {
+	struct mem	*m;
+	void		*owner;	/* the layer above's */
+	FILE		*fp;
+	bool		 first;	/* no element yet in the open array */
+	size_t		 n;	/* bytes in buf */
+	char		 buf[OUTBUF];
+};
+
+void	 o_flush(struct out *);
+void	 o_put(struct out *, const char *, size_t);
+void	 o_str(struct out *, const char *);
+void	 o_indent(struct out *, int depth);	/* a newline and 2*depth */
+void	 o_string(struct out *, const char *, size_t);	/* quoted */
+void	 o_real(struct out *, double);
+void	 o_value(struct out *, const json_t *, int depth, bool pretty);
+
+#endif /* ARBITER_JSON_DOC_H */

@@ -1,0 +1,100 @@
+/*
+ * The JSON layer of libarbiter: reading a file's values with a JSON
+ * Pointer kept for messages and located failures (read.c), and building
+ * documents for the writer (write.c).  It knows nothing of boards, units
+ * or rule systems; it uses the base layer and, inside its .c files only,
+ * jansson.  Above it, values are the opaque struct jv.
+ */
+#ifndef ARBITER_JSON_H
+#define ARBITER_JSON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/base.h"
+
+struct jv;			/* a JSON value (a json_t underneath) */
+
+/* The state of reading one file; its buffers are kept from file to file. */
+struct ld {
+	struct mem	*m;
+	struct arb_error *e;
+	void		*owner;		/* the layer above's, for its readers */
+	const char	*file;
+	const char	*text;
+	size_t		 len;
+	void		*doc;		/* the parsed document, or NULL */
+	/* Where we are: a JSON Pointer, whole however long (an error
+	 * message gets it cut to fit), and where each level starts. */
+	char		*ptr;		/* NULL or NUL-terminated */
+	size_t		 plen, pcap;
+	size_t		*mark;		/* mark[i]: plen before level i */
+	size_t		 depth, mcap;
+};
+
+/* Readies ld for one file (keeping its buffers; closing the last one). */
+void	 ld_start(struct ld *, struct mem *, struct arb_error *,
+	    const char *file, const char *text, size_t len);
+const struct jv *ld_parse(struct ld *);	/* the top object */
+void	 ld_close(struct ld *);		/* the document */
+void	 ld_release(struct ld *);	/* and the buffers */
+void	 ld_push(struct ld *, const char *key);
+void	 ld_pushi(struct ld *, size_t index);
+void	 ld_pop(struct ld *);
+const char *ld_where(const struct ld *);	/* the pointer so far */
+void	 ld_fail(struct ld *, const char *, ...)
+	    __attribute__((noreturn, format(printf, 2, 3)));
+/* Fails with "bad WHAT V: expected WANT" (WHAT "value": the key). */
+void	 ld_expect(struct ld *, const struct jv *v, const char *what,
+	    const char *want) __attribute__((noreturn));
+const struct jv	*ld_get(const struct jv *obj, const char *key);
+const struct jv	*ld_need(struct ld *, const struct jv *obj, const char *key);
+const struct jv	*ld_need_object(struct ld *, const struct jv *v);
+void	 ld_keys(struct ld *, const struct jv *obj, const char *const *a,
+	    const char *const *b);
+bool	 ld_is_object(const struct jv *);
+bool	 ld_is_string(const struct jv *);
+bool	 ld_is_null(const struct jv *);
+bool	 ld_int_is(const struct jv *, long want);
+size_t	 ld_len(struct ld *, const struct jv *arr);	/* must be array */
+const struct jv	*ld_at(const struct jv *arr, size_t i);
+/* Each reads key of obj (pushing it for messages); absent: dflt. */
+long	 ld_int(struct ld *, const struct jv *obj, const char *key,
+	    long dflt, long min, long max);
+long	 ld_intv(struct ld *, const struct jv *v, const char *what,
+	    long min, long max);	/* v itself, pushed by the caller */
+bool	 ld_bool(struct ld *, const struct jv *obj, const char *key,
+	    bool dflt);
+const char *ld_str(struct ld *, const struct jv *obj, const char *key,
+	    const char *dflt);		/* a copy that lives with the mem */
+const char *ld_strv(struct ld *, const struct jv *v);	/* v itself */
+const char *ld_namev(struct ld *, const struct jv *v, const char *what,
+	    const char *want);		/* v's text, lent; must be a string */
+double	 ld_realv(struct ld *, const struct jv *v, const char *what,
+	    double min, double max);	/* a number; v pushed by the caller */
+double	 ld_real(struct ld *, const struct jv *obj, const char *key,
+	    double dflt, double min, double max);
+/* Iterate an object: returns false at the end. */
+bool	 ld_next(const struct jv *obj, void **iter, const char **key,
+	    const struct jv **val);
+void	*ld_iter(const struct jv *obj);
+int	 locate(const char *text, size_t len, const char *pointer,
+	    int *line, int *column);
+
+/* Building a document (the next map's parts the rule systems write).
+ * Failures jump to the mem given to jw_begin() by this thread. */
+void	 jw_begin(struct mem *);
+void	 emit_set_str(struct jv *, const char *, const char *);
+void	 emit_set_int(struct jv *, const char *, long);
+void	 emit_set_bool(struct jv *, const char *, bool);
+void	 emit_set_double(struct jv *, const char *, double);	/* as is */
+void	 emit_set_null(struct jv *, const char *);
+struct jv *emit_set_array(struct jv *, const char *);
+struct jv *emit_set_object(struct jv *, const char *);	/* made if absent */
+struct jv *emit_add_object(struct jv *);
+struct jv *emit_add_array(struct jv *);
+void	 emit_add_str(struct jv *, const char *);
+void	 emit_add_int(struct jv *, long);
+void	 emit_add_double(struct jv *, double);
+
+#endif /* ARBITER_JSON_H */

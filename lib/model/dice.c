@@ -1,0 +1,44 @@
+/*
+ * arbiter: a turn adjudicator for hex and territory wargames.
+ * Copyright (c) 2026 the arbiter developers.  ISC license (see README.md).
+ *
+ * The model layer (model.h): the dice, drawn from a seeded generator and
+ * recorded, each draw, for the result.
+ */
+#include <stdint.h>
+
+#include "model/model.h"
+
+/*
+ * The dice: splitmix64 (Steele, Lea and Flood, 2014), seeded with the map's
+ * seed.  A d-sided roll takes draws until one falls below the largest
+ * multiple of d, so every face is equally likely, then adds 1 to its
+ * remainder.  Every roll is recorded for the result.
+ */
+uint64_t
+splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15u);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+	return z ^ (z >> 31);
+}
+
+int
+dice_roll(struct arb_turn *t, int sides, const char *why)
+{
+	uint64_t	 limit = UINT64_MAX - UINT64_MAX % (uint64_t)sides, x;
+	struct draw	*d;
+
+	do
+		x = splitmix64(&t->dice);
+	while (x >= limit);
+	d = VPUSH(t, t->draws);
+	d->sides = sides;
+	d->value = (int)(x % (uint64_t)sides) + 1;
+	d->why = why;
+	trace_event(t, "roll", "sides", TF_INT, (long)sides, "value", TF_INT,
+	    (long)d->value, "why", TF_STR, why, NULL);
+	return d->value;
+}
