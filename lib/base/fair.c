@@ -12,7 +12,7 @@
 
 #include <sodium.h>
 
-#include "fair.h"
+#include "base/fair.h"
 
 /*
  * libsodium asks for sodium_init() before any of its functions; it may be

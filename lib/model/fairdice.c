@@ -2,15 +2,17 @@
  * arbiter: a turn adjudicator for hex and territory wargames.
  * Copyright (c) 2026 the arbiter developers.  ISC license (see README.md).
  *
- * Fair dice over a turn (arbiter-rules(7), Dice): the map's game and
- * commitment, the umpire's key checked against it, where the turn's dice
- * come from, the rolls from outside, and the next map's commitment.
+ * The model layer (model.h): fair dice over a turn (arbiter-rules(7),
+ * Dice): the map's game and commitment, the umpire's key checked against
+ * it, where the turn's dice come from, the rolls from outside, and the
+ * next map's commitment.  The cryptography is base/fair.c's.
  */
 #include <limits.h>
+#include <stdio.h>
 #include <string.h>
 
-#include "internal.h"
-#include "fair.h"
+#include "model/model.h"
+#include "base/fair.h"
 
 static const char *const dice_keys[] = { "commitment", NULL };
 
@@ -92,7 +94,7 @@ fair_loaded(struct arb_turn *t, struct ld *ld, const struct jv *root)
 void
 fair_begin(struct arb_turn *t)
 {
-	struct arb_error *e = t->err;
+	struct arb_error *e = t->mem.err;
 
 	/* A key given after the map was not checked against it. */
 	if (t->key_set && !t->key_seen)
@@ -146,8 +148,8 @@ fair_next_roll(struct arb_turn *t, int sides, const char *why)
 		if (v > sides) {
 			struct ld *ld = &t->reader;
 
-			ld_start(ld, t, t->err, t->rollsfile, t->rollstext,
-			    t->rollslen);
+			ld_start(ld, &t->mem, t->mem.err, t->rollsfile,
+			    t->rollstext, t->rollslen);
 			ld_pushi(ld, t->rolls_used);
 			ld_fail(ld, "roll %zu is %ld, which a d%d cannot roll "
 			    "(1 to %d): the die of %s", t->rolls_used + 1, v,
@@ -168,7 +170,7 @@ fair_next_roll(struct arb_turn *t, int sides, const char *why)
 void
 fair_end(struct arb_turn *t)
 {
-	struct arb_error *e = t->err;
+	struct arb_error *e = t->mem.err;
 
 	if (t->rolls_missing == 0)
 		return;
