@@ -153,6 +153,14 @@ check "the next map commits" grep -q '"commitment": "[0-9a-f]\{64\}"' "$tmp/n.js
 expect 0 "the next map with the same key" "$arbiter" --secret "$tmp/umpire.key" -o "$tmp/r2.json" "$tmp/n.json"
 expect 65 "the next map with another key" "$arbiter" --secret "$tmp/second.key" -o "$tmp/r3.json" "$tmp/n.json"
 check "another key: nothing written" test ! -e "$tmp/r3.json"
+# The commitment binds the game and the turn: the right key on a map
+# whose turn or game was changed is refused too.
+sed 's/"turn": 1,/"turn": 2,/' "$fair/map.json" >"$tmp/turn2.json"
+expect 65 "a commitment moved to another turn" "$arbiter" --secret "$fair/umpire.key" "$tmp/turn2.json"
+check "another turn: the commitment's message" grep -q "the umpire's secret does not give this commitment: another key, or the map's game or turn was changed at /dice/commitment" "$tmp/err"
+sed 's/"game": "casebook-fair",/"game": "casebook-fair 2",/' "$fair/map.json" >"$tmp/game2.json"
+expect 65 "a commitment moved to another game" "$arbiter" --secret "$fair/umpire.key" "$tmp/game2.json"
+expect 0 "the right key, game and turn" "$arbiter" --secret "$fair/umpire.key" -o /dev/null "$fair/map.json"
 expect 64 "--secret with --seed" "$arbiter" --secret "$tmp/umpire.key" --seed 3 "$fair/map.json"
 expect 64 "--rolls with --seed" "$arbiter" --rolls "$tmp/umpire.key" --seed 3 "$fair/map.json"
 expect 66 "missing rolls" "$arbiter" --rolls "$tmp/nosuch.json" "$top/fixtures/morne-plaine/d-rolls/map.json"
