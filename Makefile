@@ -20,10 +20,10 @@ SHARED	?= ../shared
 
 WARNINGS = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	   -Wpointer-arith -Wformat=2
-# jansson's flags are asked for in each recipe, so that `make check` can
-# install jansson first and still build in the same run.
-JANSSON_CFLAGS = `$(PKG_CONFIG) --cflags jansson`
-JANSSON_LIBS = `$(PKG_CONFIG) --libs jansson` -lm	# -lm: lib/geom.c
+# jansson's and libsodium's flags are asked for in each recipe, so that
+# `make check` can install them first and still build in the same run.
+JANSSON_CFLAGS = `$(PKG_CONFIG) --cflags jansson libsodium`
+JANSSON_LIBS = `$(PKG_CONFIG) --libs jansson libsodium` -lm	# -lm: geom.c
 # Warnings are errors in make check and CI (WERROR=-Werror), not in a
 # user's plain build, where a newer compiler's new warning must not stop it.
 WERROR	?=
@@ -33,12 +33,14 @@ SAN_CFLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
 
 # The library in its layers, lowest first (README's Layout; make check's
 # tests/layers.sh holds them to it).
-HDRS	= lib/arbiter.h lib/base/base.h lib/json/json.h lib/json/doc.h \
-	  lib/model/model.h lib/rules/rules.h lib/format/format.h
-LIBSRC	= lib/base/mem.c lib/base/maps.c \
+HDRS	= lib/arbiter.h lib/base/base.h lib/base/fair.h lib/json/json.h \
+	  lib/json/doc.h lib/model/model.h lib/rules/rules.h \
+	  lib/format/format.h
+LIBSRC	= lib/base/mem.c lib/base/maps.c lib/base/fair.c \
 	  lib/json/read.c lib/json/write.c \
 	  lib/model/board.c lib/model/geom.c lib/model/model.c \
 	  lib/model/trace.c lib/model/dice.c lib/model/io.c \
+	  lib/model/fairdice.c \
 	  lib/rules/registry.c lib/rules/aeonis.c lib/rules/territory.c \
 	  lib/rules/morne.c lib/rules/xconq.c lib/rules/arcane.c \
 	  lib/format/load.c lib/format/emit.c \
@@ -261,7 +263,7 @@ install: arbiter libarbiter.a
 	printf '%s\n' "prefix=$(PREFIX)" "libdir=$$l" \
 	    "includedir=$$i" "" "Name: arbiter" \
 	    "Description: turn adjudicator for hex and territory wargames" \
-	    "Version: $$v" "Requires.private: jansson" \
+	    "Version: $$v" "Requires.private: jansson libsodium" \
 	    'Libs: -L$${libdir} -larbiter' "Libs.private: -lm" \
 	    'Cflags: -I$${includedir}' \
 	    >"$(DESTDIR)$(LIBDIR)/pkgconfig/arbiter.pc"

@@ -47,10 +47,12 @@ usage(FILE *fp)
 {
 	fprintf(fp, "usage: %s [-chtV] [-n next.json] [-o result.json] "
 	    "[-r ruleset] [-s seed]\n"
-	    "               [--max-input bytes] [--trace-file file [--text]]"
+	    "               [--max-input bytes] [--rolls file] [--secret file]\n"
+	    "               [--trace-file file [--text]]"
 	    "\n               map.json [player=]orders.json ...\n"
-	    "       %s [--max-input bytes] --verify dir ...\n",
-	    progname, progname);
+	    "       %s [--max-input bytes] --verify dir ...\n"
+	    "       %s --new-secret file\n",
+	    progname, progname, progname);
 }
 
 static void
@@ -68,9 +70,14 @@ help(void)
 	    "G);\n"
 	    "                        the default is 64M\n"
 	    "  -n, --next FILE       write the next turn's map to FILE\n"
+	    "      --new-secret FILE make a new secret key for the dice in FILE"
+	    "\n"
 	    "  -o, --output FILE     write the result to FILE, not standard "
 	    "output\n"
 	    "  -r, --ruleset NAME    require the map to use rule system NAME\n"
+	    "      --rolls FILE      use the die values in FILE (a JSON array)"
+	    "\n"
+	    "      --secret FILE     the umpire's secret key for the dice\n"
 	    "  -s, --seed N          use seed N for the dice, not the map's\n"
 	    "  -t, --trace           include the trace in the result\n"
 	    "      --trace-file FILE write the trace to FILE as JSON Lines\n"
@@ -852,7 +859,7 @@ struct operand {
  */
 static int
 check_names(const char *map, struct operand *ops, int nops,
-    const char *const names[3])
+    const char *const names[3], const char *secret, const char *rolls)
 {
 	static const char *const roles[3] = {
 		"the result", "the next map", "the trace"
@@ -862,13 +869,15 @@ check_names(const char *map, struct operand *ops, int nops,
 
 	if (strcmp(map, "-") != 0 && !name_is_utf8(map, "file name"))
 		return EXIT_USAGE;
+	if (rolls != NULL && !name_is_utf8(rolls, "file name"))
+		return EXIT_USAGE;
 	for (i = 0; i < nops; i++) {
 		if (!name_is_utf8(ops[i].path, "file name") ||
 		    (ops[i].player != NULL &&
 		    !name_is_utf8(ops[i].player, "player name")))
 			return EXIT_USAGE;
 	}
-	if ((ids = calloc((size_t)nops + 4, sizeof(*ids))) == NULL)
+	if ((ids = calloc((size_t)nops + 6, sizeof(*ids))) == NULL)
 		return nomem();
 	/* A name for a descriptor must name one open now, before any file
 	 * of ours could take its number. */
@@ -892,6 +901,12 @@ check_names(const char *map, struct operand *ops, int nops,
 	for (i = 0; rc == 0 && i < nops; i++)
 		if (!ident_init(&ids[n++], ops[i].path, "the orders"))
 			rc = nomem();
+	if (rc == 0 && secret != NULL && !ident_init(&ids[n++], secret,
+	    "the secret"))
+		rc = nomem();
+	if (rc == 0 && rolls != NULL && !ident_init(&ids[n++], rolls,
+	    "the rolls"))
+		rc = nomem();
 	/* Each name against the outputs before it; inputs may repeat. */
 	for (i = 1; rc == 0 && i < n; i++)
 		for (j = 0; rc == 0 && j < i && j < nout; j++) {
@@ -1619,6 +1634,155 @@ verify(const char *argv0, int ndirs, char **dirs)
 	return rc;
 }
 
+/*
+ * The umpire's secret (arbiter(1), --new-secret and --secret): 32 bytes
+ * from the system's random source, kept as 64 lowercase hexadecimal
+ * digits and a newline in a file only its owner may read.
+ */
+#define SECRET_HINT	"a secret is 64 hexadecimal digits and a newline " \
+			"(arbiter --new-secret makes one)"
+
+/* Wipes a key and its text so that they do not linger in memory. */
+static void
+wipe(void *p, size_t n)
+{
+	volatile unsigned char *v = p;
+
+	while (n-- > 0)
+		*v++ = 0;
+}
+
+static int
+hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* --new-secret: never over an existing file (O_EXCL), mode 0600. */
+static int
+new_secret(const char *path)
+{
+	static const char digits[] = "0123456789abcdef";
+	unsigned char	 key[ARB_SECRET_LEN];
+	char		 text[2 * ARB_SECRET_LEN + 1];
+	size_t		 i, off = 0;
+	ssize_t		 w;
+	int		 fd, rc = EXIT_OK;
+
+	if (!name_is_utf8(path, "file name"))
+		return EXIT_USAGE;
+	if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOCTTY,
+	    0600)) == -1) {
+		fprintf(stderr, "%s: cannot create %s: %s\n", progname, path,
+		    strerror(errno));
+		return EXIT_CANTCREAT;
+	}
+	if (arb_secret_new(key) != 0) {
+		fprintf(stderr, "%s: cannot draw a secret from the system's "
+		    "random source\n", progname);
+		close(fd);
+		unlink(path);
+		return EXIT_INTERNAL;
+	}
+	for (i = 0; i < ARB_SECRET_LEN; i++) {
+		text[2 * i] = digits[key[i] >> 4];
+		text[2 * i + 1] = digits[key[i] & 15];
+	}
+	text[2 * ARB_SECRET_LEN] = '\n';
+	/* The umask may only have taken bits away: 0600 whatever it is. */
+	if (fchmod(fd, 0600) != 0)
+		rc = EXIT_CANTCREAT;
+	while (rc == EXIT_OK && off < sizeof(text)) {
+		if ((w = write(fd, text + off, sizeof(text) - off)) == -1) {
+			if (errno == EINTR)
+				continue;
+			rc = EXIT_CANTCREAT;
+		} else
+			off += (size_t)w;
+	}
+	if (rc == EXIT_OK && fsync(fd) != 0 && errno != EINVAL)
+		rc = EXIT_CANTCREAT;
+	if (close(fd) != 0 && rc == EXIT_OK)
+		rc = EXIT_CANTCREAT;
+	if (rc != EXIT_OK) {
+		fprintf(stderr, "%s: cannot write %s: %s\n", progname, path,
+		    strerror(errno));
+		unlink(path);
+	}
+	wipe(key, sizeof(key));
+	wipe(text, sizeof(text));
+	return rc;
+}
+
+/* --secret: reads the key; 66 when it cannot be read, 65 when it is not
+ * 64 hexadecimal digits and a newline (at the place that is wrong). */
+static int
+read_secret(const char *path, unsigned char key[ARB_SECRET_LEN])
+{
+	char	 buf[2 * ARB_SECRET_LEN + 8];
+	size_t	 n = 0, i;
+	ssize_t	 r;
+	int	 fd, hi, lo, line = 1, col;
+
+	if ((fd = open(path, O_RDONLY | O_NOCTTY)) == -1) {
+		fprintf(stderr, "%s: cannot open %s: %s\n", progname, path,
+		    strerror(errno));
+		return EXIT_NOINPUT;
+	}
+	while (n < sizeof(buf)) {
+		if ((r = read(fd, buf + n, sizeof(buf) - n)) == -1) {
+			if (errno == EINTR)
+				continue;
+			fprintf(stderr, "%s: cannot read %s: %s\n", progname,
+			    path, strerror(errno));
+			close(fd);
+			wipe(buf, sizeof(buf));
+			return EXIT_NOINPUT;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	close(fd);
+	for (i = 0; i < n && i < 2 * ARB_SECRET_LEN && hexval(buf[i]) >= 0;)
+		i++;
+	col = (int)i + 1;
+	if (i < 2 * ARB_SECRET_LEN && i < n && buf[i] != '\n')
+		fprintf(stderr, "%s: %s:1:%d: not a hexadecimal digit: %s\n",
+		    progname, path, col, SECRET_HINT);
+	else if (i < 2 * ARB_SECRET_LEN)
+		fprintf(stderr, "%s: %s:1:%d: %zu digits where a secret has "
+		    "%d: %s\n", progname, path, col, i, 2 * ARB_SECRET_LEN,
+		    SECRET_HINT);
+	else if (i < n && hexval(buf[i]) >= 0)
+		fprintf(stderr, "%s: %s:1:%d: more than %d digits: %s\n",
+		    progname, path, col, 2 * ARB_SECRET_LEN, SECRET_HINT);
+	else if (i < n && (buf[i] != '\n' || i + 1 < n)) {
+		if (buf[i] == '\n') {
+			line = 2;
+			col = 1;
+		}
+		fprintf(stderr, "%s: %s:%d:%d: text after the secret: %s\n",
+		    progname, path, line, col, SECRET_HINT);
+	} else {
+		for (i = 0; i < ARB_SECRET_LEN; i++) {
+			hi = hexval(buf[2 * i]);
+			lo = hexval(buf[2 * i + 1]);
+			key[i] = (unsigned char)(hi << 4 | lo);
+		}
+		wipe(buf, sizeof(buf));
+		return EXIT_OK;
+	}
+	wipe(buf, sizeof(buf));
+	return EXIT_DATA;
+}
+
 static int
 run(int argc, char **argv, struct arb_turn *t)
 {
@@ -1626,9 +1790,12 @@ run(int argc, char **argv, struct arb_turn *t)
 		{ "check", no_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "max-input", required_argument, NULL, 'M' },
+		{ "new-secret", required_argument, NULL, 'K' },
 		{ "next", required_argument, NULL, 'n' },
 		{ "output", required_argument, NULL, 'o' },
+		{ "rolls", required_argument, NULL, 'R' },
 		{ "ruleset", required_argument, NULL, 'r' },
+		{ "secret", required_argument, NULL, 'S' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "trace", no_argument, NULL, 't' },
 		{ "trace-file", required_argument, NULL, 'T' },
@@ -1639,18 +1806,20 @@ run(int argc, char **argv, struct arb_turn *t)
 	};
 	const char	*output = "-", *next = NULL, *tracefile = NULL;
 	const char	*ruleset = NULL, *names[3], *argv0 = argv[0];
+	const char	*secret = NULL, *rolls = NULL, *newsecret = NULL;
+	unsigned char	 key[ARB_SECRET_LEN];
 	struct operand	*ops = NULL;
 	struct arb_error e;
 	char		*text, *end;
 	size_t		 len;
 	bool		 check = false, trace = false, textual = false;
-	bool		 verifying = false, turn_opts = false;
+	bool		 verifying = false, turn_opts = false, seeded = false;
 	int		 ch, i, nops, rc;
 
 	while ((ch = getopt_long(argc, argv, "chn:o:r:s:tV", longopts,
 	    NULL)) != -1) {
 		/* Options for one turn, which --verify does not take. */
-		if (strchr("cnorstTX", ch) != NULL)
+		if (strchr("cnorstTXRS", ch) != NULL)
 			turn_opts = true;
 		switch (ch) {
 		case 'c':
@@ -1690,8 +1859,18 @@ run(int argc, char **argv, struct arb_turn *t)
 				return EXIT_USAGE;
 			}
 			arb_turn_set_seed(t, s);
+			seeded = true;
 			break;
 		}
+		case 'K':
+			newsecret = optarg;
+			break;
+		case 'R':
+			rolls = optarg;
+			break;
+		case 'S':
+			secret = optarg;
+			break;
 		case 't':
 			trace = true;
 			break;
@@ -1714,6 +1893,24 @@ run(int argc, char **argv, struct arb_turn *t)
 	}
 	argc -= optind;
 	argv += optind;
+	if (newsecret != NULL) {
+		/* Alone: a key is made apart from any turn. */
+		if (argc > 0 || verifying || turn_opts) {
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+		return new_secret(newsecret);
+	}
+	if (rolls != NULL && strcmp(rolls, "-") == 0) {
+		fprintf(stderr, "%s: only the map can be read from standard "
+		    "input\n", progname);
+		return EXIT_USAGE;
+	}
+	if (seeded && (secret != NULL || rolls != NULL)) {
+		fprintf(stderr, "%s: --seed replaces the dice: it goes with "
+		    "neither --secret nor --rolls\n", progname);
+		return EXIT_USAGE;
+	}
 	if (argc < 1 || (verifying && turn_opts)) {
 		usage(stderr);
 		return EXIT_USAGE;
@@ -1758,9 +1955,17 @@ run(int argc, char **argv, struct arb_turn *t)
 	names[0] = output;
 	names[1] = next;
 	names[2] = tracefile;
-	if ((rc = check_names(argv[0], ops, nops, names)) != 0)
+	if ((rc = check_names(argv[0], ops, nops, names, secret, rolls)) != 0)
 		goto out;
 	catch_fatal();
+	/* The key before the map: the map's commitment is checked as it is
+	 * read, where a mismatch can be shown at its place. */
+	if (secret != NULL) {
+		if ((rc = read_secret(secret, key)) != 0)
+			goto out;
+		arb_turn_set_secret(t, key);
+		wipe(key, sizeof(key));
+	}
 
 	if ((text = slurp(argv[0], &len, &rc)) == NULL)
 		goto out;
@@ -1784,6 +1989,16 @@ run(int argc, char **argv, struct arb_turn *t)
 			goto out;
 		rc = arb_turn_load_orders(t, ops[i].path, ops[i].player, text,
 		    len, &e);
+		free(text);
+		if (rc != 0) {
+			rc = report(&e);
+			goto out;
+		}
+	}
+	if (rolls != NULL) {
+		if ((text = slurp(rolls, &len, &rc)) == NULL)
+			goto out;
+		rc = arb_turn_load_rolls(t, rolls, text, len, &e);
 		free(text);
 		if (rc != 0) {
 			rc = report(&e);

@@ -83,13 +83,40 @@ int		 arb_turn_load_orders(struct arb_turn *t, const char *name,
  * is loaded. */
 const char	*arb_turn_ruleset(const struct arb_turn *t);
 
-/* Replaces the map's seed (before arb_turn_run()). */
+/* Replaces the map's seed (before arb_turn_run()); a map's commitment to
+ * its dice is then not consulted (a replay of a revealed seed). */
 void		 arb_turn_set_seed(struct arb_turn *t, unsigned long long seed);
+
+/*
+ * Fair dice (arbiter-rules(7), Dice).  The umpire's secret key is
+ * ARB_SECRET_LEN bytes; arb_secret_new() fills one from the system's
+ * random source (0, or -1 when it cannot).  arb_turn_set_secret() gives
+ * the key to a turn, before arb_turn_load_map(): a map that commits to its
+ * dice is then checked against it as it loads (ARB_EDATA at
+ * /dice/commitment when the key does not give the commitment), its dice
+ * come from the key, and the next map commits to the next turn's.  The
+ * key is copied, and wiped by arb_turn_free().
+ */
+#define ARB_SECRET_LEN	32
+int		 arb_secret_new(unsigned char *key);
+void		 arb_turn_set_secret(struct arb_turn *t,
+		    const unsigned char *key);
+
+/*
+ * Rolls from outside: text is a JSON array of die values (integers from
+ * 1), used in the order the turn draws its dice instead of any seed.  A
+ * value out of range for its die, or too few values, is found by
+ * arb_turn_run() (ARB_EDATA).  Returns 0 or -1 as the loaders do.
+ */
+int		 arb_turn_load_rolls(struct arb_turn *t, const char *name,
+		    const char *text, size_t len, struct arb_error *e);
 
 /*
  * Adjudicates the turn (or, with ARB_CHECK, only validates its orders).
  * Rejected orders are rulings, not errors.  Returns 0, or -1 with e filled
- * (ARB_ENOMEM, or ARB_EINTERNAL when an invariant failed).
+ * (ARB_ENOMEM, ARB_EINTERNAL when an invariant failed, or ARB_EDATA when
+ * the dice cannot be had: a committed map without the key and not under
+ * ARB_CHECK, rolls from outside too few or out of range).
  */
 int		 arb_turn_run(struct arb_turn *t, int flags,
 		    struct arb_error *e);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "format/format.h"
+#include "base/fair.h"
 
 const char *const *
 arb_rulesets(void)
@@ -57,6 +58,8 @@ arb_turn_free(struct arb_turn *t)
 	free(t->board.conns.v);
 	free(t->board.pieces.v);
 	ld_release(&t->reader);
+	fair_wipe(t->key, sizeof(t->key));
+	fair_wipe(t->reveal, sizeof(t->reveal));
 	strmap_release(&t->unit_ids);
 	strmap_release(&t->player_names);
 	strmap_release(&t->type_names);
@@ -97,6 +100,7 @@ arb_turn_load_map(struct arb_turn *t, const char *name, const char *text,
 		t_fail(t, ARB_EINTERNAL, "the map is loaded already");
 	ld_start(ld, &t->mem, e, name, text, len);
 	t->mapfile = t_strdup(t, name);
+	fair_sha256(text, len, t->mapsha);
 	load_map(t, ld);
 	t->mem.jmp = NULL;
 	return 0;
@@ -114,8 +118,47 @@ arb_turn_load_orders(struct arb_turn *t, const char *name,
 		t_fail(t, ARB_EINTERNAL, "orders before the map");
 	ld_start(ld, &t->mem, e, name, text, len);
 	load_orders(t, ld, player);
+	fair_sha256(text, len, t->files.v[t->files.n - 1].sha256);
 	t->mem.jmp = NULL;
 	return 0;
+}
+
+int
+arb_turn_load_rolls(struct arb_turn *t, const char *name, const char *text,
+    size_t len, struct arb_error *e)
+{
+	jmp_buf		 jb;
+	struct ld	*ld = &t->reader;
+	char		*copy;
+
+	GUARD(t, e, emit_release(t));
+	if (t->rollsfile != NULL)
+		t_fail(t, ARB_EINTERNAL, "rolls loaded twice");
+	/* A copy: a roll out of range for its die is found in the run, and
+	 * shown at its place in the file. */
+	copy = t_alloc(t, len + 1);
+	memcpy(copy, text, len);
+	ld_start(ld, &t->mem, e, name, copy, len);
+	load_rolls(t, ld);
+	t->rollsfile = t_strdup(t, name);
+	t->rollstext = copy;
+	t->rollslen = len;
+	fair_sha256(text, len, t->rollssha);
+	t->mem.jmp = NULL;
+	return 0;
+}
+
+void
+arb_turn_set_secret(struct arb_turn *t, const unsigned char *key)
+{
+	memcpy(t->key, key, sizeof(t->key));
+	t->key_set = true;
+}
+
+int
+arb_secret_new(unsigned char *key)
+{
+	return fair_random(key, ARB_SECRET_LEN);
 }
 
 const char *
@@ -179,7 +222,7 @@ arb_turn_run(struct arb_turn *t, int flags, struct arb_error *e)
 	t->ran = true;
 	t->flags = flags;
 	ld_release(&t->reader);		/* no file is read any more */
-	t->dice = t->seed;
+	fair_begin(t);
 	/* Players in turn order; each player's orders in file order. */
 	for (i = 0; i < t->players.n; i++) {
 		int f = t->players.v[t->turn_order[i]].ofile;
@@ -188,8 +231,13 @@ arb_turn_run(struct arb_turn *t, int flags, struct arb_error *e)
 			if (t->orders.v[k].file == f)
 				*VPUSH(t, t->sequence) = (int)k;
 	}
-	trace_event(t, "turn", "ruleset", TF_STR, t->rs->name, "turn",
-	    TF_INT, (long)t->number, "seed", TF_INT, (long)t->seed, NULL);
+	if (fair_seed_shown(t))
+		trace_event(t, "turn", "ruleset", TF_STR, t->rs->name, "turn",
+		    TF_INT, (long)t->number, "seed", TF_INT, (long)t->seed,
+		    NULL);
+	else
+		trace_event(t, "turn", "ruleset", TF_STR, t->rs->name, "turn",
+		    TF_INT, (long)t->number, NULL);
 	t->rs->begin(t);
 	for (i = 0; i < t->sequence.n; i++) {
 		struct order *o = &t->orders.v[t->sequence.v[i]];
@@ -219,6 +267,7 @@ arb_turn_run(struct arb_turn *t, int flags, struct arb_error *e)
 		if (o->status == OS_ILLEGAL || o->status == OS_FAILED)
 			t->illegal++;
 	}
+	fair_end(t);
 	if (!(flags & ARB_CHECK))
 		check_balance(t);
 	t->mem.jmp = NULL;

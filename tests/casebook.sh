@@ -4,7 +4,8 @@
 # and `arbiter --verify` on it, which compares standard output with
 # expected.json, or standard error and the exit status with expected.err
 # and expected.status, and, with expected.next.json, the next map with it.
-# The runner checks that the next map loads again.  Every case runs twice (outputs must be
+# The runner checks that the next map loads again (with the case's args:
+# a next map that commits to its dice needs the umpire's key).  Every case runs twice (outputs must be
 # byte-identical) and once more with the order files reversed on the
 # command line (the result must not change).  Where a case has expect.txt,
 # the outcome worked out by hand, tests/expect checks the result against it
@@ -76,7 +77,7 @@ for dir in "$top"/fixtures/*/*/; do
 		*)
 			grep -v '^verify: ' "$tmp/verify" | head -20 ;;
 		esac | sed 's/^/# /'
-	elif [ -n "$nextarg" ] && ! $run "$tmp/next.json" >/dev/null 2>"$tmp/err2"; then
+	elif [ -n "$nextarg" ] && ! $run $args "$tmp/next.json" >/dev/null 2>"$tmp/err2"; then
 		why="the next map does not load again: $(cat "$tmp/err2")"
 	elif [ -f expect.txt ] && ! "$expect" expect.txt "$tmp/out" >"$tmp/exp" 2>&1; then
 		why="the result is not the outcome worked out in expect.txt"

@@ -1,7 +1,9 @@
 #!/bin/sh
 # Installs what arbiter needs to build and test, where it is missing:
-# jansson (libjansson-dev, found with pkg-config), mandoc (man page
-# lint) and python3 with python3-jsonschema (the schema check).  Uses
+# jansson (libjansson-dev, found with pkg-config), libsodium
+# (libsodium-dev: the fair dice' HMAC-SHA-256, SHA-256 and random bytes),
+# mandoc (man page lint) and python3 with python3-jsonschema (the schema
+# check).  Uses
 # apt-get when it can; says what to install when it cannot.
 #
 # With --check (plain make), only what the build needs is looked for, and
@@ -10,6 +12,8 @@ if [ "$1" = --check ]; then
 	need=
 	command -v pkg-config >/dev/null 2>&1 || need="$need pkg-config"
 	pkg-config --exists jansson 2>/dev/null || need="$need libjansson-dev"
+	pkg-config --exists libsodium 2>/dev/null ||
+	    need="$need libsodium-dev"
 	[ -z "$need" ] && exit 0
 	echo "arbiter: cannot build: missing$need; install it (Debian:" \
 	    "apt-get install$need) or run make demo, which does" >&2
@@ -20,6 +24,8 @@ missing=
     missing="$missing valgrind"
 command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
 pkg-config --exists jansson 2>/dev/null || missing="$missing libjansson-dev"
+pkg-config --exists libsodium 2>/dev/null ||
+    missing="$missing libsodium-dev"
 command -v mandoc >/dev/null 2>&1 || missing="$missing mandoc"
 command -v cc >/dev/null 2>&1 || missing="$missing gcc"
 command -v make >/dev/null 2>&1 || missing="$missing make"

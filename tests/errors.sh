@@ -57,7 +57,10 @@ expect 65 "orders bound to the wrong player" "$arbiter" map.json blue=orders/red
 expect 65 "two files for one player" "$arbiter" map.json orders/red.json red=orders/red.json
 expect 0 "map from standard input" sh -c "'$arbiter' - orders/*.json <map.json"
 "$arbiter" map.json orders/*.json >"$tmp/want" 2>/dev/null
-check "standard input gives the same result" cmp -s "$tmp/out" "$tmp/want"
+# The same but for the map's name in the files part.
+sed 's/"file": "<stdin>"/"file": "map.json"/' "$tmp/out" >"$tmp/out.named"
+check "standard input gives the same result" cmp -s "$tmp/out.named" "$tmp/want"
+check "standard input is named <stdin>, with the map's SHA-256" grep -q "\"sha256\": \"$(sha256sum <map.json | cut -d' ' -f1)\"" "$tmp/out"
 expect 0 "--output" "$arbiter" -o "$tmp/result.json" --next "$tmp/next.json" map.json orders/*.json
 check "--output writes the result" cmp -s "$tmp/result.json" "$tmp/want"
 check "--next map loads again" sh -c "'$arbiter' '$tmp/next.json' >/dev/null"
@@ -123,12 +126,56 @@ check "last turn message" grep -qx "arbiter: $last: turn 2147483647 is the last 
 check "last turn: nothing written" test ! -e "$tmp/last.json" -a ! -e "$tmp/last-next.json"
 expect 0 "the last turn itself is adjudicated" "$arbiter" -o "$tmp/last.json" "$last"
 
+# The umpire's secret (arbiter(1), --new-secret and --secret): made from
+# the system's random source, mode 0600, never over an existing file;
+# missing is 66, malformed 65 at its place.
+fair=$top/fixtures/morne-plaine/d-secret-turn1
+expect 0 "--new-secret makes a key" "$arbiter" --new-secret "$tmp/umpire.key"
+check "the key is 64 hex digits and a newline" sh -c "[ \$(wc -c <'$tmp/umpire.key') -eq 65 ] && grep -qx '[0-9a-f]\{64\}' '$tmp/umpire.key'"
+check "the key is mode 0600" sh -c "ls -l '$tmp/umpire.key' | grep -q '^-rw------- '"
+cp "$tmp/umpire.key" "$tmp/first.key"
+expect 73 "--new-secret over an existing file" "$arbiter" --new-secret "$tmp/umpire.key"
+check "the existing key is kept" cmp -s "$tmp/umpire.key" "$tmp/first.key"
+check "refusal message" grep -q "^arbiter: cannot create $tmp/umpire.key: File exists" "$tmp/err"
+"$arbiter" --new-secret "$tmp/second.key" 2>/dev/null
+check "two keys differ" sh -c "! cmp -s '$tmp/first.key' '$tmp/second.key'"
+expect 64 "--new-secret with a map" "$arbiter" --new-secret "$tmp/third.key" map.json
+expect 66 "missing secret" "$arbiter" --secret "$tmp/nosuch.key" "$fair/map.json" "$fair"/orders/*.json
+check "missing secret message" grep -q "^arbiter: cannot open $tmp/nosuch.key: " "$tmp/err"
+printf '78e380d7760c27e953d50e2992af6b675b10121f197fc54d18718891edb7ddz1\n' >"$tmp/bad.key"
+expect 65 "malformed secret" "$arbiter" --secret "$tmp/bad.key" "$fair/map.json" "$fair"/orders/*.json
+check "malformed secret message" grep -qx "arbiter: $tmp/bad.key:1:63: not a hexadecimal digit: a secret is 64 hexadecimal digits and a newline (arbiter --new-secret makes one)" "$tmp/err"
+printf '78e380d7\n' >"$tmp/short.key"
+expect 65 "short secret" "$arbiter" --secret "$tmp/short.key" "$fair/map.json" "$fair"/orders/*.json
+check "short secret message" grep -qx "arbiter: $tmp/short.key:1:9: 8 digits where a secret has 64: a secret is 64 hexadecimal digits and a newline (arbiter --new-secret makes one)" "$tmp/err"
+expect 0 "a new key on a plain map" "$arbiter" --secret "$tmp/umpire.key" -o "$tmp/r.json" -n "$tmp/n.json" "$top/fixtures/morne-plaine/d-secret-starts/map.json" "$fair"/orders/*.json
+check "the next map commits" grep -q '"commitment": "[0-9a-f]\{64\}"' "$tmp/n.json"
+expect 0 "the next map with the same key" "$arbiter" --secret "$tmp/umpire.key" -o "$tmp/r2.json" "$tmp/n.json"
+expect 65 "the next map with another key" "$arbiter" --secret "$tmp/second.key" -o "$tmp/r3.json" "$tmp/n.json"
+check "another key: nothing written" test ! -e "$tmp/r3.json"
+# The commitment binds the game and the turn: the right key on a map
+# whose turn or game was changed is refused too.
+sed 's/"turn": 1,/"turn": 2,/' "$fair/map.json" >"$tmp/turn2.json"
+expect 65 "a commitment moved to another turn" "$arbiter" --secret "$fair/umpire.key" "$tmp/turn2.json"
+check "another turn: the commitment's message" grep -q "the umpire's secret does not give this commitment: another key, or the map's game or turn was changed at /dice/commitment" "$tmp/err"
+sed 's/"game": "casebook-fair",/"game": "casebook-fair 2",/' "$fair/map.json" >"$tmp/game2.json"
+expect 65 "a commitment moved to another game" "$arbiter" --secret "$fair/umpire.key" "$tmp/game2.json"
+expect 0 "the right key, game and turn" "$arbiter" --secret "$fair/umpire.key" -o /dev/null "$fair/map.json"
+expect 64 "--secret with --seed" "$arbiter" --secret "$tmp/umpire.key" --seed 3 "$fair/map.json"
+expect 64 "--rolls with --seed" "$arbiter" --rolls "$tmp/umpire.key" --seed 3 "$fair/map.json"
+expect 66 "missing rolls" "$arbiter" --rolls "$tmp/nosuch.json" "$top/fixtures/morne-plaine/d-rolls/map.json"
+printf '[1, 0]\n' >"$tmp/rolls.json"
+expect 65 "a roll below 1" "$arbiter" --rolls "$tmp/rolls.json" "$top/fixtures/morne-plaine/d-rolls/map.json"
+check "roll below 1 message" grep -qx "arbiter: $tmp/rolls.json:1:5: bad roll 0: expected an integer >= 1 at /1" "$tmp/err"
+printf '{"rolls": [1]}\n' >"$tmp/rolls.json"
+expect 65 "rolls not an array" "$arbiter" --rolls "$tmp/rolls.json" "$top/fixtures/morne-plaine/d-rolls/map.json"
+
 # A plain make on a machine without jansson says in one line what to
 # install (a PATH with no pkg-config stands for such a machine).
 mkdir -p "$tmp/bin"
 ln -s "$(command -v sh)" "$tmp/bin/sh"
-expect 1 "a build without jansson" env PATH="$tmp/bin" sh "$top/tests/deps.sh" --check
-check "says what to install" grep -q "^arbiter: cannot build: missing pkg-config libjansson-dev; install it (Debian: apt-get install pkg-config libjansson-dev)" "$tmp/err"
+expect 1 "a build without jansson or libsodium" env PATH="$tmp/bin" sh "$top/tests/deps.sh" --check
+check "says what to install" grep -q "^arbiter: cannot build: missing pkg-config libjansson-dev libsodium-dev; install it (Debian: apt-get install pkg-config libjansson-dev libsodium-dev)" "$tmp/err"
 
 echo "error paths: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -15,7 +15,8 @@
  *	 with its trace, the next map, the trace as JSON Lines and as text;
  *   (b) write a next map that loads again, and runs without orders;
  *   (c) run without an error: arbiter checks that the forces balance
- *	 and reports ARB_EINTERNAL when they do not;
+ *	 and reports ARB_EINTERNAL when they do not (bad data found by the
+ *	 run, a map committed to its dice without the key, is a refusal);
  *   (d) agree with --check (ARB_CHECK): every order whose status is
  *	 "done" in the result of the real run, matched by its "file" and
  *	 "index" members, has the status "legal" in the result of the check;
@@ -143,9 +144,14 @@ run(const struct part *parts, const int *perm, int nfiles, int flags,
 		    &e) != 0)
 			goto refused;
 	}
-	/* (c): an internal error, the forces' balance among them. */
-	if (arb_turn_run(t, flags, &e) != 0)
+	/* (c): an internal error, the forces' balance among them.  Bad
+	 * data is a refusal: a map that commits to its dice cannot be
+	 * adjudicated without the umpire's key (arbiter-rules(7), Dice). */
+	if (arb_turn_run(t, flags, &e) != 0) {
+		if (e.code == ARB_EDATA)
+			goto refused;
 		finding("arb_turn_run failed", e.text);
+	}
 	if (flags & ARB_CHECK)
 		capture(t, o, O_RESULT, 0);
 	else {

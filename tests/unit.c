@@ -13,6 +13,7 @@
 #include <jansson.h>
 
 #include "format/format.h"
+#include "base/fair.h"
 
 static int passed, failed;
 
@@ -306,6 +307,60 @@ test_dice(void)
 		CHECK(!"jumped");
 	t->mem.jmp = NULL;
 	arb_turn_free(t);
+}
+
+/*
+ * The fair dice' derivation (arbiter-rules(7), Dice) against vectors
+ * worked out apart from arbiter, with
+ *	printf 'arbiter-dice-1\nmorne test\n1' |
+ *	    openssl dgst -sha256 -mac HMAC -macopt hexkey:000102...1f
+ * and Python's hmac and hashlib (seed: the first 8 bytes, big-endian,
+ * mod 2^63 - 1; commitment: SHA-256 of R).
+ */
+static void
+test_fair(void)
+{
+	unsigned char	 key[FAIR_KEYLEN], r[FAIR_HASHLEN], h[FAIR_HASHLEN];
+	unsigned char	 back[FAIR_HASHLEN];
+	char		 hex[2 * FAIR_HASHLEN + 1];
+	int		 i;
+
+	for (i = 0; i < FAIR_KEYLEN; i++)
+		key[i] = (unsigned char)i;
+	fair_derive(key, "morne test", 1, r);
+	fair_hex(r, FAIR_HASHLEN, hex);
+	CHECK(strcmp(hex, "116a42b363e0769997a26c2601eaea32"
+	    "a5573526d0aae6832485b44f08e985d8") == 0);
+	CHECK(fair_seed(r) == 1254888784418338457u);
+	fair_sha256(r, FAIR_HASHLEN, h);
+	fair_hex(h, FAIR_HASHLEN, hex);
+	CHECK(strcmp(hex, "13abf24bffb6939c46606739c05e5444"
+	    "de53bfab4aa0fd6168caf8e67823a3df") == 0);
+	/* Another turn, another game: other dice. */
+	fair_derive(key, "morne test", 2, h);
+	CHECK(memcmp(r, h, FAIR_HASHLEN) != 0);
+	fair_derive(key, "morne tesT", 1, h);
+	CHECK(memcmp(r, h, FAIR_HASHLEN) != 0);
+	/* SHA-256 of "abc" (FIPS 180-2). */
+	fair_sha256("abc", 3, h);
+	fair_hex(h, FAIR_HASHLEN, hex);
+	CHECK(strcmp(hex, "ba7816bf8f01cfea414140de5dae2223"
+	    "b00361a396177a9cb410ff61f20015ad") == 0);
+	/* Hex both ways; the first bad digit is named. */
+	CHECK(fair_unhex(hex, FAIR_HASHLEN, back) == -1);
+	CHECK(memcmp(back, h, FAIR_HASHLEN) == 0);
+	CHECK(fair_unhex("ABcd", 2, back) == -1 && back[0] == 0xab &&
+	    back[1] == 0xcd);
+	CHECK(fair_unhex("abxd", 2, back) == 2);
+	/* The seed is below LONG_MAX: all ones reduce to 1. */
+	memset(r, 0xff, sizeof(r));
+	CHECK(fair_seed(r) == 1);
+	memset(r, 0x7f, 1);
+	CHECK(fair_seed(r) == 0);
+	/* Random keys differ. */
+	CHECK(fair_random(key, sizeof(key)) == 0);
+	CHECK(fair_random(r, sizeof(r)) == 0);
+	CHECK(memcmp(key, r, FAIR_KEYLEN) != 0);
 }
 
 static void
@@ -620,6 +675,7 @@ main(void)
 	test_strmap_collisions();
 	test_intmap();
 	test_dice();
+	test_fair();
 	test_strmap();
 	test_load();
 	test_messages();

@@ -509,6 +509,85 @@ holdings(struct arb_turn *t, json_t *j, int p)
 	jw_set(j, key, num(after));
 }
 
+/* The orders files: by player, then by name (not the command line's
+ * order). */
+static int
+by_player_file(const void *a, const void *b)
+{
+	const struct ofile *fa = *(const struct ofile *const *)a;
+	const struct ofile *fb = *(const struct ofile *const *)b;
+	int		 c = strcmp(T->players.v[fa->player].name,
+			    T->players.v[fb->player].name);
+
+	return c != 0 ? c : strcmp(fa->name, fb->name);
+}
+
+static json_t *
+file_json(const char *name, const unsigned char *sha)
+{
+	json_t	*j = jw_ok(json_object());
+
+	jw_set(j, "file", str(name));
+	jw_set(j, "sha256", str(fair_hexstr(T, sha)));
+	return j;
+}
+
+/*
+ * The evidence: every input file with the SHA-256 of its text as read,
+ * the map first, then the orders files by player, then the rolls.
+ */
+static void
+emit_files(struct out *w, struct arb_turn *t)
+{
+	const struct ofile **f = t_alloc(t, t->files.n * sizeof(*f) + 1);
+	size_t		  i;
+
+	for (i = 0; i < t->files.n; i++)
+		f[i] = &t->files.v[i];
+	qsort(f, t->files.n, sizeof(*f), by_player_file);
+	open_array(w, "files");
+	element(w, file_json(t->mapfile, t->mapsha));
+	for (i = 0; i < t->files.n; i++)
+		element(w, file_json(f[i]->name, f[i]->sha256));
+	if (t->rollsfile != NULL)
+		element(w, file_json(t->rollsfile, t->rollssha));
+	close_array(w);
+}
+
+/* Where the dice came from, and every roll. */
+static json_t *
+dice_json(struct arb_turn *t)
+{
+	json_t	*j = jw_ok(json_object()), *a;
+	size_t	 i;
+
+	if (t->dsrc == DS_SECRET)
+		jw_set(j, "source", str("secret"));
+	else if (t->dsrc == DS_ROLLS)
+		jw_set(j, "source", str("rolls"));
+	if (t->dsrc != DS_ROLLS)
+		jw_set(j, "seed", jw_ok(json_integer((json_int_t)t->seed)));
+	if (t->committed && t->key_set) {
+		jw_set(j, "commitment", str(fair_hexstr(t, t->commitment)));
+		jw_set(j, "reveal", str(fair_hexstr(t, t->reveal)));
+	}
+	if (t->dsrc == DS_ROLLS) {
+		jw_set(j, "rolls", str(t->rollsfile));
+		jw_set(j, "rolls_given", num((long)t->nrolls));
+	}
+	a = jw_ok(json_array());
+	for (i = 0; i < t->draws.n; i++) {
+		json_t *d = jw_ok(json_object());
+
+		jw_set(d, "sides", num(t->draws.v[i].sides));
+		jw_set(d, "value", num(t->draws.v[i].value));
+		jw_set(d, "why", str(t->draws.v[i].why));
+		jw_add(a, d);
+	}
+	jw_set(j, "draws", a);
+	return j;
+}
+
 void
 emit_result(struct arb_turn *t, int flags, FILE *fp)
 {
@@ -516,7 +595,7 @@ emit_result(struct arb_turn *t, int flags, FILE *fp)
 	const struct ufield *cx = t->rs->cell_x;
 	struct out	*w0 = t_alloc(t, sizeof(*w0));
 	struct ob	 ob;
-	json_t		*j, *p, *a;
+	json_t		*j, *p;
 	int		*idx;
 	size_t		 i;
 	int		 k;
@@ -532,9 +611,11 @@ emit_result(struct arb_turn *t, int flags, FILE *fp)
 	member(&w, "program", str("arbiter " ARB_VERSION));
 	member(&w, "rulings", str(t->rs->rulings));
 	member(&w, "turn", num(t->number));
-	member(&w, "seed", jw_ok(json_integer((json_int_t)t->seed)));
+	if (fair_seed_shown(t))
+		member(&w, "seed", jw_ok(json_integer((json_int_t)t->seed)));
 	if (t->flags & ARB_CHECK)
 		member(&w, "check", jw_ok(json_true()));
+	emit_files(&w, t);
 	open_array(&w, "orders");
 	for (i = 0; i < t->sequence.n; i++)
 		write_order(&w, &t->orders.v[t->sequence.v[i]]);
@@ -648,19 +729,7 @@ emit_result(struct arb_turn *t, int flags, FILE *fp)
 			jw_set(p, pl->name, j);
 		}
 		member(&w, "players", p);
-		j = jw_ok(json_object());
-		jw_set(j, "seed", jw_ok(json_integer((json_int_t)t->seed)));
-		a = jw_ok(json_array());
-		for (i = 0; i < t->draws.n; i++) {
-			json_t *d = jw_ok(json_object());
-
-			jw_set(d, "sides", num(t->draws.v[i].sides));
-			jw_set(d, "value", num(t->draws.v[i].value));
-			jw_set(d, "why", str(t->draws.v[i].why));
-			jw_add(a, d);
-		}
-		jw_set(j, "draws", a);
-		member(&w, "dice", j);
+		member(&w, "dice", dice_json(t));
 	}
 	if (flags & ARB_RESULT_TRACE) {
 		open_array(&w, "trace");
@@ -781,11 +850,20 @@ emit_next(struct arb_turn *t, FILE *fp)
 	root = t->json = jw_ok(json_object());
 	jw_set(root, "arbiter", num(1));
 	jw_set(root, "ruleset", str(t->rs->name));
+	if (t->game != NULL)
+		jw_set(root, "game", str(t->game));
 	/* Checked before anything is written (arb_turn_write_next). */
 	jw_set(root, "turn", num(t->number + 1));
-	/* Seeds go round: the next after the largest a map may give is 0. */
-	jw_set(root, "seed", jw_ok(json_integer((json_int_t)(t->seed <
-	    (uint64_t)LONG_MAX - 1 ? t->seed + 1 : 0))));
+	/* With the key, the next map commits to its dice (and has no
+	 * seed); else seeds go round: the next after the largest a map may
+	 * give is 0. */
+	if (t->key_set) {
+		j = jw_ok(json_object());
+		jw_set(j, "commitment", str(fair_next_commitment(t)));
+		jw_set(root, "dice", j);
+	} else
+		jw_set(root, "seed", jw_ok(json_integer((json_int_t)(t->seed <
+		    (uint64_t)LONG_MAX - 1 ? t->seed + 1 : 0))));
 	j = jw_ok(json_object());
 	if (b->kind == BOARD_GRAPH) {
 		jw_set(j, "grid", str("graph"));

@@ -27,8 +27,9 @@ parse(struct arb_turn *t, struct ld *ld)
 }
 
 static const char *const map_keys[] = {
-	"$schema", "arbiter", "ruleset", "turn", "seed", "board", "cells",
-	"hexsides", "connections", "players", "turn_order", "units", NULL
+	"$schema", "arbiter", "ruleset", "game", "turn", "seed", "dice",
+	"board", "cells", "hexsides", "connections", "players", "turn_order",
+	"units", NULL
 };
 static const char *const board_keys[] = {
 	"grid", "cols", "rows", "default", "layout", "legend", "terrain", NULL
@@ -802,6 +803,7 @@ load_map(struct arb_turn *t, struct ld *ld)
 	t->number = (int)ld_int(ld, root, "turn", 1, 1, INT_MAX);
 	if (!t->seed_set)
 		t->seed = (uint64_t)ld_int(ld, root, "seed", 1, 0, LONG_MAX - 1);
+	fair_loaded(t, ld, root);
 	t->rs->init(t);
 	load_players(t, ld, ld_need(ld, root, "players"));
 	load_shape(t, ld, ld_need(ld, root, "board"));
@@ -1000,3 +1002,26 @@ load_orders(struct arb_turn *t, struct ld *ld, const char *bind)
 	ld_close(ld);
 }
 
+
+/* --rolls: a JSON array of die values, each an integer from 1 (the die
+ * it is drawn for bounds it further, in the run). */
+void
+load_rolls(struct arb_turn *t, struct ld *ld)
+{
+	const struct jv	*root;
+	size_t		 i, n;
+
+	ld->owner = t;
+	root = ld_parse_any(ld);
+	if (!ld_is_array(root))
+		ld_expect(ld, root, "rolls", "an array of die values");
+	n = ld_len(ld, root);
+	t->rolls = t_alloc(t, n * sizeof(*t->rolls) + 1);
+	for (i = 0; i < n; i++) {
+		ld_pushi(ld, i);
+		t->rolls[i] = ld_intv(ld, ld_at(root, i), "roll", 1, LONG_MAX);
+		ld_pop(ld);
+	}
+	t->nrolls = n;
+	ld_close(ld);
+}

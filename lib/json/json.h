@@ -38,6 +38,7 @@ struct ld {
 void	 ld_start(struct ld *, struct mem *, struct arb_error *,
 	    const char *file, const char *text, size_t len);
 const struct jv *ld_parse(struct ld *);	/* the top object */
+const struct jv *ld_parse_any(struct ld *);	/* the top value */
 void	 ld_close(struct ld *);		/* the document (memory kept) */
 void	 ld_release(struct ld *);	/* and all the memory */
 void	 ld_push(struct ld *, const char *key);
@@ -57,6 +58,7 @@ void	 ld_keys(struct ld *, const struct jv *obj, const char *const *a,
 bool	 ld_is_object(const struct jv *);
 bool	 ld_is_string(const struct jv *);
 bool	 ld_is_null(const struct jv *);
+bool	 ld_is_array(const struct jv *);
 bool	 ld_int_is(const struct jv *, long want);
 size_t	 ld_len(struct ld *, const struct jv *arr);	/* must be array */
 const struct jv	*ld_at(const struct jv *arr, size_t i);

@@ -441,7 +441,7 @@ install(void)
 /* Parses the text into ld's document and returns its top object; a
  * syntax error fails with jansson's position. */
 const struct jv *
-ld_parse(struct ld *ld)
+ld_parse_any(struct ld *ld)
 {
 	json_error_t	 je;
 	json_t		*root;
@@ -470,7 +470,13 @@ ld_parse(struct ld *ld)
 		longjmp(*ld->m->jmp, 1);
 	}
 	ld->doc = root;
-	return ld_need_object(ld, V(root));
+	return V(root);
+}
+
+const struct jv *
+ld_parse(struct ld *ld)
+{
+	return ld_need_object(ld, ld_parse_any(ld));
 }
 
 /* Releases the document; the buffers stay for the next file. */
@@ -519,6 +525,12 @@ bool
 ld_is_null(const struct jv *v)
 {
 	return json_is_null(J(v));
+}
+
+bool
+ld_is_array(const struct jv *v)
+{
+	return json_is_array(J(v));
 }
 
 bool

@@ -2,8 +2,8 @@
  * arbiter: a turn adjudicator for hex and territory wargames.
  * Copyright (c) 2026 the arbiter developers.  ISC license (see README.md).
  *
- * The model layer (model.h): the dice, drawn from a seeded generator and
- * recorded, each draw, for the result.
+ * The model layer (model.h): the dice, drawn from a seeded generator (or
+ * taken from rolls from outside) and recorded, each draw, for the result.
  */
 #include <stdint.h>
 
@@ -11,9 +11,12 @@
 
 /*
  * The dice: splitmix64 (Steele, Lea and Flood, 2014), seeded with the map's
- * seed.  A d-sided roll takes draws until one falls below the largest
- * multiple of d, so every face is equally likely, then adds 1 to its
- * remainder.  Every roll is recorded for the result.
+ * seed (or the one derived from the umpire's key).  A d-sided roll takes
+ * draws until one falls below the largest multiple of d, so every face is
+ * equally likely, then adds 1 to its remainder.  Rolls from outside are
+ * taken in order instead.  Every roll is recorded for the result; a roll
+ * nobody may know (a check of a committed map) is 0, and recorded only as
+ * a trace event without a value.
  */
 uint64_t
 splitmix64(uint64_t *state)
@@ -30,13 +33,24 @@ dice_roll(struct arb_turn *t, int sides, const char *why)
 {
 	uint64_t	 limit = UINT64_MAX - UINT64_MAX % (uint64_t)sides, x;
 	struct draw	*d;
+	int		 v;
 
-	do
-		x = splitmix64(&t->dice);
-	while (x >= limit);
+	if (t->dsrc == DS_UNKNOWN) {
+		trace_event(t, "roll", "sides", TF_INT, (long)sides, "why",
+		    TF_STR, why, "depends_on_dice", TF_BOOL, 1L, NULL);
+		return 0;
+	}
+	if (t->dsrc == DS_ROLLS)
+		v = fair_next_roll(t, sides, why);
+	else {
+		do
+			x = splitmix64(&t->dice);
+		while (x >= limit);
+		v = (int)(x % (uint64_t)sides) + 1;
+	}
 	d = VPUSH(t, t->draws);
 	d->sides = sides;
-	d->value = (int)(x % (uint64_t)sides) + 1;
+	d->value = v;
 	d->why = why;
 	trace_event(t, "roll", "sides", TF_INT, (long)sides, "value", TF_INT,
 	    (long)d->value, "why", TF_STR, why, NULL);

@@ -307,7 +307,7 @@ reason_name(enum reason r)
 		"immobilized", "cannot_leave_world", "not_at_edge",
 		"insufficient_op", "tool_blocked", "overlap",
 		"movement_ended", "target_sortie", "no_move_order",
-		"target_gone"
+		"target_gone", "depends_on_dice"
 	};
 
 	return (unsigned)r < R_NREASONS ? names[r] : "?";

@@ -256,6 +256,7 @@ enum reason {
 	R_TARGET_SORTIE,
 	R_NO_MOVE_ORDER,
 	R_TARGET_GONE,
+	R_DEPENDS_ON_DICE,
 	R_NREASONS
 };
 const char	*reason_name(enum reason);
@@ -287,6 +288,7 @@ struct order {
 struct ofile {
 	const char	*name;
 	int		 player;
+	unsigned char	 sha256[32];	/* of the text as read */
 };
 
 /* Result records. */
@@ -359,7 +361,19 @@ struct draw {
 	const char	*why;
 };
 uint64_t splitmix64(uint64_t *state);
+/* A roll from 1 to sides; 0 when the dice cannot be known (a check of a
+ * map that commits to its dice): the rule then reports the outcome as
+ * depending on the dice (R_DEPENDS_ON_DICE) and goes on as though the
+ * roll had changed nothing. */
 int	 dice_roll(struct arb_turn *, int sides, const char *why);
+
+/* Where the turn's dice come from (arbiter-rules(7), Dice). */
+enum dice_source {
+	DS_SEED,		/* the map's plain seed, or --seed */
+	DS_SECRET,		/* the seed derived from the umpire's key */
+	DS_ROLLS,		/* rolls from outside, in draw order */
+	DS_UNKNOWN		/* a check of a committed map: no roll known */
+};
 
 struct arb_turn {
 	struct mem		 mem;		/* arena, failures, hash key */
@@ -369,6 +383,23 @@ struct arb_turn {
 	int			 number;
 	uint64_t		 seed, dice;
 	bool			 seed_set;
+	/* Fair dice (fairdice.c). */
+	enum dice_source	 dsrc;
+	const char		*game;		/* the map's "game", or NULL */
+	bool			 committed;	/* the map has "dice" */
+	unsigned char		 commitment[32];
+	bool			 key_set, key_seen;	/* seen: by the map */
+	unsigned char		 key[32];	/* wiped by arb_turn_free */
+	unsigned char		 reveal[32];	/* R, when key and commitment */
+	unsigned char		 mapsha[32];
+	const char		*rollsfile;	/* --rolls, or NULL */
+	const char		*rollstext;	/* a copy, for messages */
+	size_t			 rollslen;
+	unsigned char		 rollssha[32];
+	long			*rolls;
+	size_t			 nrolls, rolls_used, rolls_missing;
+	int			 missing_sides;	/* the first roll missing */
+	const char		*missing_why;
 	struct board		 board;
 	VEC(struct utype)	 types;
 	VEC(struct unit)	 units;
@@ -400,6 +431,22 @@ struct arb_turn {
 	const char		*mapfile;	/* the map's name */
 	void			*json;		/* a document being written */
 };
+
+/* fairdice.c: fair dice over the turn (arbiter-rules(7), Dice): the
+ * map's game and commitment checked against the umpire's key as the map
+ * loads, where the dice come from, the rolls from outside, the next map's
+ * commitment. */
+void	 fair_loaded(struct arb_turn *, struct ld *, const struct jv *root);
+void	 fair_begin(struct arb_turn *);
+bool	 fair_seed_shown(const struct arb_turn *);
+/* The commitment for the next turn (with the key), 64 hex digits. */
+const char *fair_next_commitment(struct arb_turn *);
+/* The next of the rolls from outside, checked against its die. */
+int	 fair_next_roll(struct arb_turn *, int sides, const char *why);
+/* After the run: too few rolls is bad data, saying how many it needed. */
+void	 fair_end(struct arb_turn *);
+/* Hex of 32 bytes (SHA-256), a string that lives with the turn. */
+const char *fair_hexstr(struct arb_turn *, const unsigned char *);
 
 /* model.c: services for the rule systems. */
 struct utype	*type_find(struct arb_turn *, const char *);

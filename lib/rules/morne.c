@@ -785,6 +785,23 @@ charge(struct arb_turn *t, struct order *o, int u, int target)
 	    tu->x[X_MV];
 	ch->roll = dice_roll(t, 9, t_printf(t, "charge of %s on %s: morale "
 	    "test", cu->id, tu->id));
+	if (ch->roll == 0) {
+		/* A check that may not know the roll (arbiter-rules(7),
+		 * Dice): the test is named, not taken; the check goes on as
+		 * though the target held, which moves nothing. */
+		ch->outcome = HELD;
+		trace_event(t, "charge", "order", TF_STR, o->id, "charger",
+		    TF_STR, cu->id, "target", TF_STR, tu->id, "from", TF_CELL,
+		    (long)ch->from, "at", TF_CELL, (long)ch->at,
+		    "cs_difference", TF_INT, (long)cu->strength - tu->strength,
+		    "morale", TF_INT, ch->morale, "depends_on_dice", TF_BOOL,
+		    1L, NULL);
+		return t_printf(t, "; it charges %s at %s: the morale test "
+		    "(d9 %+ld against morale %ld) depends on the dice, and "
+		    "the check goes on as though %s held", tu->id,
+		    cell_name(t, ch->at), (long)cu->strength - tu->strength,
+		    ch->morale, tu->id);
+	}
 	ch->value = (long)ch->roll + cu->strength - tu->strength;
 	trace_event(t, "charge", "order", TF_STR, o->id, "charger", TF_STR,
 	    cu->id, "target", TF_STR, tu->id, "from", TF_CELL, (long)ch->from,
@@ -878,12 +895,22 @@ execute(struct arb_turn *t, struct order *o)
 	struct unit	*un;
 	int		 u, k, n, target, cut, cost = 0, roll;
 	int		 oi = (int)(o - t->orders.v);
-	bool		 stuck = false;
+	bool		 stuck = false, unknown = false;
 	const char	*chtext = "", *cuttext = "", *from, *to, *steps;
+	const char	*dicetext = "";
 	struct zoc	 z;
 
-	if (o->kind == K_RETREAT)
-		return;		/* decided when a charge needs it */
+	if (o->kind == K_RETREAT) {
+		/* Decided when a charge needs it; a check, which makes no
+		 * charge, says so (it had no rule nor message before). */
+		if (t->flags & ARB_CHECK)
+			order_rule(t, o, OS_DONE, R_OK,
+			    "morne-plaine charge-outcome", "%s retreats to %s "
+			    "if a charge makes it retreat: decided at the end "
+			    "of the turn", t->units.v[o->units[0]].id,
+			    cell_name(t, o->cells[0]));
+		return;
+	}
 	u = o->units[0];
 	un = &t->units.v[u];
 	mv = &m->mv[u];
@@ -912,7 +939,16 @@ execute(struct arb_turn *t, struct order *o)
 			    "marsh at %s: stuck on 1-%d", un->id,
 			    cell_name(t, s->to), stuck_chances[uclass(t,
 			    u)]));
-			stuck = roll <= stuck_chances[uclass(t, u)];
+			stuck = roll > 0 && roll <= stuck_chances[uclass(t,
+			    u)];
+			/* Unknown (a check of a committed map): named, and
+			 * the check goes on as though it did not stick. */
+			if (roll == 0) {
+				unknown = true;
+				dicetext = t_printf(t, "%s%s%s", dicetext,
+				    dicetext[0] != '\0' ? ", " : "",
+				    cell_name(t, s->to));
+			}
 			if (stuck) {
 				mv->stopped = true;
 				mv->stop = R_STUCK;
@@ -940,8 +976,15 @@ execute(struct arb_turn *t, struct order *o)
 		    "the path there, and it does not go on to %s",
 		    t->units.v[cut].id, cell_name(t, o->cells[n]), to);
 	to = t_strdup(t, cell_name(t, o->cells[n]));
-	if (target >= 0 && !stuck)
+	if (dicetext[0] != '\0')
+		dicetext = t_printf(t, "; whether it gets stuck in the marsh "
+		    "at %s (a d4 each, stuck on 1-%d) depends on the dice",
+		    dicetext, stuck_chances[uclass(t, u)]);
+	if (target >= 0 && !stuck) {
 		chtext = charge(t, o, u, target);
+		if (m->charges.v[m->charges.n - 1].roll == 0)
+			unknown = true;
+	}
 	/* morne-plaine zoc-enter: where it stands now, after any charge:
 	 * the charging hex if the target held, the target's if not. */
 	if (!mv->stopped && (z = enemy_zoc(t, u, un->at, -1)).n > 0) {
@@ -956,10 +999,12 @@ execute(struct arb_turn *t, struct order *o)
 	}
 	/* A path cut short by a zone is done, with the zone as its
 	 * reason. */
-	order_rule(t, o, OS_DONE, cut >= 0 ? R_ZOC_STOP : R_OK, cut >= 0 ?
+	order_rule(t, o, OS_DONE, unknown ? R_DEPENDS_ON_DICE : cut >= 0 ?
+	    R_ZOC_STOP : R_OK, unknown ? "arbiter-rules Dice" : cut >= 0 ?
 	    "morne-plaine zoc-enter" : "morne-plaine movement",
-	    "%s moved %s to %s for %d MP, %d left%s%s%s (%s)", un->id, from,
-	    to, cost, mv->mp, cuttext, chtext, stuck ? "; stuck in the marsh" :
+	    "%s moved %s to %s for %d MP, %d left%s%s%s%s (%s)", un->id, from,
+	    to, cost, mv->mp, dicetext, cuttext, chtext, stuck ?
+	    "; stuck in the marsh" :
 	    mv->stopped ? t_printf(t, "; in an enemy zone of control at %s, "
 	    "it stops", cell_name(t, un->at)) : "", steps);
 }
