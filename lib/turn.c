@@ -256,6 +256,8 @@ arb_turn_run(struct arb_turn *t, int flags, struct arb_error *e)
 		t->rs->resolve(t);
 	if (!(flags & ARB_CHECK))
 		t->rs->end(t);
+	else if (t->rs->standing != NULL)
+		t->rs->standing(t);
 	for (i = 0; i < t->sequence.n; i++) {
 		struct order *o = &t->orders.v[t->sequence.v[i]];
 

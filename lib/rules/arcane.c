@@ -2081,7 +2081,7 @@ release(struct arb_turn *t)
 }
 const struct ruleset rules_arcane = {
 	.name = "arcane-legions",
-	.rulings = "2026-11-24",
+	.rulings = "2026-11-24.2",
 	.board = BOARD_TABLE,
 	.map_keys = map_keys,
 	.player_res = player_res,
@@ -2097,6 +2097,7 @@ const struct ruleset rules_arcane = {
 	.validate = validate,
 	.execute = execute,
 	.end = end,
+	.standing = end,
 	.load_unit = load_unit,
 	.save_unit = save_unit,
 	.load_order = load_order,

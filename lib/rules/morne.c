@@ -900,17 +900,10 @@ execute(struct arb_turn *t, struct order *o)
 	const char	*dicetext = "";
 	struct zoc	 z;
 
-	if (o->kind == K_RETREAT) {
-		/* Decided when a charge needs it; a check, which makes no
-		 * charge, says so (it had no rule nor message before). */
-		if (t->flags & ARB_CHECK)
-			order_rule(t, o, OS_DONE, R_OK,
-			    "morne-plaine charge-outcome", "%s retreats to %s "
-			    "if a charge makes it retreat: decided at the end "
-			    "of the turn", t->units.v[o->units[0]].id,
-			    cell_name(t, o->cells[0]));
+	/* Decided when a charge needs it, at the end of the turn (in a
+	 * check too: standing()). */
+	if (o->kind == K_RETREAT)
 		return;
-	}
 	u = o->units[0];
 	un = &t->units.v[u];
 	mv = &m->mv[u];
@@ -1009,21 +1002,36 @@ execute(struct arb_turn *t, struct order *o)
 	    "it stops", cell_name(t, un->at)) : "", steps);
 }
 
-/* Standing retreat orders are decided once every charge is made. */
+/* A charge on unit u whose morale test a check could not know. */
+static const struct charge *
+unknown_charge(struct arb_turn *t, int u)
+{
+	struct morne	*m = M(t);
+	size_t		 k;
+
+	for (k = 0; k < m->charges.n; k++)
+		if (m->charges.v[k].target == u && m->charges.v[k].roll == 0)
+			return &m->charges.v[k];
+	return NULL;
+}
+
+/*
+ * Standing retreat orders are decided once every charge is made, in the
+ * run and in a check alike (a check says what the run would say; where
+ * a charge's morale test depends on the dice, so does the retreat).
+ */
 static void
-end(struct arb_turn *t)
+retreats(struct arb_turn *t)
 {
 	struct morne	*m = M(t);
 	size_t		 i, s;
 
-	for (i = 0; i < t->units.n; i++)
-		if (demoralised(t, (int)i))
-			t->units.v[i].marks |= 1u << M_DEMORALISED;
 	/* In the order of play, as the result lists them, so that the trace
 	 * does not follow the order of the files on the command line. */
 	for (s = 0; s < t->sequence.n; s++) {
 		struct order *o;
 		struct charge *ch;
+		const struct charge *uc;
 		const char *id;
 
 		i = (size_t)t->sequence.v[s];
@@ -1031,6 +1039,16 @@ end(struct arb_turn *t)
 		if (o->kind != K_RETREAT || o->status != OS_PENDING)
 			continue;
 		id = t->units.v[o->units[0]].id;
+		if (m->retreat_used[i] == -1 && (t->flags & ARB_CHECK) &&
+		    (uc = unknown_charge(t, o->units[0])) != NULL) {
+			order_rule(t, o, OS_DONE, R_DEPENDS_ON_DICE,
+			    "arbiter-rules Dice", "whether %s must retreat "
+			    "to %s depends on the dice: the morale test of "
+			    "the charge of %s (order %s)", id, cell_name(t,
+			    o->cells[0]), t->units.v[uc->charger].id,
+			    t->orders.v[uc->order].id);
+			continue;
+		}
 		if (m->retreat_used[i] == -1) {
 			order_rule(t, o, OS_FAILED, R_NOT_CHARGED,
 			    "morne-plaine charge-outcome", "%s was not made "
@@ -1051,6 +1069,17 @@ end(struct arb_turn *t)
 		    t_printf(t, "the rule chose %s", cell_name(t,
 		    ch->retreat)) : "it had no hex to retreat to");
 	}
+}
+
+static void
+end(struct arb_turn *t)
+{
+	size_t	 i;
+
+	for (i = 0; i < t->units.n; i++)
+		if (demoralised(t, (int)i))
+			t->units.v[i].marks |= 1u << M_DEMORALISED;
+	retreats(t);
 }
 
 static void
@@ -1097,7 +1126,7 @@ release(struct arb_turn *t)
 
 const struct ruleset rules_morne = {
 	.name = "morne-plaine",
-	.rulings = "2026-11-24",
+	.rulings = "2026-11-24.2",
 	.board = BOARD_HEX,
 	.map_keys = map_keys,
 	.unit_x = unit_x,
@@ -1113,6 +1142,7 @@ const struct ruleset rules_morne = {
 	.validate = validate,
 	.execute = execute,
 	.end = end,
+	.standing = retreats,
 	.report = report,
 	.release = release
 };

@@ -67,6 +67,10 @@ struct ruleset {
 	void	(*execute)(struct arb_turn *, struct order *);
 	/* The end of the turn, after every order. */
 	void	(*end)(struct arb_turn *);
+	/* --check: decides the standing orders still pending after every
+	 * order was played out, as end() would in the run (may be NULL:
+	 * none are left). */
+	void	(*standing)(struct arb_turn *);
 	/* A unit's own members (unit_keys): read from the map, and written
 	 * to the next map and the result's units (may be NULL). */
 	void	(*load_unit)(struct arb_turn *, struct ld *, int u,
