@@ -81,6 +81,7 @@ event_json(struct arb_turn *t, const struct tevent *te)
 		case TF_INT:
 			jw_set(j, f->key, num(f->i));
 			break;
+		case TF_ORDER:		/* trace_event() made it TF_STR */
 		case TF_STR:
 			jw_set(j, f->key, str(f->s));
 			break;

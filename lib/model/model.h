@@ -329,7 +329,10 @@ enum tftype {
 	TF_STR,
 	TF_CELL,
 	TF_BOOL,
-	TF_REAL			/* a double, written rounded to 0.001 */
+	TF_REAL,		/* a double, written rounded to 0.001 */
+	TF_ORDER		/* a const struct order *: its id under the
+				 * key, and its player's name under "player"
+				 * (key "order") or key_player */
 };
 
 struct tfield {

@@ -29,7 +29,20 @@ trace_event(struct arb_turn *t, const char *ev, ...)
 	while ((key = va_arg(ap, const char *)) != NULL && n < 24) {
 		f[n].key = key;
 		f[n].type = va_arg(ap, enum tftype);
-		if (f[n].type == TF_STR)
+		if (f[n].type == TF_ORDER) {
+			const struct order *o = va_arg(ap, const struct order *);
+
+			/* Order ids are unique only within a file: the
+			 * player goes with the id. */
+			f[n].type = TF_STR;
+			f[n++].s = o->id;
+			if (n == 24)
+				break;
+			f[n].key = strcmp(key, "order") == 0 ? "player" :
+			    t_printf(t, "%s_player", key);
+			f[n].type = TF_STR;
+			f[n].s = t->players.v[o->player].name;
+		} else if (f[n].type == TF_STR)
 			f[n].s = t_strdup(t, va_arg(ap, const char *));
 		else if (f[n].type == TF_REAL)
 			f[n].d = geom_round(va_arg(ap, double));

@@ -938,7 +938,7 @@ step_cost(struct arb_turn *t, struct order *o, struct walk *w, int from,
 		why_add(t, w, "+ZOC waived (cavalry flanking)");
 	if (pair)
 		why_add(t, w, " (second of a cavalry plains pair)");
-	trace_event(t, "step", "order", TF_STR, o->id, "from", TF_CELL,
+	trace_event(t, "step", "order", TF_ORDER, o, "from", TF_CELL,
 	    (long)from, "to", TF_CELL, (long)to, "terrain", TF_STR,
 	    t->board.terrains[tr], "basis", TF_STR, basis, "base", TF_INT,
 	    (long)base, "winters_grip", TF_INT, (long)winter,
@@ -1050,7 +1050,7 @@ execute(struct arb_turn *t, struct order *o)
 		for (u = t->board.cells[at->target].first_unit; u >= 0;
 		    u = t->units.v[u].next)
 			at->defenders[at->ndefenders++] = u;
-		trace_event(t, "attack", "order", TF_STR, o->id, "from",
+		trace_event(t, "attack", "order", TF_ORDER, o, "from",
 		    TF_CELL, (long)at->from, "target", TF_CELL,
 		    (long)at->target, NULL);
 		order_rule(t, o, OS_DONE, R_OK, "aeonis 1",
@@ -1086,7 +1086,7 @@ execute(struct arb_turn *t, struct order *o)
 			w.pair_open = false;
 			why_add(t, &w, "%shop to %s 0", w.len > 0 ? ", " : "",
 			    cell_name(t, to));
-			trace_event(t, "hop", "order", TF_STR, o->id, "from",
+			trace_event(t, "hop", "order", TF_ORDER, o, "from",
 			    TF_CELL, (long)from, "to", TF_CELL, (long)to,
 			    "cost", TF_INT, 0L, "total", TF_INT,
 			    (long)w.total, NULL);

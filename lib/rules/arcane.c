@@ -1086,8 +1086,8 @@ breakaways(struct arb_turn *t, struct order *mo, int u)
 			}
 			if (!au->formation) {
 				ao->why = R_TARGET_SORTIE;
-				trace_event(t, "breakaway", "order", TF_STR,
-				    o->id, "unit", TF_STR, t->units.v[e].id,
+				trace_event(t, "breakaway", "order", TF_ORDER,
+				    o, "unit", TF_STR, t->units.v[e].id,
 				    "target", TF_STR, un->id, "made", TF_BOOL,
 				    0L, "why", TF_STR, "the target is a sortie",
 				    NULL);
@@ -1095,8 +1095,8 @@ breakaways(struct arb_turn *t, struct order *mo, int u)
 			}
 			if (!adjacent(t, e, u)) {
 				ao->why = R_NOT_ADJACENT;
-				trace_event(t, "breakaway", "order", TF_STR,
-				    o->id, "unit", TF_STR, t->units.v[e].id,
+				trace_event(t, "breakaway", "order", TF_ORDER,
+				    o, "unit", TF_STR, t->units.v[e].id,
 				    "target", TF_STR, un->id, "made", TF_BOOL,
 				    0L, "why", TF_STR, "not adjacent", NULL);
 				continue;
@@ -1113,7 +1113,7 @@ breakaways(struct arb_turn *t, struct order *mo, int u)
 				fg->lost = true;
 				ao->gone[ao->ngone++] = ao->lost[j];
 			}
-			trace_event(t, "breakaway", "order", TF_STR, o->id,
+			trace_event(t, "breakaway", "order", TF_ORDER, o,
 			    "unit", TF_STR, t->units.v[e].id, "target", TF_STR,
 			    un->id, "made", TF_BOOL, 1L, "figures_lost",
 			    TF_INT, (long)ao->ngone, NULL);
@@ -1190,7 +1190,7 @@ try_snaps(struct arb_turn *t, struct order *o, int u, struct mrec *r,
 
 		c->tried = true;
 		c->blocked = overlapping(t, u, &c->to);
-		trace_event(t, "snap", "order", TF_STR, o->id, "how", TF_STR,
+		trace_event(t, "snap", "order", TF_ORDER, o, "how", TF_STR,
 		    c->how, "sense", TF_STR, sense_name(c->sense), "angle",
 		    TF_REAL, c->angle, "pivot_x", TF_REAL, c->pivot.x,
 		    "pivot_y", TF_REAL, c->pivot.y, "made", TF_BOOL,
@@ -1288,7 +1288,7 @@ slide(struct arb_turn *t, struct order *o, int u, struct mrec *r)
 	r->slid = true;
 	r->to = un->pose;
 out:
-	trace_event(t, "slide", "order", TF_STR, o->id, "unit", TF_STR,
+	trace_event(t, "slide", "order", TF_ORDER, o, "unit", TF_STR,
 	    un->id, "along", TF_STR, ob->id, "direction", TF_STR,
 	    ao->slide > 0 ? "right" : "left", "distance", TF_REAL,
 	    r->slide_dist, "made", TF_BOOL, (long)r->slid, "why", TF_STR,
@@ -1324,7 +1324,7 @@ step(struct arb_turn *t, struct order *o, int u, const struct maneuver *m,
 	un->pose.x += dir.x * r->went;
 	un->pose.y += dir.y * r->went;
 	r->to = un->pose;
-	trace_event(t, "step", "order", TF_STR, o->id, "unit", TF_STR, un->id,
+	trace_event(t, "step", "order", TF_ORDER, o, "unit", TF_STR, un->id,
 	    "way", TF_STR, dir_names[m->side], "asked", TF_REAL, m->dist,
 	    "went", TF_REAL, r->went, "cost", TF_INT, (long)r->cost,
 	    "x", TF_REAL, un->pose.x, "y", TF_REAL, un->pose.y, "facing",
@@ -1353,7 +1353,7 @@ step(struct arb_turn *t, struct order *o, int u, const struct maneuver *m,
 		if (pt_len(pt_sub(hits[i], hits[0])) > GEOM_EPS)
 			r->flush = true;
 	r->at = nh > 0 ? hits[0] : pt_make(un->pose.x, un->pose.y);
-	trace_event(t, "contact", "order", TF_STR, o->id, "unit", TF_STR,
+	trace_event(t, "contact", "order", TF_ORDER, o, "unit", TF_STR,
 	    un->id, "object", TF_STR, ob->id, "x", TF_REAL, r->at.x, "y",
 	    TF_REAL, r->at.y, "flush", TF_BOOL, (long)r->flush, NULL);
 	if (r->flush) {
@@ -1391,7 +1391,7 @@ step(struct arb_turn *t, struct order *o, int u, const struct maneuver *m,
 		c->to = pose_turn(&un->pose, r->at, c->sense, c->angle);
 		c->blocked = -1;
 	}
-	trace_event(t, "snap_angles", "order", TF_STR, o->id, "left", TF_REAL,
+	trace_event(t, "snap_angles", "order", TF_ORDER, o, "left", TF_REAL,
 	    r->c[0].angle, "right", TF_REAL, r->c[1].angle, "choice", TF_STR,
 	    fabs(r->c[0].angle - r->c[1].angle) <= GEOM_AEPS ?
 	    sense_name(ao->snap) : "smaller", NULL);
@@ -1471,7 +1471,7 @@ overlap_snaps(struct arb_turn *t, struct order *o, int u, int k,
 		if (geom_inside(ob->p, ob->n, p[i]))
 			in_a++;
 	r->nc = 0;
-	trace_event(t, "overlap", "order", TF_STR, o->id, "object", TF_STR,
+	trace_event(t, "overlap", "order", TF_ORDER, o, "object", TF_STR,
 	    ob->id, "crossings", TF_INT, (long)nx, "object_corners_inside",
 	    TF_INT, (long)in_b, "base_corners_inside", TF_INT, (long)in_a,
 	    NULL);
@@ -1580,7 +1580,7 @@ turn(struct arb_turn *t, struct order *o, int u, const struct maneuver *m,
 		/* A choice the side or the angle does not allow. */
 		r->why = R_TOOL_BLOCKED;
 		r->unplaced = m->bad;
-		trace_event(t, "tool", "order", TF_STR, o->id, "unit", TF_STR,
+		trace_event(t, "tool", "order", TF_ORDER, o, "unit", TF_STR,
 		    un->id, "turn", TF_STR, sense_name(sg), "angle", TF_INT,
 		    (long)m->angle, "off", TF_STR, side_names[m->side],
 		    "off_notch", TF_STR, m->bevel_name, "corner", TF_STR,
@@ -1625,7 +1625,7 @@ turn(struct arb_turn *t, struct order *o, int u, const struct maneuver *m,
 		if (geom_overlaps(r->tool, 3, a->objs[a->near.v[i]].p,
 		    a->objs[a->near.v[i]].n))
 			k = a->near.v[i];
-	trace_event(t, "tool", "order", TF_STR, o->id, "unit", TF_STR, un->id,
+	trace_event(t, "tool", "order", TF_ORDER, o, "unit", TF_STR, un->id,
 	    "turn", TF_STR, sense_name(sg), "angle", TF_INT, (long)m->angle,
 	    "off", TF_STR, side_names[m->side], "off_notch", TF_STR,
 	    m->bevel_name, "corner", TF_STR, m->corner_name != NULL ?
@@ -1660,7 +1660,7 @@ turn(struct arb_turn *t, struct order *o, int u, const struct maneuver *m,
 		*VPUSH(t, a->pairs) = a->near.v[i];
 		np++;
 	}
-	trace_event(t, "set_down", "order", TF_STR, o->id, "unit", TF_STR,
+	trace_event(t, "set_down", "order", TF_ORDER, o, "unit", TF_STR,
 	    un->id, "x", TF_REAL, un->pose.x, "y", TF_REAL, un->pose.y,
 	    "facing", TF_REAL, un->pose.facing, "beyond", TF_INT,
 	    (long)r->beyond, "overlaps", TF_INT, (long)np, NULL);
@@ -1766,7 +1766,7 @@ execute(struct arb_turn *t, struct order *o)
 	ao->given = true;
 	ao->op = cost;
 	au->ordered = true;
-	trace_event(t, "order_points", "order", TF_STR, o->id, "unit", TF_STR,
+	trace_event(t, "order_points", "order", TF_ORDER, o, "unit", TF_STR,
 	    un->id, "cost", TF_INT, (long)cost, "left", TF_INT,
 	    pl->res[RES_OP], NULL);
 	breakaways(t, o, u);
@@ -1777,7 +1777,7 @@ execute(struct arb_turn *t, struct order *o)
 		return;
 	}
 	ao->mp = mp = mp_of(t, u);
-	trace_event(t, "mp", "order", TF_STR, o->id, "unit", TF_STR, un->id,
+	trace_event(t, "mp", "order", TF_ORDER, o, "unit", TF_STR, un->id,
 	    "mp", TF_INT, mp, NULL);
 	ao->rec = t_alloc(t, (size_t)ao->nm * sizeof(*ao->rec));
 	a->mover = u;
@@ -1801,8 +1801,8 @@ execute(struct arb_turn *t, struct order *o)
 				    m->side) - GEOM_EPS);
 			if (mp < cost) {
 				r->why = R_INSUFFICIENT_MP;
-				trace_event(t, "maneuver", "order", TF_STR,
-				    o->id, "index", TF_INT, (long)k + 1,
+				trace_event(t, "maneuver", "order", TF_ORDER,
+				    o, "index", TF_INT, (long)k + 1,
 				    "made", TF_BOOL, 0L, "why", TF_STR,
 				    reason_name(r->why), "cost", TF_INT,
 				    (long)cost, "mp", TF_INT, mp, NULL);

@@ -790,7 +790,7 @@ charge(struct arb_turn *t, struct order *o, int u, int target)
 		 * Dice): the test is named, not taken; the check goes on as
 		 * though the target held, which moves nothing. */
 		ch->outcome = HELD;
-		trace_event(t, "charge", "order", TF_STR, o->id, "charger",
+		trace_event(t, "charge", "order", TF_ORDER, o, "charger",
 		    TF_STR, cu->id, "target", TF_STR, tu->id, "from", TF_CELL,
 		    (long)ch->from, "at", TF_CELL, (long)ch->at,
 		    "cs_difference", TF_INT, (long)cu->strength - tu->strength,
@@ -803,7 +803,7 @@ charge(struct arb_turn *t, struct order *o, int u, int target)
 		    ch->morale, tu->id);
 	}
 	ch->value = (long)ch->roll + cu->strength - tu->strength;
-	trace_event(t, "charge", "order", TF_STR, o->id, "charger", TF_STR,
+	trace_event(t, "charge", "order", TF_ORDER, o, "charger", TF_STR,
 	    cu->id, "target", TF_STR, tu->id, "from", TF_CELL, (long)ch->from,
 	    "at", TF_CELL, (long)ch->at, "roll", TF_INT, (long)ch->roll,
 	    "cs_difference", TF_INT, (long)cu->strength - tu->strength,
@@ -834,11 +834,18 @@ charge(struct arb_turn *t, struct order *o, int u, int target)
 		unit_place(t, target, to);
 		tu->moved = true;
 		z = enemy_zoc(t, target, to, u).n;
-		trace_event(t, "retreat", "unit", TF_STR, tu->id, "from",
-		    TF_CELL, (long)ch->at, "to", TF_CELL, (long)to,
-		    "enemy_zoc", TF_INT, (long)z, "chosen_by", TF_STR,
-		    ro >= 0 && m->retreat_used[ro] >= 0 ?
-		    t->orders.v[ro].id : "rule", NULL);
+		/* chosen_by: the retreat order (with its player), or
+		 * "rule". */
+		if (ro >= 0 && m->retreat_used[ro] >= 0)
+			trace_event(t, "retreat", "unit", TF_STR, tu->id,
+			    "from", TF_CELL, (long)ch->at, "to", TF_CELL,
+			    (long)to, "enemy_zoc", TF_INT, (long)z,
+			    "chosen_by", TF_ORDER, &t->orders.v[ro], NULL);
+		else
+			trace_event(t, "retreat", "unit", TF_STR, tu->id,
+			    "from", TF_CELL, (long)ch->at, "to", TF_CELL,
+			    (long)to, "enemy_zoc", TF_INT, (long)z,
+			    "chosen_by", TF_STR, "rule", NULL);
 		if (cls != LEADER)
 			lose_morale(t, ch, target, 1 + z, oi);
 	}
@@ -918,7 +925,7 @@ execute(struct arb_turn *t, struct order *o)
 		mv->last = s->how;
 		mv->began = true;
 		enter(t, o, u, s->to);
-		trace_event(t, "step", "order", TF_STR, o->id, "unit", TF_STR,
+		trace_event(t, "step", "order", TF_ORDER, o, "unit", TF_STR,
 		    un->id, "from", TF_CELL, (long)s->from, "to", TF_CELL,
 		    (long)s->to, "terrain", TF_STR, t->board.terrains[
 		    t->board.cells[s->to].terrain], "paid_as", TF_STR,
@@ -985,7 +992,7 @@ execute(struct arb_turn *t, struct order *o)
 		mv->stop = R_ZOC_STOP;
 		mv->stop_order = oi;
 		mv->stop_cell = un->at;
-		trace_event(t, "zoc", "order", TF_STR, o->id, "unit", TF_STR,
+		trace_event(t, "zoc", "order", TF_ORDER, o, "unit", TF_STR,
 		    un->id, "at", TF_CELL, (long)un->at, "by", TF_STR,
 		    t->units.v[z.first].id, "not_entered", TF_INT,
 		    (long)(o->ncells - 1 - n), NULL);

@@ -1506,7 +1506,7 @@ act(struct arb_turn *t, struct order *o, int u, int b, enum akind kind,
 	x->moves_by[un->player]++;
 	un->moved = true;
 	un->by = (int)(o - t->orders.v);
-	trace_event(t, "action", "order", TF_STR, o->id, "unit", TF_STR,
+	trace_event(t, "action", "order", TF_ORDER, o, "unit", TF_STR,
 	    un->id, "kind", TF_STR, akind_names[ac.kind], "to", TF_CELL,
 	    (long)b, "leave", TF_INT, (long)ac.leave, "enter", TF_INT,
 	    (long)ac.enter, "normal", TF_INT, (long)ac.normal, "connection",
