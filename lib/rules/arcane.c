@@ -83,6 +83,7 @@ struct cand {
 	double		 angle;
 	struct pt	 pivot;
 	struct pose	 to;
+	double		 push;		/* an edge snap: moved straight out */
 	bool		 tried, made;
 	int		 blocked;	/* the object it would overlap, or -1 */
 };
@@ -1193,7 +1194,9 @@ try_snaps(struct arb_turn *t, struct order *o, int u, struct mrec *r,
 		trace_event(t, "snap", "order", TF_ORDER, o, "how", TF_STR,
 		    c->how, "sense", TF_STR, sense_name(c->sense), "angle",
 		    TF_REAL, c->angle, "pivot_x", TF_REAL, c->pivot.x,
-		    "pivot_y", TF_REAL, c->pivot.y, "made", TF_BOOL,
+		    "pivot_y", TF_REAL, c->pivot.y, "push", TF_REAL, c->push,
+		    "x", TF_REAL, c->to.x, "y", TF_REAL, c->to.y, "facing",
+		    TF_REAL, c->to.facing, "made", TF_BOOL,
 		    (long)(c->blocked < 0), "blocked_by", TF_STR,
 		    c->blocked >= 0 ? A(t)->objs[c->blocked].id : "", NULL);
 		if (c->blocked < 0) {
@@ -1510,6 +1513,7 @@ overlap_snaps(struct arb_turn *t, struct order *o, int u, int k,
 		}
 		c->to.x += nout.x * push;
 		c->to.y += nout.y * push;
+		c->push = push;
 		c->blocked = -1;
 		r->nc = 1;
 		return;
@@ -1804,7 +1808,7 @@ execute(struct arb_turn *t, struct order *o)
 				trace_event(t, "maneuver", "order", TF_ORDER,
 				    o, "index", TF_INT, (long)k + 1,
 				    "made", TF_BOOL, 0L, "why", TF_STR,
-				    reason_name(r->why), "cost", TF_INT,
+				    reason_name(r->why), "price", TF_INT,
 				    (long)cost, "mp", TF_INT, mp, NULL);
 			} else {
 				r->cost = cost;
@@ -1814,6 +1818,20 @@ execute(struct arb_turn *t, struct order *o)
 					turn(t, o, u, m, r);
 				if (r->why != R_OK)
 					r->cost = 0;
+				/* A turn's cost, paid once it is made: the
+				 * side turned off, once and once more for
+				 * each step beyond the tool. */
+				if (m->kind == M_TURN && r->why == R_OK)
+					trace_event(t, "turn_cost", "order",
+					    TF_ORDER, o, "unit", TF_STR,
+					    un->id, "index", TF_INT, (long)k +
+					    1, "off", TF_STR,
+					    side_names[m->side], "side_cost",
+					    TF_INT, (long)au->codex[m->side],
+					    "beyond", TF_INT, (long)r->beyond,
+					    "cost", TF_INT, (long)r->cost,
+					    "mp_left", TF_INT, mp - r->cost,
+					    NULL);
 				mp -= r->cost;
 				ended = r->ends;
 			}
