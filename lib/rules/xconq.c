@@ -1435,6 +1435,8 @@ act(struct arb_turn *t, struct order *o, int u, int b, enum akind kind,
 	struct action	 ac;
 	enum reason	 rs;
 	long		 s, mp, acpc, free_mp = prop(t, u, P_FREE_MP);
+	long		 bm = 0, cm = 0;
+	size_t		 k;
 	long		 atm = prop(t, u, P_ACP_TO_MOVE);
 	long		 acp_min = prop(t, u, P_ACP_MIN);
 	int		 m, ty = un->type;
@@ -1506,14 +1508,43 @@ act(struct arb_turn *t, struct order *o, int u, int b, enum akind kind,
 	x->moves_by[un->player]++;
 	un->moved = true;
 	un->by = (int)(o - t->orders.v);
+	/* The parts of the cost, each an event before the action's: the
+	 * borders crossed and the coatings left and entered (their mp are
+	 * in normal with leave and enter), and the enemy zones (zoc_max is
+	 * the sum of each step's largest). */
+	for (k = 0; k < ac.comps.n; k++) {
+		const struct comp *cp = &ac.comps.v[k];
+
+		bm += x->tk[cp->tt] == TK_BORDER ? cp->mp : 0;
+		cm += x->tk[cp->tt] == TK_COAT ? cp->mp : 0;
+		if (x->tk[cp->tt] == TK_BORDER)
+			trace_event(t, "part", "order", TF_ORDER, o, "unit",
+			    TF_STR, un->id, "to", TF_CELL, (long)b, "part",
+			    TF_STR, "border", "type", TF_STR, x->tt[cp->tt],
+			    "mp", TF_INT, (long)cp->mp, NULL);
+		else
+			trace_event(t, "part", "order", TF_ORDER, o, "unit",
+			    TF_STR, un->id, "to", TF_CELL, (long)b, "part",
+			    TF_STR, "coating", "type", TF_STR, x->tt[cp->tt],
+			    "side", TF_STR, cp->enter ? "enter" : "leave",
+			    "mp", TF_INT, (long)cp->mp, NULL);
+	}
+	for (k = 0; k < ac.zoc.n; k++)
+		trace_event(t, "part", "order", TF_ORDER, o, "unit", TF_STR,
+		    un->id, "to", TF_CELL, (long)b, "part", TF_STR, "zoc",
+		    "enemy", TF_STR, t->units.v[ac.zoc.v[k].unit].id,
+		    "zone", TF_STR, zkind_names[ac.zoc.v[k].kind], "mp",
+		    TF_INT, (long)ac.zoc.v[k].mp, NULL);
 	trace_event(t, "action", "order", TF_ORDER, o, "unit", TF_STR,
 	    un->id, "kind", TF_STR, akind_names[ac.kind], "to", TF_CELL,
 	    (long)b, "leave", TF_INT, (long)ac.leave, "enter", TF_INT,
-	    (long)ac.enter, "normal", TF_INT, (long)ac.normal, "connection",
+	    (long)ac.enter, "borders", TF_INT, bm, "coatings", TF_INT, cm,
+	    "normal", TF_INT, (long)ac.normal, "connection",
 	    TF_STR, ac.conn >= 0 ? x->tt[ac.conn] : "", "connection_mp",
 	    TF_INT, (long)(ac.conn >= 0 ? ac.conn_mp : 0), "taken", TF_BOOL,
 	    (long)ac.conn_taken, "clamped", TF_INT, (long)ac.clamped,
-	    "zoc_max", TF_INT, (long)ac.zoc_max, "cost", TF_INT,
+	    "zoc_max", TF_INT, (long)ac.zoc_max, "zoc_more", TF_INT,
+	    (long)ac.zoc_more, "world", TF_INT, (long)ac.world, "cost", TF_INT,
 	    (long)ac.cost, "mp_before", TF_INT, ac.mp0, "mp_after", TF_INT,
 	    ac.mp1, "acp_before", TF_INT, ac.acp0, "acp_after", TF_INT,
 	    ac.acp1, NULL);
