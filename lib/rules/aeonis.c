@@ -1062,6 +1062,9 @@ execute(struct arb_turn *t, struct order *o)
 	case K_TRANSLOCATE:
 		if (!pay(t, o, 1, 3, "aeonis 4", "Translocation"))
 			return;
+		trace_event(t, "translocate", "order", TF_ORDER, o, "from",
+		    TF_CELL, (long)t->units.v[o->units[0]].at, "to", TF_CELL,
+		    (long)last, "units", TF_INT, (long)o->nunits, NULL);
 		place_group(t, o, last);
 		order_rule(t, o, OS_DONE, R_OK, "aeonis 4",
 		    "%s translocate to %s for 1 AP and 3 mana",
@@ -1070,6 +1073,9 @@ execute(struct arb_turn *t, struct order *o)
 	case K_REINFORCE:
 		if (!pay(t, o, 2, 0, "aeonis A3", "reinforcement"))
 			return;
+		trace_event(t, "reinforce", "order", TF_ORDER, o, "from",
+		    TF_CELL, (long)t->units.v[o->units[0]].at, "to", TF_CELL,
+		    (long)last, "units", TF_INT, (long)o->nunits, NULL);
 		place_group(t, o, last);
 		order_rule(t, o, OS_DONE, R_OK, "aeonis A3",
 		    "%s reinforce %s for 2 AP",
