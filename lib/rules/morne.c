@@ -924,7 +924,6 @@ execute(struct arb_turn *t, struct order *o)
 		mv->roads = s->how == H_ROAD ? mv->roads + 1 : 1;
 		mv->last = s->how;
 		mv->began = true;
-		enter(t, o, u, s->to);
 		trace_event(t, "step", "order", TF_ORDER, o, "unit", TF_STR,
 		    un->id, "from", TF_CELL, (long)s->from, "to", TF_CELL,
 		    (long)s->to, "terrain", TF_STR, t->board.terrains[
@@ -934,6 +933,9 @@ execute(struct arb_turn *t, struct order *o)
 		    (long)s->leave, "zoc_of", TF_STR, s->zoc_of >= 0 ?
 		    t->units.v[s->zoc_of].id : "", "cost", TF_INT, (long)s->cost, "mp_left",
 		    TF_INT, (long)mv->mp, NULL);
+		/* After the step's event: the hex is entered, then passed
+		 * (its owner event). */
+		enter(t, o, u, s->to);
 		if (s->marsh) {
 			roll = dice_roll(t, 4, t_printf(t, "%s enters the "
 			    "marsh at %s: stuck on 1-%d", un->id,
