@@ -94,6 +94,9 @@ event_json(struct arb_turn *t, const struct tevent *te)
 		case TF_REAL:
 			jw_set(j, f->key, jw_ok(json_real(f->d)));
 			break;
+		case TF_NULL:
+			jw_set(j, f->key, jw_ok(json_null()));
+			break;
 		}
 	}
 	return j;
@@ -757,7 +760,8 @@ text_value(FILE *fp, const char *s)
 	for (p = (const unsigned char *)s; *p != '\0'; p++)
 		if (*p <= ' ' || *p == '"' || *p == '\\' || *p == 127)
 			break;
-	if (*p == '\0' && s[0] != '\0') {
+	/* "-" is quoted: bare, it is no value (TF_NULL). */
+	if (*p == '\0' && s[0] != '\0' && strcmp(s, "-") != 0) {
 		fputs(s, fp);
 		return;
 	}
@@ -817,6 +821,8 @@ emit_trace(struct arb_turn *t, int text, FILE *fp)
 				    "no");
 			else if (f->type == TF_REAL)
 				fprintf(fp, " %s=%.15g", f->key, f->d);
+			else if (f->type == TF_NULL)
+				fprintf(fp, " %s=-", f->key);
 			else {
 				fprintf(fp, " %s=", f->key);
 				text_value(fp, f->type == TF_CELL ?

@@ -178,7 +178,8 @@ loyalty_set(struct arb_turn *t, int cell, int value, const char *why,
 	ch->order = order;
 	trace_event(t, "loyalty", "cell", TF_CELL, (long)cell, "from", TF_INT,
 	    (long)c->loyalty, "to", TF_INT, (long)value, "why", TF_STR, why,
-	    NULL);
+	    order >= 0 ? "order" : NULL, TF_ORDER, order >= 0 ?
+	    &t->orders.v[order] : NULL, NULL);
 	c->loyalty = value;
 }
 
@@ -235,6 +236,38 @@ order_num(struct arb_turn *t, struct order *o, const char *key, long val)
 	n->val = val;
 }
 
+static void
+trace_owner(struct arb_turn *t, int cell, int from, int to, const char *why,
+    int order)
+{
+	const char	*fn = from < 0 ? NULL : t->players.v[from].name;
+	const char	*tn = to < 0 ? NULL : t->players.v[to].name;
+	enum tftype	 ft = from < 0 ? TF_NULL : TF_STR;
+	enum tftype	 tt = to < 0 ? TF_NULL : TF_STR;
+
+	/* TF_NULL takes no argument: the four shapes apart. */
+	if (ft == TF_STR && tt == TF_STR)
+		trace_event(t, "owner", "cell", TF_CELL, (long)cell, "from",
+		    ft, fn, "to", tt, tn, "why", TF_STR, why, order >= 0 ?
+		    "order" : NULL, TF_ORDER, order >= 0 ?
+		    &t->orders.v[order] : NULL, NULL);
+	else if (ft == TF_STR)
+		trace_event(t, "owner", "cell", TF_CELL, (long)cell, "from",
+		    ft, fn, "to", tt, "why", TF_STR, why, order >= 0 ?
+		    "order" : NULL, TF_ORDER, order >= 0 ?
+		    &t->orders.v[order] : NULL, NULL);
+	else if (tt == TF_STR)
+		trace_event(t, "owner", "cell", TF_CELL, (long)cell, "from",
+		    ft, "to", tt, tn, "why", TF_STR, why, order >= 0 ?
+		    "order" : NULL, TF_ORDER, order >= 0 ?
+		    &t->orders.v[order] : NULL, NULL);
+	else
+		trace_event(t, "owner", "cell", TF_CELL, (long)cell, "from",
+		    ft, "to", tt, "why", TF_STR, why, order >= 0 ?
+		    "order" : NULL, TF_ORDER, order >= 0 ?
+		    &t->orders.v[order] : NULL, NULL);
+}
+
 void
 owner_set(struct arb_turn *t, int cell, int player, const char *why,
     int order)
@@ -250,10 +283,9 @@ owner_set(struct arb_turn *t, int cell, int player, const char *why,
 	ch->to = player;
 	ch->why = why;
 	ch->order = order;
-	trace_event(t, "owner", "cell", TF_CELL, (long)cell, "from", TF_STR,
-	    c->owner < 0 ? "neutral" : t->players.v[c->owner].name, "to",
-	    TF_STR, player < 0 ? "neutral" : t->players.v[player].name, "why",
-	    TF_STR, why, NULL);
+	/* A neutral owner is null (TF_NULL): a player may be called
+	 * "neutral".  The order that caused it, with its player, follows. */
+	trace_owner(t, cell, c->owner, player, why, order);
 	c->owner = (int16_t)player;
 }
 

@@ -330,6 +330,9 @@ enum tftype {
 	TF_CELL,
 	TF_BOOL,
 	TF_REAL,		/* a double, written rounded to 0.001 */
+	TF_NULL,		/* no value (a neutral owner): JSON null, and
+				 * - in the text trace (where a string "-" is
+				 * quoted); takes no argument */
 	TF_ORDER		/* a const struct order *: its id under the
 				 * key, and its player's name under "player"
 				 * (key "order") or key_player */

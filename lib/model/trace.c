@@ -42,7 +42,9 @@ trace_event(struct arb_turn *t, const char *ev, ...)
 			    t_printf(t, "%s_player", key);
 			f[n].type = TF_STR;
 			f[n].s = t->players.v[o->player].name;
-		} else if (f[n].type == TF_STR)
+		} else if (f[n].type == TF_NULL)
+			f[n].s = NULL;
+		else if (f[n].type == TF_STR)
 			f[n].s = t_strdup(t, va_arg(ap, const char *));
 		else if (f[n].type == TF_REAL)
 			f[n].d = geom_round(va_arg(ap, double));

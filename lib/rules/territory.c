@@ -832,8 +832,12 @@ step(struct arb_turn *t, int s)
 				one &= r->pk.v[r->pend[j]].player == p->player;
 			if (!one || t->board.cells[p->dest].owner >= 0)
 				continue;
+			/* The first claims it; the others arrive in a
+			 * territory that is now the player's own. */
 			for (k = i; k < j; k++)
-				arrive(t, r->pend[k], "neutral");
+				arrive(t, r->pend[k], t->board.cells[
+				    p->dest].owner == p->player ? "own" :
+				    "neutral");
 			changed = true;
 		}
 		if (changed) {
