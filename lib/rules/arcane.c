@@ -1623,6 +1623,7 @@ turn(struct arb_turn *t, struct order *o, int u, const struct maneuver *m,
 	}
 	memcpy(r->tool, tool, sizeof(tool));
 	r->has_tool = true;
+	/* Counterclockwise, in the trace as in the result. */
 	geom_convex(r->tool, 3);
 	near_poly(t, r->tool, 3, pt_make(0, 0), 0);
 	for (k = -1, i = 0; i < (int)a->near.n && k < 0; i++)
@@ -1634,9 +1635,10 @@ turn(struct arb_turn *t, struct order *o, int u, const struct maneuver *m,
 	    "off", TF_STR, side_names[m->side], "off_notch", TF_STR,
 	    m->bevel_name, "corner", TF_STR, m->corner_name != NULL ?
 	    m->corner_name : "", "notch", TF_STR, m->notch == 0 ? "middle" :
-	    m->notch > 0 ? "far" : "near", "x1", TF_REAL, tool[0].x,
-	    "y1", TF_REAL, tool[0].y, "x2", TF_REAL, tool[1].x, "y2", TF_REAL,
-	    tool[1].y, "x3", TF_REAL, tool[2].x, "y3", TF_REAL, tool[2].y,
+	    m->notch > 0 ? "far" : "near", "x1", TF_REAL, r->tool[0].x,
+	    "y1", TF_REAL, r->tool[0].y, "x2", TF_REAL, r->tool[1].x, "y2",
+	    TF_REAL, r->tool[1].y, "x3", TF_REAL, r->tool[2].x, "y3", TF_REAL,
+	    r->tool[2].y,
 	    "placed", TF_BOOL, (long)(k < 0), "blocked_by", TF_STR,
 	    k >= 0 ? a->objs[k].id : "", NULL);
 	if (k >= 0) {
