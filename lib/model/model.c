@@ -150,11 +150,14 @@ unit_lose(struct arb_turn *t, int u, int amount, const char *cause,
 	if (un->at < 0)		/* on a table */
 		trace_event(t, "loss", "unit", TF_STR, un->id, "strength",
 		    TF_INT, (long)amount, "left", TF_INT, (long)un->strength,
-		    "cause", TF_STR, cause, NULL);
+		    "cause", TF_STR, cause, order >= 0 ? "order" : NULL,
+		    TF_ORDER, order >= 0 ? &t->orders.v[order] : NULL, NULL);
 	else
 		trace_event(t, "loss", "unit", TF_STR, un->id, "at", TF_CELL,
 		    (long)un->at, "strength", TF_INT, (long)amount, "left",
-		    TF_INT, (long)un->strength, "cause", TF_STR, cause, NULL);
+		    TF_INT, (long)un->strength, "cause", TF_STR, cause,
+		    order >= 0 ? "order" : NULL, TF_ORDER, order >= 0 ?
+		    &t->orders.v[order] : NULL, NULL);
 	if (un->strength == 0) {
 		unit_unlink(t, u);
 		un->gone = true;
