@@ -3,8 +3,8 @@
 # casebook under AddressSanitizer and UndefinedBehaviorSanitizer (or
 # valgrind with VALGRIND=1), the JSONTestSuite cases, the error-path tests, the fuzz
 # replays, the property test, the casebook against the JSON Schemas, the
-# example games against the manuals that quote them and the man page
-# lint.  Ends with one line: "N passed, N failed".
+# example games against the manuals that quote them, the consistency of
+# the trace with the result (tests/consistency.py) and the man page lint.  Ends with one line: "N passed, N failed".
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 70
 log=$(mktemp) || exit 70
@@ -62,6 +62,10 @@ suite "fuzz turn" tests/fuzz_turn_main -n "fuzz turn" tests/corpus/turn \
     tests/crashes/turn "$seeds/turn"
 suite "prop" sh tests/prop.sh
 suite "schema" sh tests/schema.sh
+# The trace as evidence: result, JSON Lines and text trace agree, costs add
+# up from their parts, every event documented (arbiter-result(5)).
+suite "consistency" python3 tests/consistency.py "$top" "$ARBITER" \
+    tests/prop 20
 # Five turns, one of each rule system, at once in five threads under
 # ThreadSanitizer; then the installed library embedded in a program.
 suite "threads" tests/threads fixtures/aeonis/demo-turn \

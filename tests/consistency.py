@@ -1,0 +1,411 @@
+#!/usr/bin/env python3
+# The trace as evidence (issue 19), written from arbiter-result(5), not from
+# the code: over every casebook case with a result and over random turns of
+# every rule system (tests/prop), the result (-t), the JSON Lines trace
+# (--trace-file) and the text trace (--trace-file --text) agree:
+#   - the JSON Lines trace is the result's trace, event for event;
+#   - the text trace says the same, line for line, member for member
+#     (a neutral owner is "-" there and null in JSON);
+#   - every event naming an order names its player (player, KEY_player),
+#     and that order, of that player, is in the result; every unit and
+#     player an event names is known to the result;
+#   - every order has one ruling event, the result's status, reason, rule
+#     and message (so every failed order's cause is in the trace);
+#   - each order's cost is the sum of the cost parts of its events, and
+#     the points paid by each player add up;
+#   - every ownership and loyalty change, loss, destroyed feature and die
+#     roll is in both, one for one and in order;
+#   - every event kind and member is documented in arbiter-result(5)'s
+#     Trace for its rule system.
+# Usage: consistency.py TOP ARBITER PROP [N]  (N random turns a rule system)
+# Prints "not ok" lines and ends "consistency: N passed, N failed".
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+TOP, ARB, PROP = [os.path.abspath(a) for a in sys.argv[1:4]]
+N = int(sys.argv[4]) if len(sys.argv) > 4 else 20
+SYSTEMS = ["aeonis", "territory", "morne-plaine", "xconq", "arcane-legions"]
+
+
+def man_trace_docs():
+    """The Cm words of arbiter-result(5)'s Trace, by rule system: aeonis
+    first, whose events the others have "as above"."""
+    text = open(os.path.join(TOP, "man/arbiter-result.5")).read()
+    sec = text[text.index(".Ss Trace"):text.index(".Sh EXAMPLES")]
+    cuts = [(0, "aeonis")]
+    for rs in SYSTEMS[1:]:
+        m = re.search(r"^\.Cm %s\nturn has" % re.escape(rs), sec, re.M)
+        assert m, rs
+        cuts.append((m.start(), rs))
+    cuts.sort()
+    docs = {}
+    for i, (at, rs) in enumerate(cuts):
+        end = cuts[i + 1][0] if i + 1 < len(cuts) else len(sec)
+        words = set()
+        for line in sec[at:end].splitlines():
+            if line.startswith(".Cm"):
+                # .Cm x1 , y1 , x2 : every argument
+                for w in line.split()[1:]:
+                    if re.fullmatch(r"[a-z_0-9-]+", w):
+                        words.add(w)
+            elif line.startswith(".It Cm"):
+                for w in re.findall(r"Cm ([A-Za-z_0-9]+)", line):
+                    words.add(w)
+        docs[rs] = words
+    # The members every event may have, said before the lists.
+    common = set(re.findall(r"Cm ([A-Za-z_0-9]+)", sec[:sec.index(
+        ".Bl -tag")]))
+    return docs, common
+
+
+DOCS, COMMON = man_trace_docs()
+
+
+def parse_text_line(line):
+    m = re.match(r"([a-z_]+):(.*)$", line)
+    if not m:
+        return None
+    ev = {"ev": m.group(1)}
+    rest = m.group(2)
+    i = 0
+    while i < len(rest):
+        if rest[i] != " ":
+            return None
+        j = rest.index("=", i)
+        key = rest[i + 1:j]
+        i = j + 1
+        if i < len(rest) and rest[i] == '"':
+            i += 1
+            out = []
+            while rest[i] != '"':
+                if rest[i] == "\\":
+                    c = rest[i + 1]
+                    if c == "u":
+                        out.append(chr(int(rest[i + 2:i + 6], 16)))
+                        i += 6
+                        continue
+                    out.append({"n": "\n", "t": "\t"}.get(c, c))
+                    i += 2
+                    continue
+                out.append(rest[i])
+                i += 1
+            i += 1
+            ev[key] = ("s", "".join(out))
+        else:
+            j = rest.find(" ", i)
+            j = len(rest) if j < 0 else j
+            ev[key] = ("w", rest[i:j])
+            i = j
+    return ev
+
+
+def text_matches(tev, jev):
+    if tev is None or list(tev.keys()) != list(jev.keys()):
+        return False
+    for k, v in jev.items():
+        if k == "ev":
+            continue
+        kind, s = tev[k]
+        if v is None:
+            ok = kind == "w" and s == "-"
+        elif isinstance(v, bool):
+            ok = kind == "w" and s == ("yes" if v else "no")
+        elif isinstance(v, int):
+            ok = kind == "w" and s == str(v)
+        elif isinstance(v, float):
+            ok = kind == "w" and abs(float(s) - v) < 1e-9
+        else:
+            ok = s == v and (kind == "s" or s not in ("-", ""))
+        if not ok:
+            return False
+    return True
+
+
+def check(res, jl, txt):
+    """Returns a list of faults."""
+    bad = []
+    rs = res["ruleset"]
+    trace = res.get("trace")
+    if trace is not None and trace != jl:
+        bad.append("the JSON Lines trace is not the result's trace")
+    lines = txt.splitlines()
+    if len(lines) != len(jl):
+        bad.append("text trace: %d lines for %d events" % (len(lines),
+                                                           len(jl)))
+    else:
+        for n, (ln, ev) in enumerate(zip(lines, jl)):
+            if not text_matches(parse_text_line(ln), ev):
+                bad.append("text trace line %d differs: %s" % (n + 1, ln))
+                break
+    # Documented, for this rule system.
+    words = DOCS["aeonis"] | DOCS[rs] | COMMON
+    for ev in jl:
+        for k in ev:
+            if k == "ev":
+                continue
+            if k not in words:
+                bad.append("member %s of event %s not documented for %s"
+                           % (k, ev["ev"], rs))
+        if ev["ev"] not in words:
+            bad.append("event %s not documented for %s" % (ev["ev"], rs))
+    # Names.
+    orders = {(o["player"], o["id"]): o for o in res["orders"]}
+    players = set(res.get("players", {}).keys()) | {o["player"] for o in
+                                                     res["orders"]}
+    units = {u["id"] for u in res.get("units", [])}
+    for ev in jl:
+        for k in list(ev):
+            if k == "order" or k == "chosen_by" and ev[k] != "rule":
+                pk = "player" if k == "order" else k + "_player"
+                if pk not in ev:
+                    bad.append("event %s names order %s without its player"
+                               % (ev["ev"], ev[k]))
+                elif (ev[pk], ev[k]) not in orders:
+                    bad.append("event %s names order %s of %s, not in the "
+                               "result" % (ev["ev"], ev[k], ev[pk]))
+            if k.endswith("player") and isinstance(ev[k], str) and \
+                    ev[k] not in players:
+                bad.append("event %s names player %s, unknown" %
+                           (ev["ev"], ev[k]))
+            if k == "unit" and units and ev[k] not in units:
+                bad.append("event %s names unit %s, unknown" % (ev["ev"],
+                                                               ev[k]))
+    # Rulings.
+    rulings = {}
+    for ev in jl:
+        if ev["ev"] == "ruling":
+            key = (ev["player"], ev["order"])
+            if key in rulings:
+                bad.append("two ruling events for %s %s" % key)
+            rulings[key] = ev
+    for key, o in orders.items():
+        ev = rulings.get(key)
+        if ev is None:
+            bad.append("no ruling event for %s %s" % key)
+            continue
+        for k in ("status", "reason", "message"):
+            if ev[k] != o.get(k, ""):
+                bad.append("ruling event of %s %s: %s %r, result %r" %
+                           (key[0], key[1], k, ev[k], o.get(k)))
+        if ev["rule"] != (o.get("rule") or ""):
+            bad.append("ruling event of %s %s: rule %r, result %r" %
+                       (key[0], key[1], ev["rule"], o.get("rule")))
+
+    def of(kind, key):
+        return [e for e in jl if e["ev"] == kind and
+                (e.get("player"), e.get("order")) == key]
+
+    # Costs, from their parts.
+    for key, o in orders.items():
+        if o["status"] not in ("done", "legal", "failed"):
+            continue
+        if rs == "aeonis" and "cost" in o:
+            # A failed order's cost is its price, not paid.
+            pay = of("pay", key)
+            paid = o["cost"] if o["status"] != "failed" else 0
+            if sum(e["ap"] for e in pay) != paid:
+                bad.append("%s %s: cost %d, paid %d in the trace" %
+                           (key[0], key[1], o["cost"],
+                            sum(e["ap"] for e in pay)))
+            steps = of("step", key) + of("hop", key)
+            if o["kind"] == "move" and sum(e["cost"] for e in steps) != \
+                    o["cost"]:
+                bad.append("%s %s: cost %d, its steps %d" %
+                           (key[0], key[1], o["cost"],
+                            sum(e["cost"] for e in steps)))
+        if rs == "morne-plaine" and "cost" in o:
+            s = sum(e["cost"] for e in of("step", key))
+            if s != o["cost"]:
+                bad.append("%s %s: cost %d, its steps %d" %
+                           (key[0], key[1], o["cost"], s))
+        if rs == "arcane-legions" and "mp" in o and "mp_left" in o:
+            s = sum(e["cost"] for e in of("step", key) +
+                    of("turn_cost", key))
+            if s != o["mp"] - o["mp_left"]:
+                bad.append("%s %s: spent %d mp, its steps and turns %d" %
+                           (key[0], key[1], o["mp"] - o["mp_left"], s))
+            for m in o.get("maneuvers", []):
+                if not m["made"] and m["cost"] != 0:
+                    bad.append("%s %s: maneuver %d not made costs %d" %
+                               (key[0], key[1], m["index"], m["cost"]))
+        if rs == "xconq" and "actions" in o:
+            acts = of("action", key)
+            if [a["cost"] for a in o["actions"]] != [a["cost"] for a in
+                                                     acts]:
+                bad.append("%s %s: action costs differ" % key)
+            parts = []
+            for e in jl:
+                if (e.get("player"), e.get("order")) != key:
+                    continue
+                if e["ev"] == "part":
+                    parts.append(e)
+                elif e["ev"] == "action":
+                    b = sum(p["mp"] for p in parts if p["part"] == "border")
+                    c = sum(p["mp"] for p in parts if p["part"] ==
+                            "coating")
+                    zs = [p for p in parts if p["part"] == "zoc"]
+                    if b != e["borders"] or c != e["coatings"]:
+                        bad.append("%s %s: action to %s: parts %d+%d, "
+                                   "event %d+%d" % (key[0], key[1],
+                                                    e["to"], b, c,
+                                                    e["borders"],
+                                                    e["coatings"]))
+                    if e["leave"] + e["enter"] + b + c != e["normal"]:
+                        bad.append("%s %s: action to %s: normal %d is not "
+                                   "its parts" % (key[0], key[1], e["to"],
+                                                  e["normal"]))
+                    cost = e["clamped"] + e["zoc_max"] + e["world"]
+                    if e["world"] > 0 or e["kind"] == "leave_world":
+                        cost = max(cost, 1)
+                    if cost != e["cost"]:
+                        bad.append("%s %s: action to %s: cost %d, parts %d"
+                                   % (key[0], key[1], e["to"], e["cost"],
+                                      cost))
+                    if e["zoc_max"] > 0 and not zs:
+                        bad.append("%s %s: action to %s: zoc_max with no "
+                                   "zone" % (key[0], key[1], e["to"]))
+                    parts = []
+    # Points paid per player.
+    pl = res.get("players", {})
+    if rs == "aeonis":
+        for p, v in pl.items():
+            ap = sum(e["ap"] for e in jl if e["ev"] == "pay" and
+                     e["player"] == p)
+            mana = sum(e["mana"] for e in jl if e["ev"] == "pay" and
+                       e["player"] == p)
+            if (ap, mana) != (v["ap_spent"], v["mana_spent"]) or \
+                    v["ap"] - v["ap_spent"] != v["ap_left"] or \
+                    v["mana"] - v["mana_spent"] != v["mana_left"]:
+                bad.append("player %s: points do not add up" % p)
+    if rs == "arcane-legions":
+        for p, v in pl.items():
+            op = sum(e["cost"] for e in jl if e["ev"] == "order_points" and
+                     e["player"] == p)
+            if op != v["order_points_spent"] or v["order_points"] - \
+                    v["order_points_spent"] != v["order_points_left"]:
+                bad.append("player %s: order points do not add up" % p)
+    if rs == "territory" and "cells" in res and trace is not None:
+        for p, v in pl.items():
+            lost = sum(e["armies"] for e in jl if e["ev"] == "loss" and
+                       e.get("player") == p)
+            if lost != v["armies_lost"]:
+                bad.append("player %s: lost %d, the trace %d" %
+                           (p, v["armies_lost"], lost))
+    # One for one, in order.
+    def pairs(name, evs, items, fn):
+        if len(evs) != len(items):
+            bad.append("%s: %d in the result, %d in the trace" %
+                       (name, len(items), len(evs)))
+            return
+        for e, r in zip(evs, items):
+            if not fn(e, r):
+                bad.append("%s: %s differs from %s" % (name, e, r))
+                return
+
+    def same_change(e, r):
+        return e["cell"] == r["cell"] and e["from"] == r["from"] and \
+            e["to"] == r["to"] and e["why"] == r["why"] and \
+            e.get("order") == r.get("order")
+    ev = lambda k: [e for e in jl if e["ev"] == k]
+    if "check" in res:
+        return bad      # a check's result lists no changes
+    pairs("ownership", ev("owner"), res.get("ownership", []), same_change)
+    pairs("loyalty", ev("loyalty"), res.get("loyalty", []), same_change)
+
+    def same_loss(e, r):
+        if "unit" in r:
+            return e.get("unit") == r["unit"] and \
+                e["strength"] == r["strength"] and e["cause"] == r["cause"]
+        return e.get("player") == r["player"] and \
+            e["armies"] == r["armies"] and e["cause"] == r["cause"] and \
+            e.get("order") == r.get("order")
+    pairs("losses", ev("loss"), res.get("losses", []), same_loss)
+    pairs("destroyed", ev("destroyed"), res.get("destroyed", []),
+          lambda e, r: e["cell"] == r["cell"] and
+          e["feature"] == r["feature"])
+    draws = res.get("dice", {}).get("draws", [])
+    pairs("dice", [e for e in ev("roll") if "value" in e], draws,
+          lambda e, r: (e["sides"], e["value"], e["why"]) ==
+          (r["sides"], r["value"], r["why"]))
+    return bad
+
+
+def run(d, args, files):
+    tmp = tempfile.mkdtemp()
+    try:
+        j = os.path.join(tmp, "t.jsonl")
+        t = os.path.join(tmp, "t.txt")
+        p = subprocess.run([ARB] + args + ["-t", "--trace-file", j,
+                                           "map.json"] + files, cwd=d,
+                           capture_output=True)
+        if p.returncode not in (0, 1):
+            return None, "exit status %d" % p.returncode
+        res = json.loads(p.stdout)
+        jl = [json.loads(x) for x in open(j)]
+        p = subprocess.run([ARB] + args + ["--trace-file", t, "--text",
+                                           "map.json"] + files, cwd=d,
+                           capture_output=True)
+        txt = open(t, encoding="utf-8").read()
+        return check(res, jl, txt), None
+    finally:
+        shutil.rmtree(tmp)
+
+
+passed = failed = 0
+
+
+def report(name, bad, err):
+    global passed, failed
+    if err is None and not bad:
+        passed += 1
+        return
+    failed += 1
+    print("not ok - %s: %s" % (name, err or bad[0]))
+    for b in (bad or [])[1:4]:
+        print("#   %s" % b)
+
+
+only = os.environ.get("CASE")
+for rs in sorted(os.listdir(os.path.join(TOP, "fixtures"))):
+    base = os.path.join(TOP, "fixtures", rs)
+    if not os.path.isdir(base):
+        continue
+    for case in sorted(os.listdir(base)):
+        d = os.path.join(base, case)
+        if not os.path.exists(os.path.join(d, "expected.json")):
+            continue
+        if only and only not in rs + "/" + case:
+            continue
+        args = []
+        if os.path.exists(os.path.join(d, "args")):
+            args = open(os.path.join(d, "args")).read().split()
+        args = [a for a in args if a not in ("-t", "--trace")]
+        files = sorted(os.listdir(os.path.join(d, "orders")))
+        bad, err = run(d, args, ["orders/" + f for f in files])
+        report(rs + "/" + case, bad, err)
+
+if not only:
+    for rs in SYSTEMS:
+        for seed in range(1, N + 1):
+            tmp = tempfile.mkdtemp()
+            try:
+                p = subprocess.run([PROP, "turn", rs, str(seed), tmp + "/in"],
+                                   capture_output=True)
+                if p.returncode != 0:
+                    report("%s random %d" % (rs, seed), [], "prop failed")
+                    continue
+                files = sorted(os.listdir(tmp + "/in/orders"))
+                bad, err = run(tmp + "/in", [], ["orders/" + f for f in
+                                                 files])
+                report("%s random turn %d (tests/prop turn %s %d DIR)" %
+                       (rs, seed, rs, seed), bad, err)
+            finally:
+                shutil.rmtree(tmp)
+
+print("consistency: %d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)
