@@ -404,34 +404,32 @@ compact(struct terr *r)
 	r->npend = n;
 }
 
-/* "red 5, blue 3" or, with after, "red 5->4, blue 3->2"; live leaves
- * out the players who had no armies before (arbiter-result(5): a player
- * is listed up to the round its last army falls in). */
-static const char *
-sides(struct arb_turn *t, const int *pl, const long *before,
+/*
+ * The sides of a fight, structured (a player's name may hold ", " and
+ * digits): one "side" event for each player, in the map's order, after
+ * the skirmish, loop, round or rounds event; with after, its force before
+ * and after, else its force.  live leaves out the players who had no
+ * armies before (arbiter-result(5): a player is listed up to the round
+ * its last army falls in).
+ */
+static void
+trace_sides(struct arb_turn *t, const int *pl, const long *before,
     const long *after, int n, bool live)
 {
-	size_t	 size = 1, len = 0;
-	char	*buf;
 	int	 i;
 
-	/* Sized, not cut: a name cut short may end inside a character. */
-	for (i = 0; i < n; i++)
-		size += strlen(t->players.v[pl[i]].name) + 2 * 21 + 5;
-	buf = t_alloc(t, size);
 	for (i = 0; i < n; i++) {
 		if (live && before[i] == 0)
 			continue;	/* out of the fight already */
 		if (after != NULL)
-			len += (size_t)snprintf(buf + len, size - len,
-			    "%s%s %ld->%ld", len ? ", " : "",
-			    t->players.v[pl[i]].name, before[i], after[i]);
+			trace_event(t, "side", "player", TF_STR,
+			    t->players.v[pl[i]].name, "before", TF_INT,
+			    before[i], "after", TF_INT, after[i], NULL);
 		else
-			len += (size_t)snprintf(buf + len, size - len,
-			    "%s%s %ld", len ? ", " : "",
-			    t->players.v[pl[i]].name, before[i]);
+			trace_event(t, "side", "player", TF_STR,
+			    t->players.v[pl[i]].name, "force", TF_INT,
+			    before[i], NULL);
 	}
-	return buf;
 }
 
 #define FIRST_ROUNDS	3	/* traced one by one before a summary */
@@ -459,13 +457,12 @@ trace_rounds(struct arb_turn *t, int target, const int *pl,
 		}
 		if (to == r)
 			trace_event(t, "round", "target", TF_CELL,
-			    (long)target, "round", TF_INT, r, "sides", TF_STR,
-			    sides(t, pl, before, after, np, true), NULL);
+			    (long)target, "round", TF_INT, r, NULL);
 		else
 			trace_event(t, "rounds", "target", TF_CELL,
 			    (long)target, "from", TF_INT, r, "to", TF_INT, to,
-			    "sides", TF_STR, sides(t, pl, before, after, np,
-			    true), NULL);
+			    NULL);
+		trace_sides(t, pl, before, after, np, true);
 	}
 }
 
@@ -515,8 +512,8 @@ skirmish(struct arb_turn *t, int *list, int n, const char *kind,
 			second = force[i];
 	}
 	trace_event(t, kind, "step", TF_INT, (long)r->step, "target",
-	    TF_CELL, (long)target, "sides", TF_STR,
-	    sides(t, pl, force, NULL, np, false), NULL);
+	    TF_CELL, (long)target, NULL);
+	trace_sides(t, pl, force, NULL, np, false);
 	/* Two sides or more are still in while the second largest lasts. */
 	for (i = 0; i < np; i++)
 		left[i] = force[i] == top && top > second ? top - second : 0;
