@@ -16,7 +16,10 @@
 #   - every ownership and loyalty change, loss, destroyed feature and die
 #     roll is in both, one for one and in order;
 #   - every event kind and member is documented in arbiter-result(5)'s
-#     Trace for its rule system.
+#     Trace for its rule system;
+#   - --check gives every order the run's status (legal for done), reason
+#     and rule (but in territory, whose check stops before the moves, and
+#     where the check says an outcome depends on dice it may not show).
 # Usage: consistency.py TOP ARBITER PROP [N]  (N random turns a rule system)
 # Prints "not ok" lines and ends "consistency: N passed, N failed".
 import json
@@ -275,9 +278,9 @@ def check(res, jl, txt):
     if rs == "aeonis":
         for p, v in pl.items():
             ap = sum(e["ap"] for e in jl if e["ev"] == "pay" and
-                     e["player"] == p)
+                     e.get("player") == p)
             mana = sum(e["mana"] for e in jl if e["ev"] == "pay" and
-                       e["player"] == p)
+                       e.get("player") == p)
             if (ap, mana) != (v["ap_spent"], v["mana_spent"]) or \
                     v["ap"] - v["ap_spent"] != v["ap_left"] or \
                     v["mana"] - v["mana_spent"] != v["mana_left"]:
@@ -285,7 +288,7 @@ def check(res, jl, txt):
     if rs == "arcane-legions":
         for p, v in pl.items():
             op = sum(e["cost"] for e in jl if e["ev"] == "order_points" and
-                     e["player"] == p)
+                     e.get("player") == p)
             if op != v["order_points_spent"] or v["order_points"] - \
                     v["order_points_spent"] != v["order_points_left"]:
                 bad.append("player %s: order points do not add up" % p)
@@ -351,7 +354,33 @@ def run(d, args, files):
                                            "map.json"] + files, cwd=d,
                            capture_output=True)
         txt = open(t, encoding="utf-8").read()
-        return check(res, jl, txt), None
+        bad = check(res, jl, txt)
+        # A check says what the run would say (but territory's, which
+        # stops before the moves): the same status (legal for done),
+        # reason and rule for every order.
+        if "--check" not in args and "-c" not in args and \
+                res["ruleset"] != "territory":
+            p = subprocess.run([ARB, "--check"] + args + ["map.json"] +
+                               files, cwd=d, capture_output=True)
+            if p.returncode not in (0, 1):
+                bad.append("--check: exit status %d" % p.returncode)
+            else:
+                chk = json.loads(p.stdout)
+                for o, c in zip(res["orders"], chk["orders"]):
+                    st = "legal" if o["status"] == "done" else o["status"]
+                    # arbiter-rules(7) Dice: a check of a map that commits
+                    # to its dice shows no roll; what depends on one is
+                    # legal, depends_on_dice.
+                    if c["reason"] == "depends_on_dice":
+                        continue
+                    if (st, o["reason"], o.get("rule")) != \
+                            (c["status"], c["reason"], c.get("rule")):
+                        bad.append("--check says %s %s %s for %s %s, the "
+                                   "run %s %s %s" % (c["status"],
+                                   c["reason"], c.get("rule"),
+                                   o["player"], o["id"], o["status"],
+                                   o["reason"], o.get("rule")))
+        return bad, None
     finally:
         shutil.rmtree(tmp)
 
