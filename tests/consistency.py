@@ -67,6 +67,9 @@ def man_trace_docs():
 
 
 DOCS, COMMON = man_trace_docs()
+SCHEMA_EVS = set(json.load(open(os.path.join(
+    TOP, "schema/result.schema.json")))["properties"]["trace"]["items"][
+    "properties"]["ev"]["enum"])
 
 
 def parse_text_line(line):
@@ -156,6 +159,8 @@ def check(res, jl, txt):
                            % (k, ev["ev"], rs))
         if ev["ev"] not in words:
             bad.append("event %s not documented for %s" % (ev["ev"], rs))
+        if ev["ev"] not in SCHEMA_EVS:
+            bad.append("event %s not in the result's schema" % ev["ev"])
     # Names.
     orders = {(o["player"], o["id"]): o for o in res["orders"]}
     players = set(res.get("players", {}).keys()) | {o["player"] for o in
