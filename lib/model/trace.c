@@ -30,8 +30,9 @@ trace_event(struct arb_turn *t, const char *ev, ...)
 		f[n].key = key;
 		f[n].type = va_arg(ap, enum tftype);
 		if (f[n].type == TF_ORDER) {
-			const struct order *o = va_arg(ap, const struct order *);
+			const struct order *o;
 
+			o = va_arg(ap, const struct order *);
 			/* Order ids are unique only within a file: the
 			 * player goes with the id. */
 			f[n].type = TF_STR;

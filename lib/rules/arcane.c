@@ -83,7 +83,7 @@ struct cand {
 	double		 angle;
 	struct pt	 pivot;
 	struct pose	 to;
-	double		 push;		/* an edge snap: moved straight out */
+	double		 push;		/* edge snap: moved straight out */
 	bool		 tried, made;
 	int		 blocked;	/* the object it would overlap, or -1 */
 };
