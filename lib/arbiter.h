@@ -18,9 +18,16 @@
  * Every function that can fail returns -1 (or NULL) and fills the
  * caller's struct arb_error; the first error wins.
  *
- * The library keeps no state outside a turn (but for a per-thread pointer
- * to the turn being written, set by each writing call): turns may be
+ * The library keeps no state outside a turn (but for per-thread pointers
+ * to the turn being read or written, set by each call): turns may be
  * adjudicated at once in several threads, one thread to a turn.
+ *
+ * A program that uses jansson itself: before main() the library sets
+ * jansson's allocation functions (json_set_alloc_funcs) to its own, which
+ * pass every allocation outside the library's parsing on to the functions
+ * set before (malloc and free by default), so the program's values are
+ * made and freed as before.  A program that sets its own functions after
+ * that simply turns the library's off; nothing breaks.
  */
 #ifndef ARBITER_H
 #define ARBITER_H
