@@ -35,7 +35,7 @@ SAN_CFLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
 # tests/layers.sh holds them to it).
 HDRS	= lib/arbiter.h lib/base/base.h lib/json/json.h lib/json/doc.h \
 	  lib/model/model.h lib/rules/rules.h lib/format/format.h
-LIBSRC	= lib/base/mem.c lib/base/maps.c \
+LIBSRC	= lib/base/mem.c lib/base/maps.c lib/base/suggest.c \
 	  lib/json/read.c lib/json/write.c \
 	  lib/model/board.c lib/model/geom.c lib/model/model.c \
 	  lib/model/trace.c lib/model/dice.c lib/model/io.c \

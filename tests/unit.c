@@ -553,6 +553,52 @@ test_geom(void)
 	    1));
 }
 
+/* suggest.c: the edit distance and which names are suggested. */
+static void
+test_suggest(void)
+{
+	struct suggest	 s;
+	char		 longer[SUGGEST_MAXLEN + 2];
+
+	CHECK(edit_distance("", "", 2) == 0);
+	CHECK(edit_distance("abc", "abc", 2) == 0);
+	CHECK(edit_distance("r-inf-9", "r-inf-1", 2) == 1);	/* replaced */
+	CHECK(edit_distance("move", "mve", 2) == 1);		/* removed */
+	CHECK(edit_distance("move", "moove", 2) == 1);		/* added */
+	CHECK(edit_distance("mvoe", "move", 2) == 1);		/* swapped */
+	CHECK(edit_distance("kitten", "sitting", 5) == 3);
+	CHECK(edit_distance("kitten", "sitting", 2) == 3);	/* max + 1 */
+	CHECK(edit_distance("a", "abcdef", 2) == 3);		/* lengths */
+	CHECK(edit_distance("ca", "abc", 5) == 3);	/* no second swap */
+	memset(longer, 'x', sizeof(longer) - 1);
+	longer[sizeof(longer) - 1] = '\0';
+	CHECK(edit_distance(longer, longer, 2) == 3);	/* too long */
+	/* The nearest, ties to the first in byte order, never itself. */
+	suggest_start(&s, "r-inf-9");
+	suggest_offer(&s, "r-inf-9");
+	suggest_offer(&s, "r-inf-2");
+	suggest_offer(&s, "r-cav-1");
+	suggest_offer(&s, "r-inf-1");
+	CHECK(s.best != NULL && strcmp(s.best, "r-inf-1") == 0 &&
+	    s.dist == 1);
+	/* Short names: one edit at most; long ones: two. */
+	suggest_start(&s, "a1");
+	suggest_offer(&s, "b2");
+	CHECK(s.best == NULL);
+	suggest_offer(&s, "a2");
+	CHECK(s.best != NULL && strcmp(s.best, "a2") == 0);
+	suggest_start(&s, "x");
+	suggest_offer(&s, "yz");
+	CHECK(s.best == NULL);
+	suggest_start(&s, "cavalry-12");
+	suggest_offer(&s, "cavlary-21");	/* two swaps */
+	CHECK(s.best != NULL && s.dist == 2);
+	suggest_offer(&s, "infantry-1");
+	CHECK(strcmp(s.best, "cavlary-21") == 0);
+	CHECK(same_but_case("Red", "red") && same_but_case("BLUE", "blue") &&
+	    !same_but_case("red", "reds") && !same_but_case("red", "rod"));
+}
+
 int
 main(void)
 {
@@ -569,6 +615,7 @@ main(void)
 	test_messages();
 	test_utf8_mend();
 	test_graph();
+	test_suggest();
 	printf("unit: %d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }

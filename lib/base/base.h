@@ -50,6 +50,18 @@ void	 mem_fail(struct mem *, enum arb_errcode, const char *, ...)
 void	 mem_nomem(struct mem *) __attribute__((noreturn));
 void	 utf8_mend(char *);	/* drops broken UTF-8 sequences */
 
+/* suggest.c: what a name that is not known probably meant. */
+#define SUGGEST_MAXLEN	64	/* longer names are never close */
+struct suggest {
+	const char	*typed;
+	const char	*best;		/* NULL: nothing close */
+	size_t		 dist;
+};
+size_t	 edit_distance(const char *, const char *, size_t max);
+void	 suggest_start(struct suggest *, const char *typed);
+void	 suggest_offer(struct suggest *, const char *candidate);
+bool	 same_but_case(const char *, const char *);
+
 /* A vector of T; MPUSH(m, vec) returns a pointer to a new, zeroed last
  * element. */
 #define VEC(T)		struct { T *v; size_t n, cap; }
