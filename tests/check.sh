@@ -61,6 +61,9 @@ suite "fuzz turn" tests/fuzz_turn_main -n "fuzz turn" tests/corpus/turn \
     tests/crashes/turn "$seeds/turn"
 suite "prop" sh tests/prop.sh
 suite "schema" sh tests/schema.sh
+# Refused orders: every member of every order kind spoilt in turn, and
+# orders for another player's unit (issue 12).
+suite "refusals" python3 tests/refusals.py
 # Five turns, one of each rule system, at once in five threads under
 # ThreadSanitizer; then the installed library embedded in a program.
 suite "threads" tests/threads fixtures/aeonis/demo-turn \

@@ -553,6 +553,49 @@ test_geom(void)
 	    1));
 }
 
+/*
+ * Refusals through the public interface: a bad order and a bad file are
+ * rulings (the loads succeed), counted, and their problems listed by
+ * player then file name, whatever the order of loading; a byte-order mark
+ * is skipped.
+ */
+static void
+test_refusals(void)
+{
+	struct arb_turn	*t = arb_turn_new();
+	struct arb_error e;
+	const char	*map = "\xef\xbb\xbf" MAP("\"units\": [{\"id\": \"a1\", "
+	    "\"player\": \"red\", \"type\": \"infantry\", \"at\": \"0101\"}]");
+	const char	*bad = "{\"arbiter\": 1, \"player\": \"red\", "
+	    "\"turn\": 1,\n\"orders\": [{\"units\": [\"a2\"], "
+	    "\"move\": [\"0101\", \"0201\"]},\n{\"units\": [\"a1\"], "
+	    "\"move\": [\"0101\", \"0201\"]}]}";
+	const char	*junk = "\xef\xbb\xbf[1, 2";
+	int		 files = -1;
+
+	CHECK(arb_turn_load_map(t, "m.json", map, strlen(map), &e) == 0);
+	CHECK(arb_turn_load_orders(t, "z.json", NULL, junk, strlen(junk),
+	    &e) == 0);
+	CHECK(arb_turn_load_orders(t, "y.json", NULL, bad, strlen(bad),
+	    &e) == 0);
+	CHECK(arb_turn_refused(t, &files) == 1 && files == 1);
+	/* red's file first, though loaded second; then the unknown one. */
+	CHECK(arb_turn_problem(t, 0, &e) == 0 && e.code == ARB_EDATA &&
+	    strcmp(e.file, "y.json") == 0 && e.line == 2 && e.column == 23 &&
+	    strcmp(e.pointer, "/orders/0/units/0") == 0 &&
+	    strcmp(e.text, "unknown unit \"a2\" (did you mean \"a1\"?)") == 0);
+	CHECK(arb_turn_problem(t, 1, &e) == 0 && strcmp(e.file, "z.json") ==
+	    0 && e.line == 1 && e.pointer[0] == '\0' &&
+	    strncmp(e.text, "not JSON: ", 10) == 0);
+	CHECK(arb_turn_problem(t, 2, &e) == -1);
+	CHECK(arb_turn_run(t, 0, &e) == 0);
+	CHECK(t->orders.n == 2 && t->orders.v[0].status == OS_ILLEGAL &&
+	    t->orders.v[0].reason == R_UNKNOWN_UNIT &&
+	    t->orders.v[1].status == OS_DONE);
+	CHECK(arb_turn_illegal(t) == 1);
+	arb_turn_free(t);
+}
+
 /* suggest.c: the edit distance and which names are suggested. */
 static void
 test_suggest(void)
@@ -616,6 +659,7 @@ main(void)
 	test_utf8_mend();
 	test_graph();
 	test_suggest();
+	test_refusals();
 	printf("unit: %d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }

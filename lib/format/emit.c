@@ -82,7 +82,8 @@ units_of(struct arb_turn *t, const int *units, int n)
 static json_t *
 order_json(struct arb_turn *t, const struct order *o)
 {
-	const struct okind	*k = &t->rs->order_kinds[o->kind];
+	const struct okind	*k = &t->rs->order_kinds[o->kind < 0 ? 0 :
+				    o->kind];
 	json_t			*j = jw_ok(json_object()), *a;
 	size_t			 i;
 
@@ -90,6 +91,18 @@ order_json(struct arb_turn *t, const struct order *o)
 	jw_set(j, "index", num(o->index));
 	jw_set(j, "player", str(t->players.v[o->player].name));
 	jw_set(j, "id", str(o->id));
+	/* An order that could not be read: what was understood of it, and
+	 * the problem. */
+	if (o->refused) {
+		jw_set(j, "kind", o->kind >= 0 ? str(k->key) :
+		    jw_ok(json_null()));
+		jw_set(j, "units", units_of(t, o->units, o->nunits));
+		jw_set(j, "status", str(status_names[o->status]));
+		jw_set(j, "reason", str(reason_name(o->reason)));
+		jw_set(j, "rule", str(o->rule));
+		jw_set(j, "message", str(o->msg));
+		return j;
+	}
 	jw_set(j, "kind", str(k->key));
 	jw_set(j, "units", units_of(t, o->units, o->nunits));
 	if (k->arg == OK_RULE)
@@ -331,6 +344,54 @@ holdings(struct arb_turn *t, json_t *j, int p)
 	jw_set(j, key, num(after));
 }
 
+static int
+by_file(const void *a, const void *b)
+{
+	return file_cmp(T, *(const int *)a, *(const int *)b);
+}
+
+/*
+ * The orders files, each with what became of it and its problems, in an
+ * order that does not depend on the command line's.
+ */
+static void
+emit_files(struct arb_turn *t, struct out *w)
+{
+	int	*idx = t_alloc(t, (t->files.n + 1) * sizeof(int));
+	json_t	*j, *a, *p;
+	size_t	 i, k;
+
+	for (i = 0; i < t->files.n; i++)
+		idx[i] = (int)i;
+	qsort(idx, t->files.n, sizeof(int), by_file);
+	open_array(w, "files");
+	for (i = 0; i < t->files.n; i++) {
+		const struct ofile *f = &t->files.v[idx[i]];
+
+		j = jw_ok(json_object());
+		jw_set(j, "file", str(f->name));
+		jw_set(j, "player", playerv(t, f->player));
+		jw_set(j, "status", str(f->refused ? "refused" : "read"));
+		a = jw_ok(json_array());
+		for (k = 0; k < t->problems.n; k++) {
+			const struct problem *pr = &t->problems.v[k];
+
+			if (pr->file != idx[i])
+				continue;
+			p = jw_ok(json_object());
+			jw_set(p, "reason", str(reason_name(pr->reason)));
+			jw_set(p, "line", num(pr->line));
+			jw_set(p, "column", num(pr->column));
+			jw_set(p, "pointer", str(pr->pointer));
+			jw_set(p, "message", str(pr->msg));
+			jw_add(a, p);
+		}
+		jw_set(j, "problems", a);
+		element(w, j);
+	}
+	close_array(w);
+}
+
 void
 emit_result(struct arb_turn *t, int flags, FILE *fp)
 {
@@ -354,8 +415,20 @@ emit_result(struct arb_turn *t, int flags, FILE *fp)
 	member(&w, "rulings", str(t->rs->rulings));
 	member(&w, "turn", num(t->number));
 	member(&w, "seed", jw_ok(json_integer((json_int_t)t->seed)));
-	if (t->flags & ARB_CHECK)
+	if (t->flags & ARB_CHECK) {
 		member(&w, "check", jw_ok(json_true()));
+		/* What a check before the deadline cannot know. */
+		member(&w, "assumed", str("the orders given are judged one "
+		    "after another as the turn would take them; the orders of "
+		    "players whose files were not given are not known, so "
+		    "their units are taken to hold, though those who act "
+		    "earlier may move first in the turn itself"));
+	}
+	j = jw_ok(json_object());
+	jw_set(j, "orders", num(t->refused_orders));
+	jw_set(j, "files", num(t->refused_files));
+	member(&w, "refused", j);
+	emit_files(t, &w);
 	open_array(&w, "orders");
 	for (i = 0; i < t->sequence.n; i++)
 		element(&w, order_json(t, &t->orders.v[t->sequence.v[i]]));

@@ -30,12 +30,44 @@ struct ld {
 	size_t		 plen, pcap;
 	size_t		*mark;		/* mark[i]: plen before level i */
 	size_t		 depth, mcap;
+	/*
+	 * Reading a player's file: a failure is a problem of the file, told
+	 * to note() (with the reason and hint set for it, then reset) and
+	 * jumping to recover instead of failing (NULL: it fails).
+	 */
+	jmp_buf		*recover;
+	void		(*note)(struct ld *, const char *text);
+	int		 reason;	/* the layer above's code for it */
+	const char	*hint;		/* what was probably meant, or NULL */
+	bool		 hints;		/* suggestions wanted (ld_meant()) */
+	/* ld_locate(): the elements of the array at this pointer are found
+	 * from the last one located, not from the top again. */
+	const char	*array;
+	bool		 acache;
+	const char	*acur;
+	unsigned long	 aidx;
+	int		 aline, acol;
 };
 
 /* Readies ld for one file (keeping its buffers; closing the last one). */
 void	 ld_start(struct ld *, struct mem *, struct arb_error *,
 	    const char *file, const char *text, size_t len);
 const struct jv *ld_parse(struct ld *);	/* the top object */
+/* Any JSON value; NULL on a syntax error, told in text (size bytes),
+ * *line and *column. */
+const struct jv *ld_parse_any(struct ld *, char *text, size_t size,
+	    int *line, int *column);
+bool	 ld_is_array(const struct jv *);
+long	 ld_int_or(const struct jv *, long dflt);	/* v, or dflt */
+/* A plain string (non-empty, no NUL) lent, or NULL. */
+const char *ld_plain(const struct jv *);
+/* "did you mean "x"?" for the name in a or b nearest typed, or NULL
+ * (also when ld->hints is false). */
+const char *ld_meant(struct ld *, const char *typed, const char *const *a,
+	    const char *const *b);
+/* The line and column of pointer (see ld->array). */
+void	 ld_locate(struct ld *, const char *pointer, int *line,
+	    int *column);
 void	 ld_close(struct ld *);		/* the document */
 void	 ld_release(struct ld *);	/* and the buffers */
 void	 ld_push(struct ld *, const char *key);

@@ -27,12 +27,25 @@ ld_start(struct ld *ld, struct mem *m, struct arb_error *e,
     const char *file, const char *text, size_t len)
 {
 	ld_close(ld);
+	/* A UTF-8 byte-order mark (a Windows editor's) is skipped: lines
+	 * and columns count from after it. */
+	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) {
+		text += 3;
+		len -= 3;
+	}
 	ld->m = m;
 	ld->e = e;
 	ld->file = file;
 	ld->text = text;
 	ld->len = len;
 	ld->plen = ld->depth = 0;
+	ld->recover = NULL;
+	ld->note = NULL;
+	ld->reason = 0;
+	ld->hint = NULL;
+	ld->hints = false;
+	ld->array = NULL;
+	ld->acache = false;
 	if (ld->ptr != NULL)
 		ld->ptr[0] = '\0';
 }
@@ -120,6 +133,16 @@ ld_fail(struct ld *ld, const char *fmt, ...)
 	struct arb_error *e = ld->e;
 	va_list		  ap;
 
+	if (ld->recover != NULL) {
+		const char *text;
+
+		va_start(ap, fmt);
+		text = mem_vprintf(ld->m, fmt, ap);
+		va_end(ap);
+		ld->note(ld, text);
+		ld->hint = NULL;
+		longjmp(*ld->recover, 1);
+	}
 	if (e->code == ARB_EOK) {
 		e->code = ARB_EDATA;
 		snprintf(e->file, sizeof(e->file), "%s", ld->file);
@@ -243,6 +266,7 @@ ld_keys(struct ld *ld, const struct jv *obj, const char *const *a,
 		if (key[0] == '_' || listed(a, key) || listed(b, key))
 			continue;
 		ld_push(ld, key);
+		ld->hint = ld_meant(ld, key, a, b);
 		ld_fail(ld, "unknown key \"%s\"", key);
 	}
 }
@@ -415,6 +439,60 @@ ld_parse(struct ld *ld)
 	return ld_need_object(ld, V(root));
 }
 
+const struct jv *
+ld_parse_any(struct ld *ld, char *text, size_t size, int *line,
+    int *column)
+{
+	json_error_t	 je;
+	json_t		*root;
+
+	root = json_loadb(ld->text, ld->len, JSON_REJECT_DUPLICATES |
+	    JSON_DECODE_ANY, &je);
+	if (root == NULL) {
+		if (json_error_code(&je) == json_error_out_of_memory)
+			mem_nomem(ld->m);
+		snprintf(text, size, "%s", je.text);
+		*line = je.line > 0 ? je.line : 1;
+		*column = je.column > 0 ? je.column : 1;
+		return NULL;
+	}
+	ld->doc = root;
+	return V(root);
+}
+
+bool
+ld_is_array(const struct jv *v)
+{
+	return json_is_array(J(v));
+}
+
+const char *
+ld_plain(const struct jv *v)
+{
+	if (!json_is_string(J(v)) || json_string_length(J(v)) == 0 ||
+	    strlen(json_string_value(J(v))) != json_string_length(J(v)))
+		return NULL;
+	return json_string_value(J(v));
+}
+
+const char *
+ld_meant(struct ld *ld, const char *typed, const char *const *a,
+    const char *const *b)
+{
+	struct suggest	 sg;
+
+	if (!ld->hints)
+		return NULL;
+	suggest_start(&sg, typed);
+	for (; a != NULL && *a != NULL; a++)
+		suggest_offer(&sg, *a);
+	for (; b != NULL && *b != NULL; b++)
+		suggest_offer(&sg, *b);
+	if (sg.best == NULL)
+		return NULL;
+	return mem_printf(ld->m, "did you mean \"%.40s\"?", sg.best);
+}
+
 /* Releases the document; the buffers stay for the next file. */
 void
 ld_close(struct ld *ld)
@@ -450,6 +528,15 @@ bool
 ld_int_is(const struct jv *v, long want)
 {
 	return json_is_integer(J(v)) && json_integer_value(J(v)) == want;
+}
+
+long
+ld_int_or(const struct jv *v, long dflt)
+{
+	if (!json_is_integer(J(v)) || json_integer_value(J(v)) > LONG_MAX ||
+	    json_integer_value(J(v)) < LONG_MIN)
+		return dflt;
+	return (long)json_integer_value(J(v));
 }
 
 bool
@@ -596,20 +683,25 @@ decode(const char *p, const char *e, char *buf, size_t size)
 	return n;
 }
 
+/* Counts the lines and columns from q to p onto *line and *column. */
 static void
-position(const char *text, const char *p, int *line, int *column)
+advance(const char *q, const char *p, int *line, int *column)
 {
-	const char	*q;
-
-	*line = 1;
-	*column = 1;
-	for (q = text; q < p; q++) {
+	for (; q < p; q++) {
 		if (*q == '\n') {
 			++*line;
 			*column = 1;
 		} else if (((unsigned char)*q & 0xc0) != 0x80)
 			++*column;
 	}
+}
+
+static void
+position(const char *text, const char *p, int *line, int *column)
+{
+	*line = 1;
+	*column = 1;
+	advance(text, p, line, column);
 }
 
 /*
@@ -633,16 +725,19 @@ key_is(const char *p, const char *q, const char *e, const char *tok,
 	return same;
 }
 
-int
-locate(const char *text, size_t len, const char *pointer, int *line,
-    int *column)
+/*
+ * Walks pointer from the value at p; *at is the deepest value reached.
+ * Returns 0, or -1 when the pointer does not lead anywhere.
+ */
+static int
+walk(const char *p, const char *e, const char *pointer, const char **at)
 {
-	const char	*p = ws(text, text + len), *e = text + len, *q = NULL;
+	const char	*q = NULL;
 	char		*tok;
 	size_t		 n;
 	int		 rc = -1;
 
-	position(text, p, line, column);
+	*at = p;
 	/* A reference token is never longer than the whole pointer. */
 	if ((tok = malloc(strlen(pointer) + 1)) == NULL)
 		return -1;
@@ -704,10 +799,78 @@ locate(const char *text, size_t len, const char *pointer, int *line,
 				goto out;
 		} else
 			goto out;
-		position(text, p, line, column);
+		*at = p;
 	}
 	rc = 0;
 out:
 	free(tok);
 	return rc;
+}
+
+int
+locate(const char *text, size_t len, const char *pointer, int *line,
+    int *column)
+{
+	const char	*at;
+	int		 rc;
+
+	rc = walk(ws(text, text + len), text + len, pointer, &at);
+	position(text, at, line, column);
+	return rc;
+}
+
+/*
+ * Where pointer is.  A player's file may have as many problems as
+ * elements in ld->array, so an element's place is found from the last one
+ * located (problems come in the order of the file), never from the top
+ * again: the cost stays linear in the file.
+ */
+void
+ld_locate(struct ld *ld, const char *pointer, int *line, int *column)
+{
+	const char	*e = ld->text + ld->len, *p, *at;
+	char		*end;
+	unsigned long	 idx;
+	size_t		 n = ld->array != NULL ? strlen(ld->array) : 0;
+
+	if (ld->array == NULL || strncmp(pointer, ld->array, n) != 0 ||
+	    pointer[n] != '/' || pointer[n + 1] < '0' || pointer[n + 1] > '9')
+		goto whole;
+	idx = strtoul(pointer + n + 1, &end, 10);
+	if (*end != '\0' && *end != '/')
+		goto whole;
+	if (!ld->acache || idx < ld->aidx) {
+		if (walk(ws(ld->text, e), e, ld->array, &at) != 0 ||
+		    *at != '[')
+			goto whole;
+		p = ws(at + 1, e);
+		if (p >= e || *p == ']')
+			goto whole;
+		ld->acur = p;
+		ld->aidx = 0;
+		position(ld->text, p, &ld->aline, &ld->acol);
+		ld->acache = true;
+	}
+	while (ld->aidx < idx) {
+		if ((p = skip_value(ld->acur, e)) == NULL)
+			break;
+		p = ws(p, e);
+		if (p >= e || *p != ',')
+			break;
+		p = ws(p + 1, e);
+		if (p >= e || *p == ']')
+			break;
+		advance(ld->acur, p, &ld->aline, &ld->acol);
+		ld->acur = p;
+		ld->aidx++;
+	}
+	if (ld->aidx != idx)
+		goto whole;
+	walk(ld->acur, e, end, &at);
+	*line = ld->aline;
+	*column = ld->acol;
+	advance(ld->acur, at, line, column);
+	return;
+whole:
+	locate(ld->text, ld->len, pointer, line, column);
 }
