@@ -789,6 +789,34 @@ jstr(const json_t *o, const char *key)
 	return json_is_string(v) ? json_string_value(v) : "";
 }
 
+/* A blank line, then prefix and text in lines of at most 72 columns. */
+static void
+wrap(FILE *fp, const char *prefix, const char *text)
+{
+	size_t	 col, n;
+	bool	 first = true;	/* the first word of its line */
+
+	fprintf(fp, "\n%s", prefix);
+	col = strlen(prefix);
+	while (*text != '\0') {
+		n = strcspn(text, " ");
+		if (!first && col + 1 + n > 72) {
+			fputc('\n', fp);
+			col = 0;
+		} else if (!first) {
+			fputc(' ', fp);
+			col++;
+		}
+		first = false;
+		fwrite(text, 1, n, fp);
+		col += n;
+		text += n;
+		while (*text == ' ')
+			text++;
+	}
+	fputc('\n', fp);
+}
+
 static void
 text_report(const json_t *r, FILE *fp)
 {
@@ -799,15 +827,16 @@ text_report(const json_t *r, FILE *fp)
 	fprintf(fp, "arbiter --check: turn %" JSON_INTEGER_FORMAT " of %s\n",
 	    json_integer_value(json_object_get(r, "turn")), jstr(r,
 	    "ruleset"));
-	fprintf(fp, "\nAssumed: %s\n", jstr(r, "assumed"));
+	wrap(fp, "Assumed: ", jstr(r, "assumed"));
 	json_array_foreach(json_object_get(r, "files"), i, f) {
 		const json_t *pl = json_object_get(f, "player");
 
 		fprintf(fp, "\n%s (%s): %s\n", jstr(f, "file"),
 		    json_is_string(pl) ? json_string_value(pl) :
 		    "player not known", strcmp(jstr(f, "status"),
-		    "refused") == 0 ? "refused whole: this player's units "
-		    "hold" : "read");
+		    "refused") != 0 ? "read" : json_is_string(pl) ?
+		    "refused whole: this player's units hold" :
+		    "refused whole");
 		if (strcmp(jstr(f, "status"), "refused") == 0)
 			json_array_foreach(json_object_get(f, "problems"), k,
 			    pr)
