@@ -180,6 +180,7 @@ arb_turn_run(struct arb_turn *t, int flags, struct arb_error *e)
 		t_fail(t, ARB_EINTERNAL, "no map loaded, or run twice");
 	t->ran = true;
 	t->flags = flags;
+	ld_release(&t->reader);		/* no file is read any more */
 	t->dice = t->seed;
 	/* Players in turn order; each player's orders in file order. */
 	for (i = 0; i < t->players.n; i++) {

@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "format/format.h"
 
 static int passed, failed;
@@ -642,6 +644,60 @@ test_suggest(void)
 	    !same_but_case("red", "reds") && !same_but_case("red", "rod"));
 }
 
+/* The pool hands out aligned, distinct memory, and reuses its blocks. */
+static void
+test_pool(void)
+{
+	struct pool	 p = { NULL, NULL };
+	char		*a, *b, *c;
+
+	a = pool_alloc(&p, 3);
+	b = pool_alloc(&p, 5);
+	CHECK(a != NULL && b != NULL && b >= a + 3);
+	CHECK((uintptr_t)b % sizeof(max_align_t) == 0);
+	c = pool_alloc(&p, (size_t)80 << 20);		/* a block of its own */
+	CHECK(c != NULL);
+	memset(c, 1, (size_t)80 << 20);
+	pool_reset(&p);
+	CHECK(p.head == NULL && p.spare != NULL);
+	CHECK(pool_alloc(&p, 100) != NULL && p.head != NULL);
+	CHECK(pool_alloc(&p, SIZE_MAX - 8) == NULL);
+	pool_release(&p);
+	CHECK(p.head == NULL && p.spare == NULL);
+}
+
+/* A document parsed in the pool is dropped whole; jansson values made
+ * outside a parse (an embedding program's) are malloc'ed and freed as
+ * usual, before and after (AddressSanitizer checks every free). */
+static void
+test_pooled_parse(void)
+{
+	struct arb_turn	*t = arb_turn_new();
+	struct arb_error e;
+	json_t		*mine = json_pack("{s:[i,i]}", "a", 1, 2);
+	const char	 text[] = "{\"x\": [1, 2, {\"y\": \"z\"}]}";
+	struct ld	*ld = &t->reader;
+	jmp_buf		 jb;
+
+	CHECK(mine != NULL);
+	memset(&e, 0, sizeof(e));
+	t->mem.err = &e;
+	t->mem.jmp = &jb;
+	if (setjmp(jb) == 0) {
+		ld_start(ld, &t->mem, &e, "x.json", text, sizeof(text) - 1);
+		CHECK(ld_get(ld_parse(ld), "x") != NULL);
+		CHECK(ld->pooled && ld->pool.head != NULL);
+		ld_close(ld);
+		CHECK(ld->doc == NULL && ld->pool.head == NULL);
+	} else
+		CHECK(0);
+	t->mem.jmp = NULL;
+	CHECK(json_array_append_new(json_object_get(mine, "a"),
+	    json_string("after")) == 0);
+	json_decref(mine);
+	arb_turn_free(t);
+}
+
 int
 main(void)
 {
@@ -660,6 +716,8 @@ main(void)
 	test_graph();
 	test_suggest();
 	test_refusals();
+	test_pool();
+	test_pooled_parse();
 	printf("unit: %d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }

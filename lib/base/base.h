@@ -62,6 +62,18 @@ void	 suggest_start(struct suggest *, const char *typed);
 void	 suggest_offer(struct suggest *, const char *candidate);
 bool	 same_but_case(const char *, const char *);
 
+/* A pool: memory handed out in order from big blocks and taken back all
+ * at once, either kept for reuse (pool_reset) or given back (pool_release).
+ * pool_alloc() returns NULL when memory runs out: it serves code that
+ * cannot jump (a library's allocator hook). */
+struct pool {
+	struct chunk	*head;		/* the block being filled */
+	struct chunk	*spare;		/* blocks kept by pool_reset() */
+};
+void	*pool_alloc(struct pool *, size_t);
+void	 pool_reset(struct pool *);
+void	 pool_release(struct pool *);
+
 /* A vector of T; MPUSH(m, vec) returns a pointer to a new, zeroed last
  * element. */
 #define VEC(T)		struct { T *v; size_t n, cap; }

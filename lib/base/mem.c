@@ -23,6 +23,75 @@ struct chunk {
 
 #define CHUNK	(64 * 1024)
 
+/*
+ * A pool's blocks grow from 1 MB to 64 MB, so a large document takes few
+ * of them; a request larger than a block gets one of its own.
+ */
+#define POOL_MIN	((size_t)1 << 20)
+#define POOL_MAX	((size_t)64 << 20)
+
+void *
+pool_alloc(struct pool *p, size_t n)
+{
+	struct chunk	*c = p->head, **s;
+	size_t		 a = sizeof(max_align_t), size;
+	void		*r;
+
+	if (n > SIZE_MAX - 2 * a)
+		return NULL;
+	n = (n + a - 1) / a * a;
+	if (c == NULL || c->size - c->used < n) {
+		/* A spare block big enough, else a new one. */
+		for (s = &p->spare; *s != NULL && (*s)->size < n;
+		    s = &(*s)->next)
+			;
+		if ((c = *s) != NULL)
+			*s = c->next;
+		else {
+			size = p->head == NULL ? POOL_MIN :
+			    p->head->size < POOL_MAX ? 2 * p->head->size :
+			    POOL_MAX;
+			if (size < n)
+				size = n;
+			if ((c = malloc(sizeof(*c) + size)) == NULL)
+				return NULL;
+			c->size = size;
+		}
+		c->used = 0;
+		c->next = p->head;
+		p->head = c;
+	}
+	r = (char *)c->data + c->used;
+	c->used += n;
+	return r;
+}
+
+void
+pool_reset(struct pool *p)
+{
+	struct chunk	*c, *next;
+
+	for (c = p->head; c != NULL; c = next) {
+		next = c->next;
+		c->next = p->spare;
+		p->spare = c;
+	}
+	p->head = NULL;
+}
+
+void
+pool_release(struct pool *p)
+{
+	struct chunk	*c, *next;
+
+	pool_reset(p);
+	for (c = p->spare; c != NULL; c = next) {
+		next = c->next;
+		free(c);
+	}
+	p->spare = NULL;
+}
+
 void
 mem_nomem(struct mem *m)
 {

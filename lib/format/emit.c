@@ -69,64 +69,6 @@ static const char *const status_names[] = {
 };
 
 static json_t *
-units_of(struct arb_turn *t, const int *units, int n)
-{
-	json_t	*a = jw_ok(json_array());
-	int	 i;
-
-	for (i = 0; i < n; i++)
-		jw_add(a, str(t->units.v[units[i]].id));
-	return a;
-}
-
-static json_t *
-order_json(struct arb_turn *t, const struct order *o)
-{
-	const struct okind	*k = &t->rs->order_kinds[o->kind < 0 ? 0 :
-				    o->kind];
-	json_t			*j = jw_ok(json_object()), *a;
-	size_t			 i;
-
-	jw_set(j, "file", str(t->files.v[o->file].name));
-	jw_set(j, "index", num(o->index));
-	jw_set(j, "player", str(t->players.v[o->player].name));
-	jw_set(j, "id", str(o->id));
-	/* An order that could not be read: what was understood of it, and
-	 * the problem. */
-	if (o->refused) {
-		jw_set(j, "kind", o->kind >= 0 ? str(k->key) :
-		    jw_ok(json_null()));
-		jw_set(j, "units", units_of(t, o->units, o->nunits));
-		jw_set(j, "status", str(status_names[o->status]));
-		jw_set(j, "reason", str(reason_name(o->reason)));
-		jw_set(j, "rule", str(o->rule));
-		jw_set(j, "message", str(o->msg));
-		return j;
-	}
-	jw_set(j, "kind", str(k->key));
-	jw_set(j, "units", units_of(t, o->units, o->nunits));
-	if (k->arg == OK_RULE)
-		;	/* report_order writes what the order said */
-	else if (k->arg == OK_PATH) {
-		a = jw_ok(json_array());
-		for (i = 0; i < (size_t)o->ncells; i++)
-			jw_add(a, cellv(t, o->cells[i]));
-		jw_set(j, "path", a);
-	} else
-		jw_set(j, "target", cellv(t, o->cells[0]));
-	jw_set(j, "status", str(status_names[o->status]));
-	jw_set(j, "reason", str(reason_name(o->reason)));
-	if (o->rule != NULL)
-		jw_set(j, "rule", str(o->rule));
-	jw_set(j, "message", str(o->msg != NULL ? o->msg : ""));
-	for (i = 0; i < o->nums.n; i++)
-		jw_set(j, o->nums.v[i].key, num(o->nums.v[i].val));
-	if (t->rs->report_order != NULL)
-		t->rs->report_order(t, o, (struct jv *)j);
-	return j;
-}
-
-static json_t *
 event_json(struct arb_turn *t, const struct tevent *te)
 {
 	json_t	*j = jw_ok(json_object());
@@ -163,39 +105,6 @@ by_id(const void *a, const void *b)
 	const struct unit *ub = &T->units.v[*(const int *)b];
 
 	return strcmp(ua->id, ub->id);
-}
-
-static json_t *
-unit_json(struct arb_turn *t, int ui)
-{
-	const struct unit	*u = &t->units.v[ui];
-	const struct ufield	*x = t->rs->unit_x;
-	json_t			*j = jw_ok(json_object());
-	int			 k;
-
-	jw_set(j, "id", str(u->id));
-	jw_set(j, "player", str(t->players.v[u->player].name));
-	jw_set(j, "type", str(t->types.v[u->type].name));
-	if (t->board.kind == BOARD_TABLE) {
-		emit_set_pose((struct jv *)j, "start", &u->pose0);
-		emit_set_pose((struct jv *)j, "pose", &u->pose);
-	} else {
-		jw_set(j, "from", cellv(t, u->from));
-		jw_set(j, "at", cellv(t, u->at));
-	}
-	jw_set(j, "strength", num(u->gone ? 0 : u->strength));
-	for (k = 0; x != NULL && x[k].name != NULL; k++)
-		jw_set(j, x[k].name, num(u->x[k]));
-	for (k = 0; t->rs->unit_marks != NULL &&
-	    t->rs->unit_marks[k] != NULL; k++)
-		if (u->marks >> k & 1)
-			jw_set(j, t->rs->unit_marks[k], jw_ok(json_true()));
-	if (t->rs->save_unit != NULL)
-		t->rs->save_unit(t, ui, (struct jv *)j, false);
-	jw_set(j, "status", str(u->gone ? "eliminated" : u->left ?
-	    "left_world" : u->moved ? "moved" : u->named ? "stayed" :
-	    "holding"));
-	return j;
 }
 
 /*
@@ -251,30 +160,328 @@ close_array(struct out *w)
 	o_str(w, w->first ? "]" : "\n  ]");
 }
 
+/*
+ * The core's parts of the result are written as they are made, member by
+ * member, with no jansson value built for them: a struct ob is an object
+ * or array open at its depth.  A rule system's own members still come as
+ * a jansson object (its hooks write through emit_set_*), written inline
+ * by ob_members().  The bytes are those a dump of the whole tree gives.
+ */
+struct ob {
+	struct out	*w;
+	int		 depth;
+	bool		 any;		/* a member or element is written */
+	char		 close;
+};
+
+static void
+ob_open(struct ob *o, struct out *w, int depth, char open)
+{
+	o->w = w;
+	o->depth = depth;
+	o->any = false;
+	o->close = open == '{' ? '}' : ']';
+	o_put(w, &open, 1);
+}
+
+/* The next element's place. */
+static void
+ob_next(struct ob *o)
+{
+	if (o->any)
+		o_put(o->w, ",", 1);
+	o->any = true;
+	o_indent(o->w, o->depth + 1);
+}
+
+static void
+ob_close(struct ob *o)
+{
+	if (o->any)
+		o_indent(o->w, o->depth);
+	o_put(o->w, &o->close, 1);
+}
+
+static void
+ob_key(struct ob *o, const char *key)
+{
+	ob_next(o);
+	o_string(o->w, key, strlen(key));
+	o_put(o->w, ": ", 2);
+}
+
+static void
+o_text(struct out *w, const char *s)
+{
+	o_string(w, s, strlen(s));
+}
+
+static void
+ob_str(struct ob *o, const char *key, const char *s)
+{
+	ob_key(o, key);
+	o_text(o->w, s);
+}
+
+static void
+ob_int(struct ob *o, const char *key, long long v)
+{
+	ob_key(o, key);
+	o_int(o->w, v);
+}
+
+static void
+o_cell(struct out *w, int cell)
+{
+	char	 buf[32];
+
+	o_text(w, board_label(&((struct arb_turn *)w->owner)->board, cell,
+	    buf));
+}
+
+static void
+ob_cell(struct ob *o, const char *key, int cell)
+{
+	ob_key(o, key);
+	o_cell(o->w, cell);
+}
+
+/* A player's name, or null for nobody (-1). */
+static void
+ob_player(struct ob *o, const char *key, long p)
+{
+	struct arb_turn	*t = o->w->owner;
+
+	ob_key(o, key);
+	if (p < 0)
+		o_put(o->w, "null", 4);
+	else
+		o_text(o->w, t->players.v[p].name);
+}
+
+static void
+ob_units(struct ob *o, const char *key, const int *units, int n)
+{
+	struct arb_turn	*t = o->w->owner;
+	struct ob	 a;
+	int		 i;
+
+	ob_key(o, key);
+	ob_open(&a, o->w, o->depth + 1, '[');
+	for (i = 0; i < n; i++) {
+		ob_next(&a);
+		o_text(o->w, t->units.v[units[i]].id);
+	}
+	ob_close(&a);
+}
+
+/* A pose, as emit_set_pose() sets one. */
+static void
+ob_pose(struct ob *o, const char *key, const struct pose *p)
+{
+	struct ob	 j;
+
+	ob_key(o, key);
+	ob_open(&j, o->w, o->depth + 1, '{');
+	ob_key(&j, "x");
+	o_real(o->w, geom_round(p->x));
+	ob_key(&j, "y");
+	o_real(o->w, geom_round(p->y));
+	ob_key(&j, "facing");
+	o_real(o->w, geom_norm360(geom_round(p->facing)));
+	ob_close(&j);
+}
+
+/* The members of a rule system's object j, then j released.  The turn
+ * holds j while it is written (see put()). */
+static void
+ob_members(struct ob *o, json_t *j)
+{
+	struct arb_turn	*t = o->w->owner;
+	const char	*key;
+	json_t		*v;
+
+	t->json = j;
+	json_object_foreach(j, key, v) {
+		ob_key(o, key);
+		o_value(o->w, v, o->depth + 1, true);
+	}
+	emit_release(t);
+}
+
+/* An element of a top-level array (open_array()): an object at depth 2. */
+static void
+ob_element(struct ob *o, struct out *w)
+{
+	o_str(w, w->first ? "\n    " : ",\n    ");
+	w->first = false;
+	ob_open(o, w, 2, '{');
+}
+
+static void
+write_order(struct out *w, const struct order *o)
+{
+	struct arb_turn		*t = w->owner;
+	const struct okind	*k = &t->rs->order_kinds[o->kind < 0 ? 0 :
+				    o->kind];
+	struct ob		 j, a;
+	size_t			 i;
+
+	ob_element(&j, w);
+	ob_str(&j, "file", t->files.v[o->file].name);
+	ob_int(&j, "index", o->index);
+	ob_str(&j, "player", t->players.v[o->player].name);
+	ob_str(&j, "id", o->id);
+	/* An order that could not be read: what was understood of it, and
+	 * the problem. */
+	if (o->refused) {
+		ob_key(&j, "kind");
+		if (o->kind >= 0)
+			o_text(w, k->key);
+		else
+			o_put(w, "null", 4);
+		ob_units(&j, "units", o->units, o->nunits);
+		ob_str(&j, "status", status_names[o->status]);
+		ob_str(&j, "reason", reason_name(o->reason));
+		ob_str(&j, "rule", o->rule);
+		ob_str(&j, "message", o->msg);
+		ob_close(&j);
+		return;
+	}
+	ob_str(&j, "kind", k->key);
+	ob_units(&j, "units", o->units, o->nunits);
+	if (k->arg == OK_RULE)
+		;	/* report_order writes what the order said */
+	else if (k->arg == OK_PATH) {
+		ob_key(&j, "path");
+		ob_open(&a, w, 3, '[');
+		for (i = 0; i < (size_t)o->ncells; i++) {
+			ob_next(&a);
+			o_cell(w, o->cells[i]);
+		}
+		ob_close(&a);
+	} else
+		ob_cell(&j, "target", o->cells[0]);
+	ob_str(&j, "status", status_names[o->status]);
+	ob_str(&j, "reason", reason_name(o->reason));
+	if (o->rule != NULL)
+		ob_str(&j, "rule", o->rule);
+	ob_str(&j, "message", o->msg != NULL ? o->msg : "");
+	for (i = 0; i < o->nums.n; i++)
+		ob_int(&j, o->nums.v[i].key, o->nums.v[i].val);
+	if (t->rs->report_order != NULL) {
+		json_t	*r = jw_ok(json_object());
+
+		t->json = r;
+		t->rs->report_order(t, o, (struct jv *)r);
+		ob_members(&j, r);
+	}
+	ob_close(&j);
+}
+
+static void
+write_unit(struct out *w, int ui)
+{
+	struct arb_turn		*t = w->owner;
+	const struct unit	*u = &t->units.v[ui];
+	const struct ufield	*x = t->rs->unit_x;
+	struct ob		 j;
+	int			 k;
+
+	ob_element(&j, w);
+	ob_str(&j, "id", u->id);
+	ob_str(&j, "player", t->players.v[u->player].name);
+	ob_str(&j, "type", t->types.v[u->type].name);
+	if (t->board.kind == BOARD_TABLE) {
+		ob_pose(&j, "start", &u->pose0);
+		ob_pose(&j, "pose", &u->pose);
+	} else {
+		ob_cell(&j, "from", u->from);
+		ob_cell(&j, "at", u->at);
+	}
+	ob_int(&j, "strength", u->gone ? 0 : u->strength);
+	for (k = 0; x != NULL && x[k].name != NULL; k++)
+		ob_int(&j, x[k].name, u->x[k]);
+	for (k = 0; t->rs->unit_marks != NULL &&
+	    t->rs->unit_marks[k] != NULL; k++)
+		if (u->marks >> k & 1) {
+			ob_key(&j, t->rs->unit_marks[k]);
+			o_put(w, "true", 4);
+		}
+	if (t->rs->save_unit != NULL) {
+		json_t	*r = jw_ok(json_object());
+
+		t->json = r;
+		t->rs->save_unit(t, ui, (struct jv *)r, false);
+		ob_members(&j, r);
+	}
+	ob_str(&j, "status", u->gone ? "eliminated" : u->left ?
+	    "left_world" : u->moved ? "moved" : u->named ? "stayed" :
+	    "holding");
+	ob_close(&j);
+}
+
 static void
 changes(struct out *w, const char *key, const struct ochange *v, size_t n,
     bool players)
 {
 	struct arb_turn	*t = w->owner;
-	json_t		*j;
+	struct ob	 j;
 	size_t		 i;
 
 	open_array(w, key);
 	for (i = 0; i < n; i++) {
-		j = jw_ok(json_object());
-		jw_set(j, "cell", cellv(t, v[i].cell));
-		jw_set(j, "from", players ? playerv(t, v[i].from) :
-		    num(v[i].from));
-		jw_set(j, "to", players ? playerv(t, v[i].to) : num(v[i].to));
-		jw_set(j, "why", str(v[i].why));
+		ob_element(&j, w);
+		ob_cell(&j, "cell", v[i].cell);
+		if (players) {
+			ob_player(&j, "from", v[i].from);
+			ob_player(&j, "to", v[i].to);
+		} else {
+			ob_int(&j, "from", v[i].from);
+			ob_int(&j, "to", v[i].to);
+		}
+		ob_str(&j, "why", v[i].why);
 		if (v[i].order >= 0)
-			jw_set(j, "order", str(t->orders.v[v[i].order].id));
-		element(w, j);
+			ob_str(&j, "order", t->orders.v[v[i].order].id);
+		ob_close(&j);
 	}
 	close_array(w);
 }
 
-/* Cell features as an array of names. */
+/* Where a rule system counts forces in cells: every cell as it ends. */
+static void
+cells(struct out *w)
+{
+	struct arb_turn	*t = w->owner;
+	struct board	*b = &t->board;
+	const struct ufield *cx = t->rs->cell_x;
+	struct ob	 j, a;
+	int		 c, k;
+
+	open_array(w, "cells");
+	for (c = 0; c < b->ncells; c++) {
+		const struct cell *cl = &b->cells[c];
+
+		ob_element(&j, w);
+		ob_cell(&j, "cell", c);
+		ob_player(&j, "owner", cl->owner);
+		for (k = 0; cx[k].name != NULL; k++)
+			ob_int(&j, cx[k].name, b->cx[k][c]);
+		ob_int(&j, "loyalty", cl->loyalty);
+		ob_key(&j, "features");
+		ob_open(&a, w, 3, '[');
+		for (k = 0; k < b->nfeatures; k++)
+			if (cl->features >> k & 1) {
+				ob_next(&a);
+				o_text(w, b->features[k]);
+			}
+		ob_close(&a);
+		ob_close(&j);
+	}
+	close_array(w);
+}
+
+/* Cell features as an array of names (the next map). */
 static json_t *
 features(struct arb_turn *t, uint32_t f)
 {
@@ -285,31 +492,6 @@ features(struct arb_turn *t, uint32_t f)
 		if (f >> k & 1)
 			jw_add(a, str(t->board.features[k]));
 	return a;
-}
-
-/* Where a rule system counts forces in cells: every cell as it ends. */
-static void
-cells(struct out *w)
-{
-	struct arb_turn	*t = w->owner;
-	struct board	*b = &t->board;
-	const struct ufield *cx = t->rs->cell_x;
-	int		 c, k;
-
-	open_array(w, "cells");
-	for (c = 0; c < b->ncells; c++) {
-		const struct cell *cl = &b->cells[c];
-		json_t	*j = jw_ok(json_object());
-
-		jw_set(j, "cell", cellv(t, c));
-		jw_set(j, "owner", playerv(t, cl->owner));
-		for (k = 0; cx[k].name != NULL; k++)
-			jw_set(j, cx[k].name, num(b->cx[k][c]));
-		jw_set(j, "loyalty", num(cl->loyalty));
-		jw_set(j, "features", features(t, cl->features));
-		element(w, j);
-	}
-	close_array(w);
 }
 
 /* A player's forces in cells: at the start, lost, at the end. */
@@ -357,9 +539,9 @@ by_file(const void *a, const void *b)
 static void
 emit_files(struct arb_turn *t, struct out *w)
 {
-	int	*idx = t_alloc(t, (t->files.n + 1) * sizeof(int));
-	json_t	*j, *a, *p;
-	size_t	 i, k;
+	int		*idx = t_alloc(t, (t->files.n + 1) * sizeof(int));
+	struct ob	 j, a, p;
+	size_t		 i, k;
 
 	for (i = 0; i < t->files.n; i++)
 		idx[i] = (int)i;
@@ -368,26 +550,28 @@ emit_files(struct arb_turn *t, struct out *w)
 	for (i = 0; i < t->files.n; i++) {
 		const struct ofile *f = &t->files.v[idx[i]];
 
-		j = jw_ok(json_object());
-		jw_set(j, "file", str(f->name));
-		jw_set(j, "player", playerv(t, f->player));
-		jw_set(j, "status", str(f->refused ? "refused" : "read"));
-		a = jw_ok(json_array());
+		ob_element(&j, w);
+		ob_str(&j, "file", f->name);
+		ob_player(&j, "player", f->player);
+		ob_str(&j, "status", f->refused ? "refused" : "read");
+		ob_key(&j, "problems");
+		ob_open(&a, w, 3, '[');
 		for (k = 0; k < t->problems.n; k++) {
 			const struct problem *pr = &t->problems.v[k];
 
 			if (pr->file != idx[i])
 				continue;
-			p = jw_ok(json_object());
-			jw_set(p, "reason", str(reason_name(pr->reason)));
-			jw_set(p, "line", num(pr->line));
-			jw_set(p, "column", num(pr->column));
-			jw_set(p, "pointer", str(pr->pointer));
-			jw_set(p, "message", str(pr->msg));
-			jw_add(a, p);
+			ob_next(&a);
+			ob_open(&p, w, 4, '{');
+			ob_str(&p, "reason", reason_name(pr->reason));
+			ob_int(&p, "line", pr->line);
+			ob_int(&p, "column", pr->column);
+			ob_str(&p, "pointer", pr->pointer);
+			ob_str(&p, "message", pr->msg);
+			ob_close(&p);
 		}
-		jw_set(j, "problems", a);
-		element(w, j);
+		ob_close(&a);
+		ob_close(&j);
 	}
 	close_array(w);
 }
@@ -398,6 +582,7 @@ emit_result(struct arb_turn *t, int flags, FILE *fp)
 	const char *const *res = t->rs->player_res;
 	const struct ufield *cx = t->rs->cell_x;
 	struct out	*w0 = t_alloc(t, sizeof(*w0));
+	struct ob	 ob;
 	json_t		*j, *p, *a;
 	int		*idx;
 	size_t		 i;
@@ -431,7 +616,7 @@ emit_result(struct arb_turn *t, int flags, FILE *fp)
 	emit_files(t, &w);
 	open_array(&w, "orders");
 	for (i = 0; i < t->sequence.n; i++)
-		element(&w, order_json(t, &t->orders.v[t->sequence.v[i]]));
+		write_order(&w, &t->orders.v[t->sequence.v[i]]);
 	close_array(&w);
 	if (!(t->flags & ARB_CHECK)) {
 		open_array(&w, "attacks");
@@ -439,15 +624,15 @@ emit_result(struct arb_turn *t, int flags, FILE *fp)
 			const struct attack *at = &t->attacks.v[i];
 			const struct order *o = &t->orders.v[at->order];
 
-			j = jw_ok(json_object());
-			jw_set(j, "order", str(o->id));
-			jw_set(j, "player", str(t->players.v[o->player].name));
-			jw_set(j, "units", units_of(t, o->units, o->nunits));
-			jw_set(j, "from", cellv(t, at->from));
-			jw_set(j, "target", cellv(t, at->target));
-			jw_set(j, "defenders", units_of(t, at->defenders,
-			    at->ndefenders));
-			element(&w, j);
+			ob_element(&ob, &w);
+			ob_str(&ob, "order", o->id);
+			ob_str(&ob, "player", t->players.v[o->player].name);
+			ob_units(&ob, "units", o->units, o->nunits);
+			ob_cell(&ob, "from", at->from);
+			ob_cell(&ob, "target", at->target);
+			ob_units(&ob, "defenders", at->defenders,
+			    at->ndefenders);
+			ob_close(&ob);
 		}
 		close_array(&w);
 		idx = t_alloc(t, t->units.n * sizeof(int) + 1);
@@ -456,29 +641,29 @@ emit_result(struct arb_turn *t, int flags, FILE *fp)
 		qsort(idx, t->units.n, sizeof(int), by_id);
 		open_array(&w, "units");
 		for (i = 0; i < t->units.n; i++)
-			element(&w, unit_json(t, idx[i]));
+			write_unit(&w, idx[i]);
 		close_array(&w);
 		open_array(&w, "losses");
 		for (i = 0; i < t->losses.n; i++) {
 			const struct loss *l = &t->losses.v[i];
 
-			j = jw_ok(json_object());
+			ob_element(&ob, &w);
 			if (l->unit >= 0)
-				jw_set(j, "unit", str(t->units.v[l->unit].id));
-			jw_set(j, "player", str(t->players.v[l->player].name));
+				ob_str(&ob, "unit", t->units.v[l->unit].id);
+			ob_str(&ob, "player", t->players.v[l->player].name);
 			if (l->step > 0)
-				jw_set(j, "step", num(l->step));
+				ob_int(&ob, "step", l->step);
 			if (l->at >= 0)
-				jw_set(j, "at", cellv(t, l->at));
+				ob_cell(&ob, "at", l->at);
 			if (l->target >= 0)
-				jw_set(j, "target", cellv(t, l->target));
-			jw_set(j, l->unit >= 0 ? "strength" : cx[0].name,
-			    num(l->strength));
-			jw_set(j, "cause", str(l->cause));
+				ob_cell(&ob, "target", l->target);
+			ob_int(&ob, l->unit >= 0 ? "strength" : cx[0].name,
+			    l->strength);
+			ob_str(&ob, "cause", l->cause);
 			if (l->order >= 0)
-				jw_set(j, "order",
-				    str(t->orders.v[l->order].id));
-			element(&w, j);
+				ob_str(&ob, "order",
+				    t->orders.v[l->order].id);
+			ob_close(&ob);
 		}
 		close_array(&w);
 		changes(&w, "ownership", t->ownership.v, t->ownership.n, true);
@@ -489,27 +674,27 @@ emit_result(struct arb_turn *t, int flags, FILE *fp)
 			for (i = 0; i < t->destroyed.n; i++) {
 				const struct destroyed *d = &t->destroyed.v[i];
 
-				j = jw_ok(json_object());
-				jw_set(j, "cell", cellv(t, d->cell));
-				jw_set(j, "feature", str(t->board.features[
-				    d->feature]));
+				ob_element(&ob, &w);
+				ob_cell(&ob, "cell", d->cell);
+				ob_str(&ob, "feature",
+				    t->board.features[d->feature]);
 				if (d->order >= 0)
-					jw_set(j, "order",
-					    str(t->orders.v[d->order].id));
-				element(&w, j);
+					ob_str(&ob, "order",
+					    t->orders.v[d->order].id);
+				ob_close(&ob);
 			}
 			close_array(&w);
 			open_array(&w, "gains");
 			for (i = 0; i < t->gains.n; i++) {
 				const struct loss *g = &t->gains.v[i];
 
-				j = jw_ok(json_object());
-				jw_set(j, "player", str(t->players.v[
-				    g->player].name));
-				jw_set(j, "at", cellv(t, g->at));
-				jw_set(j, cx[0].name, num(g->strength));
-				jw_set(j, "cause", str(g->cause));
-				element(&w, j);
+				ob_element(&ob, &w);
+				ob_str(&ob, "player",
+				    t->players.v[g->player].name);
+				ob_cell(&ob, "at", g->at);
+				ob_int(&ob, cx[0].name, g->strength);
+				ob_str(&ob, "cause", g->cause);
+				ob_close(&ob);
 			}
 			close_array(&w);
 		}

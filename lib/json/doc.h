@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <jansson.h>
 
@@ -42,11 +43,24 @@ struct out {
 };
 
 void	 o_flush(struct out *);
-void	 o_put(struct out *, const char *, size_t);
+void	 o_put_flush(struct out *, const char *, size_t);
+
+/* Writes n bytes of s (into the buffer, while they fit). */
+static inline void
+o_put(struct out *w, const char *s, size_t n)
+{
+	if (n > OUTBUF - w->n) {
+		o_put_flush(w, s, n);
+		return;
+	}
+	memcpy(w->buf + w->n, s, n);
+	w->n += n;
+}
 void	 o_str(struct out *, const char *);
 void	 o_indent(struct out *, int depth);	/* a newline and 2*depth */
 void	 o_string(struct out *, const char *, size_t);	/* quoted */
 void	 o_real(struct out *, double);
+void	 o_int(struct out *, long long);
 void	 o_value(struct out *, const json_t *, int depth, bool pretty);
 
 #endif /* ARBITER_JSON_DOC_H */

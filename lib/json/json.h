@@ -24,6 +24,8 @@ struct ld {
 	const char	*text;
 	size_t		 len;
 	void		*doc;		/* the parsed document, or NULL */
+	bool		 pooled;	/* doc lives in pool (read.c) */
+	struct pool	 pool;
 	/* Where we are: a JSON Pointer, whole however long (an error
 	 * message gets it cut to fit), and where each level starts. */
 	char		*ptr;		/* NULL or NUL-terminated */
@@ -68,8 +70,8 @@ const char *ld_meant(struct ld *, const char *typed, const char *const *a,
 /* The line and column of pointer (see ld->array). */
 void	 ld_locate(struct ld *, const char *pointer, int *line,
 	    int *column);
-void	 ld_close(struct ld *);		/* the document */
-void	 ld_release(struct ld *);	/* and the buffers */
+void	 ld_close(struct ld *);		/* the document (memory kept) */
+void	 ld_release(struct ld *);	/* and all the memory */
 void	 ld_push(struct ld *, const char *key);
 void	 ld_pushi(struct ld *, size_t index);
 void	 ld_pop(struct ld *);

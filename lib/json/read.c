@@ -82,10 +82,14 @@ ld_push(struct ld *ld, const char *key)
 void
 ld_pushi(struct ld *ld, size_t i)
 {
-	char	 buf[32];
+	char	 buf[32], *p = buf + sizeof(buf);
 
-	snprintf(buf, sizeof(buf), "%zu", i);
-	ld_push(ld, buf);
+	/* Digits by hand: a large file pushes an index per element. */
+	*--p = '\0';
+	do
+		*--p = (char)('0' + i % 10);
+	while ((i /= 10) > 0);
+	ld_push(ld, p);
 }
 
 void
@@ -412,6 +416,52 @@ ld_need_object(struct ld *ld, const struct jv *v)
 	return v;
 }
 
+/*
+ * jansson's allocator, routed into a pool while a file is parsed.  A
+ * document of millions of small values would otherwise cost a malloc()
+ * for each, and a free() for each when it is dropped; from a pool it
+ * costs neither, and is dropped whole.  The hook is installed once, before
+ * main() (single-threaded), over whatever functions were set before,
+ * which every allocation outside our parsing still reaches: an embedding
+ * program's own jansson values are not touched.  The pool is per thread
+ * (ld_parse() sets it for the call), so turns may be parsed in parallel.
+ * While a thread's pool is set, jansson frees only what the same parse
+ * made, so a free is a no-op then.  A program that sets its own functions
+ * after ours turns the pool off: ld_parse() sees it and parses as usual.
+ */
+static _Thread_local struct pool *P;
+static json_malloc_t host_malloc = malloc;
+static json_free_t host_free = free;
+
+static void *
+pool_malloc(size_t n)
+{
+	return P != NULL ? pool_alloc(P, n) : host_malloc(n);
+}
+
+static void
+pool_free(void *p)
+{
+	if (P == NULL)
+		host_free(p);
+}
+
+static void __attribute__((constructor))
+install(void)
+{
+	json_malloc_t	 m;
+	json_free_t	 f;
+
+	json_get_alloc_funcs(&m, &f);
+	if (m == pool_malloc)
+		return;
+	if (m != NULL && f != NULL) {
+		host_malloc = m;
+		host_free = f;
+	}
+	json_set_alloc_funcs(pool_malloc, pool_free);
+}
+
 /* Parses the text into ld's document and returns its top object; a
  * syntax error fails with jansson's position. */
 const struct jv *
@@ -419,8 +469,16 @@ ld_parse(struct ld *ld)
 {
 	json_error_t	 je;
 	json_t		*root;
+	json_malloc_t	 m;
+	json_free_t	 f;
 
+	ld_close(ld);
+	json_get_alloc_funcs(&m, &f);
+	ld->pooled = m == pool_malloc;
+	if (ld->pooled)
+		P = &ld->pool;
 	root = json_loadb(ld->text, ld->len, JSON_REJECT_DUPLICATES, &je);
+	P = NULL;
 	if (root == NULL) {
 		struct arb_error *e = ld->e;
 
@@ -497,14 +555,19 @@ ld_meant(struct ld *ld, const char *typed, const char *const *a,
 void
 ld_close(struct ld *ld)
 {
-	json_decref(ld->doc);
+	if (ld->pooled)
+		pool_reset(&ld->pool);	/* the document, whole */
+	else
+		json_decref(ld->doc);
 	ld->doc = NULL;
+	ld->pooled = false;
 }
 
 void
 ld_release(struct ld *ld)
 {
 	ld_close(ld);
+	pool_release(&ld->pool);
 	free(ld->ptr);
 	free(ld->mark);
 	ld->ptr = NULL;

@@ -78,16 +78,15 @@ o_flush(struct out *w)
 	w->n = 0;
 }
 
+/* The slow way of o_put() (doc.h): the buffer is full. */
 void
-o_put(struct out *w, const char *s, size_t n)
+o_put_flush(struct out *w, const char *s, size_t n)
 {
-	if (n > OUTBUF - w->n) {
-		o_flush(w);
-		if (n > OUTBUF) {
-			if (fwrite(s, 1, n, w->fp) != n)
-				jw_fail(w->m, w->fp, errno);
-			return;
-		}
+	o_flush(w);
+	if (n > OUTBUF) {
+		if (fwrite(s, 1, n, w->fp) != n)
+			jw_fail(w->m, w->fp, errno);
+		return;
 	}
 	memcpy(w->buf + w->n, s, n);
 	w->n += n;
@@ -154,6 +153,12 @@ o_string(struct out *w, const char *str, size_t len)
 
 	o_put(w, "\"", 1);
 	while (s < e) {
+		/* Plain ASCII, the common case, a byte at a time. */
+		while (s < e && *s >= 0x20 && *s < 0x80 && *s != '"' &&
+		    *s != '\\')
+			s++;
+		if (s == e)
+			break;
 		if (*s >= 0x20 && *s != '"' && *s != '\\') {
 			if ((k = utf8_len(s, (size_t)(e - s))) == 0)
 				mem_fail(w->m, ARB_EINTERNAL, "cannot encode "
@@ -202,11 +207,26 @@ o_real(struct out *w, double d)
 	o_str(w, buf);
 }
 
+/* An integer: digits from the right, no printf for every number. */
+void
+o_int(struct out *w, long long x)
+{
+	unsigned long long u = x < 0 ? 0 - (unsigned long long)x :
+	    (unsigned long long)x;
+	char		 buf[32], *p = buf + sizeof(buf);
+
+	do
+		*--p = (char)('0' + u % 10);
+	while ((u /= 10) > 0);
+	if (x < 0)
+		*--p = '-';
+	o_put(w, p, (size_t)(buf + sizeof(buf) - p));
+}
+
 /* The value v at depth, pretty (two-space indents) or compact. */
 void
 o_value(struct out *w, const json_t *v, int depth, bool pretty)
 {
-	char		 buf[32];
 	const char	*key;
 	size_t		 i, n;
 	void		*it, *next;
@@ -221,21 +241,9 @@ o_value(struct out *w, const json_t *v, int depth, bool pretty)
 	case JSON_FALSE:
 		o_put(w, "false", 5);
 		break;
-	case JSON_INTEGER: {
-		/* Digits from the right: no printf for every number. */
-		json_int_t	 x = json_integer_value(v);
-		unsigned long long u = x < 0 ? 0 - (unsigned long long)x :
-		    (unsigned long long)x;
-		char		*p = buf + sizeof(buf);
-
-		do
-			*--p = (char)('0' + u % 10);
-		while ((u /= 10) > 0);
-		if (x < 0)
-			*--p = '-';
-		o_put(w, p, (size_t)(buf + sizeof(buf) - p));
+	case JSON_INTEGER:
+		o_int(w, json_integer_value(v));
 		break;
-	}
 	case JSON_REAL:
 		o_real(w, json_real_value(v));
 		break;

@@ -43,6 +43,18 @@ board_label(const struct board *b, int cell, char buf[32])
 		return "";
 	if (b->kind == BOARD_GRAPH)
 		return b->names[cell];
+	/* Digits by hand: a large result writes a label per cell. */
+	if (b->width > 0 && b->width <= 15) {
+		int	 c = cell % b->cols + 1, r = cell / b->cols + 1, i;
+
+		for (i = b->width - 1; i >= 0; i--, c /= 10, r /= 10) {
+			buf[i] = (char)('0' + c % 10);
+			buf[b->width + i] = (char)('0' + r % 10);
+		}
+		buf[2 * b->width] = '\0';
+		if (c == 0 && r == 0)
+			return buf;
+	}
 	snprintf(buf, 32, "%0*d%0*d", b->width, cell % b->cols + 1,
 	    b->width, cell / b->cols + 1);
 	return buf;
