@@ -1231,7 +1231,7 @@ load_orders(struct arb_turn *t, struct ld *ld, const char *bind)
 	ld->reason = R_BAD_ORDER;
 	ld->array = "/orders";
 	t->reading = -1;
-	root = ld_parse_any(ld, text, sizeof(text), &line, &column);
+	root = ld_try_parse(ld, text, sizeof(text), &line, &column);
 	if (root == NULL) {
 		struct problem	*pr = VPUSH(t, t->problems);
 
@@ -1305,8 +1305,8 @@ refused:
 
 /*
  * Files in the order the result lists them, whatever the order of the
- * command line: by player (in the map's order), files of no known player
- * last, then by name.
+ * command line: by player name, files of no known player last, then by
+ * file name.
  */
 int
 file_cmp(const struct arb_turn *t, int a, int b)
@@ -1317,7 +1317,8 @@ file_cmp(const struct arb_turn *t, int a, int b)
 	if (x->player != y->player) {
 		if (x->player < 0 || y->player < 0)
 			return x->player < 0 ? 1 : -1;
-		return x->player < y->player ? -1 : 1;
+		return strcmp(t->players.v[x->player].name,
+		    t->players.v[y->player].name);
 	}
 	if ((c = strcmp(x->name, y->name)) != 0)
 		return c;

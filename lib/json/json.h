@@ -57,7 +57,7 @@ void	 ld_start(struct ld *, struct mem *, struct arb_error *,
 const struct jv *ld_parse(struct ld *);	/* the top object */
 /* Any JSON value; NULL on a syntax error, told in text (size bytes),
  * *line and *column. */
-const struct jv *ld_parse_any(struct ld *, char *text, size_t size,
+const struct jv *ld_try_parse(struct ld *, char *text, size_t size,
 	    int *line, int *column);
 bool	 ld_is_array(const struct jv *);
 long	 ld_int_or(const struct jv *, long dflt);	/* v, or dflt */

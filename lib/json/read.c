@@ -498,7 +498,7 @@ ld_parse(struct ld *ld)
 }
 
 const struct jv *
-ld_parse_any(struct ld *ld, char *text, size_t size, int *line,
+ld_try_parse(struct ld *ld, char *text, size_t size, int *line,
     int *column)
 {
 	json_error_t	 je;
