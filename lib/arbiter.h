@@ -80,7 +80,10 @@ int		 arb_turn_load_map(struct arb_turn *t, const char *name,
 /*
  * Loads one orders file.  When player is not NULL the file must speak for
  * that player.  Call after arb_turn_load_map(), once per file; two files for
- * one player are an error.  Returns 0 or -1 as above.
+ * one player are an error.  A file that cannot be read as orders, or an
+ * order that cannot be read, is no error but a ruling: the file or the
+ * order is refused (arb_turn_refused(), arb_turn_problem()).  Returns 0,
+ * or -1 as above.
  */
 int		 arb_turn_load_orders(struct arb_turn *t, const char *name,
 		    const char *player, const char *text, size_t len,
@@ -130,6 +133,24 @@ int		 arb_turn_run(struct arb_turn *t, int flags,
 
 /* The number of orders ruled illegal or failed (after arb_turn_run()). */
 int		 arb_turn_illegal(const struct arb_turn *t);
+
+/*
+ * The number of orders refused because they could not be read, and in
+ * *files (when not NULL) the number of orders files refused whole (after
+ * the orders are loaded).  Both are rulings, not errors.
+ */
+int		 arb_turn_refused(const struct arb_turn *t, int *files);
+
+/*
+ * Problem i (from 0) of the orders files, in the order the result lists
+ * them (files by player name, then file name; each file's problems as
+ * they come): fills e as an error is filled (ARB_EDATA, file,
+ * line:column, pointer, text) and returns 0, or returns -1 past the last
+ * (or when memory runs out).  Each refused order and each refused file
+ * has at least one.
+ */
+int		 arb_turn_problem(struct arb_turn *t, size_t i,
+		    struct arb_error *e);
 
 /*
  * Write the result, the next turn's map, or the trace to fp (which stays
