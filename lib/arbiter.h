@@ -26,8 +26,11 @@
  * jansson's allocation functions (json_set_alloc_funcs) to its own, which
  * pass every allocation outside the library's parsing on to the functions
  * set before (malloc and free by default), so the program's values are
- * made and freed as before.  A program that sets its own functions after
- * that simply turns the library's off; nothing breaks.
+ * made and freed as before.  A program that sets its own functions must
+ * do so before any turn is read; the library's are then off, and jansson
+ * may report an allocation that fails while a file is parsed as a syntax
+ * error (it does not always tell the two apart; the library's own
+ * functions do).
  */
 #ifndef ARBITER_H
 #define ARBITER_H
@@ -71,7 +74,8 @@ void		 arb_turn_free(struct arb_turn *t);
 
 /*
  * Loads the map from text (len bytes, which need not end in NUL).  name is
- * used in messages.  The text is copied; the caller keeps its own.
+ * used in messages.  The text is read during the call only: nothing of it
+ * is kept, and the caller may free it on return.
  * Returns 0, or -1 with e filled (file, line:column, pointer, text).
  */
 int		 arb_turn_load_map(struct arb_turn *t, const char *name,
