@@ -837,6 +837,8 @@ text_report(const json_t *r, FILE *fp)
 	json_array_foreach(json_object_get(r, "files"), i, f) {
 		const json_t *pl = json_object_get(f, "player");
 
+		if (json_object_get(f, "status") == NULL)
+			continue;	/* the map, the rolls: no orders */
 		fprintf(fp, "\n%s (%s): %s\n", jstr(f, "file"),
 		    json_is_string(pl) ? json_string_value(pl) :
 		    "player not known", strcmp(jstr(f, "status"),
