@@ -36,7 +36,7 @@ SAN_CFLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
 HDRS	= lib/arbiter.h lib/base/base.h lib/base/fair.h lib/json/json.h \
 	  lib/json/doc.h lib/model/model.h lib/rules/rules.h \
 	  lib/format/format.h
-LIBSRC	= lib/base/mem.c lib/base/maps.c lib/base/fair.c \
+LIBSRC	= lib/base/mem.c lib/base/maps.c lib/base/fair.c lib/base/suggest.c \
 	  lib/json/read.c lib/json/write.c \
 	  lib/model/board.c lib/model/geom.c lib/model/model.c \
 	  lib/model/trace.c lib/model/dice.c lib/model/io.c \
@@ -94,6 +94,12 @@ arbiter-clang: $(CLISRC) $(LIBSRC) $(HDRS)
 	mkdir -p build-clang
 	$(CC) $(ARB_CFLAGS) $(JANSSON_CFLAGS) -o build-clang/arbiter \
 	    $(CLISRC) $(LIBSRC) $(JANSSON_LIBS)
+
+# Out of memory at every allocation of a turn, and a full disk (glibc:
+# the test replaces malloc, so no sanitizer).
+tests/oom: tests/oom.c libarbiter.a
+	$(CC) $(ARB_CFLAGS) $(JANSSON_CFLAGS) -o $@ tests/oom.c libarbiter.a \
+	    $(JANSSON_LIBS)
 
 tests/expect: tests/expect.c
 	$(CC) $(ARB_CFLAGS) $(JANSSON_CFLAGS) -o $@ tests/expect.c \
@@ -223,7 +229,7 @@ demo: deps
 
 check: deps
 	@$(MAKE) WERROR=-Werror arbiter build-san/arbiter tests/unit tests/fuzz_main \
-	    tests/fuzz_turn_main tests/prop tests/expect tests/threads
+	    tests/fuzz_turn_main tests/prop tests/expect tests/threads tests/oom
 	@SHARED="$(SHARED)" sh tests/check.sh
 
 bench: deps
@@ -312,7 +318,7 @@ uninstall:
 clean:
 	rm -rf arbiter libarbiter.a build-lib tests/threads build-san build-clang build-fuzz tests/unit \
 	    tests/expect tests/fuzz_main tests/fuzz_load tests/fuzz_turn \
-	    tests/fuzz_turn_main \
+	    tests/fuzz_turn_main tests/oom \
 	    tests/prop tests/bench/gen tests/bench/floor \
 	    tests/bench/measure
 

@@ -48,7 +48,7 @@ usage(FILE *fp)
 	fprintf(fp, "usage: %s [-chtV] [-n next.json] [-o result.json] "
 	    "[-r ruleset] [-s seed]\n"
 	    "               [--max-input bytes] [--rolls file] [--secret file]\n"
-	    "               [--trace-file file [--text]]"
+	    "               [--strict] [--text] [--trace-file file]"
 	    "\n               map.json [player=]orders.json ...\n"
 	    "       %s [--max-input bytes] --verify dir ...\n"
 	    "       %s --new-secret file\n",
@@ -64,7 +64,9 @@ help(void)
 	    "player,\n"
 	    "writes the result as JSON.  See arbiter(1).\n\n"
 	    "  -c, --check           validate the orders only; exit 1 if any "
-	    "fails\n"
+	    "fails;\n"
+	    "                        every problem of the orders files is "
+	    "listed\n"
 	    "  -h, --help            show this help\n"
 	    "      --max-input BYTES refuse an input larger than BYTES (k, M, "
 	    "G);\n"
@@ -79,9 +81,14 @@ help(void)
 	    "\n"
 	    "      --secret FILE     the umpire's secret key for the dice\n"
 	    "  -s, --seed N          use seed N for the dice, not the map's\n"
+	    "      --strict          fail (65) on any refused order or file, "
+	    "listing\n"
+	    "                        every problem; write nothing\n"
 	    "  -t, --trace           include the trace in the result\n"
 	    "      --trace-file FILE write the trace to FILE as JSON Lines\n"
-	    "      --text            with --trace-file: readable text lines\n"
+	    "      --text            the trace (--trace-file) and the check's "
+	    "report\n"
+	    "                        (--check) as readable text\n"
 	    "      --verify DIR...   run the rulings in each DIR and compare "
 	    "them\n"
 	    "                        with what they expect (see arbiter(1))\n"
@@ -777,6 +784,139 @@ commit(struct out *outs, int n)
 	return good;
 }
 
+/* --check --text: the result as a report a player can read in a mail. */
+static bool report_text;
+
+static const char *
+jstr(const json_t *o, const char *key)
+{
+	const json_t	*v = json_object_get(o, key);
+
+	return json_is_string(v) ? json_string_value(v) : "";
+}
+
+/* A blank line, then prefix and text in lines of at most 72 columns. */
+static void
+wrap(FILE *fp, const char *prefix, const char *text)
+{
+	size_t	 col, n;
+	bool	 first = true;	/* the first word of its line */
+
+	fprintf(fp, "\n%s", prefix);
+	col = strlen(prefix);
+	while (*text != '\0') {
+		n = strcspn(text, " ");
+		if (!first && col + 1 + n > 72) {
+			fputc('\n', fp);
+			col = 0;
+		} else if (!first) {
+			fputc(' ', fp);
+			col++;
+		}
+		first = false;
+		fwrite(text, 1, n, fp);
+		col += n;
+		text += n;
+		while (*text == ' ')
+			text++;
+	}
+	fputc('\n', fp);
+}
+
+static void
+text_report(const json_t *r, FILE *fp)
+{
+	const json_t	*f, *o, *pr, *rf;
+	size_t		 i, k, n[3] = { 0, 0, 0 };
+	const char	*st;
+
+	fprintf(fp, "arbiter --check: turn %" JSON_INTEGER_FORMAT " of %s\n",
+	    json_integer_value(json_object_get(r, "turn")), jstr(r,
+	    "ruleset"));
+	wrap(fp, "Assumed: ", jstr(r, "assumed"));
+	json_array_foreach(json_object_get(r, "files"), i, f) {
+		const json_t *pl = json_object_get(f, "player");
+
+		if (json_object_get(f, "status") == NULL)
+			continue;	/* the map, the rolls: no orders */
+		fprintf(fp, "\n%s (%s): %s\n", jstr(f, "file"),
+		    json_is_string(pl) ? json_string_value(pl) :
+		    "player not known", strcmp(jstr(f, "status"),
+		    "refused") != 0 ? "read" : json_is_string(pl) ?
+		    "refused whole: this player's units hold" :
+		    "refused whole");
+		if (strcmp(jstr(f, "status"), "refused") == 0)
+			json_array_foreach(json_object_get(f, "problems"), k,
+			    pr)
+				fprintf(fp, "  problem: %s (%s)\n",
+				    jstr(pr, "message"), jstr(pr, "reason"));
+		json_array_foreach(json_object_get(r, "orders"), k, o) {
+			if (strcmp(jstr(o, "file"), jstr(f, "file")) != 0)
+				continue;
+			st = jstr(o, "status");
+			n[strcmp(st, "legal") == 0 ? 0 : strcmp(st,
+			    "illegal") == 0 ? 1 : 2]++;
+			fprintf(fp, "  order %s: %s", jstr(o, "id"), st);
+			if (strcmp(st, "legal") != 0)
+				fprintf(fp, ", %s", jstr(o, "reason"));
+			fprintf(fp, "\n    %s\n", jstr(o, "message"));
+		}
+	}
+	rf = json_object_get(r, "refused");
+	fprintf(fp, "\nIn all: %zu legal, %zu illegal, %zu failed; refused: "
+	    "%" JSON_INTEGER_FORMAT " orders, %" JSON_INTEGER_FORMAT
+	    " files.\n", n[0], n[1], n[2],
+	    json_integer_value(json_object_get(rf, "orders")),
+	    json_integer_value(json_object_get(rf, "files")));
+}
+
+/* Writes the result, as a text report when asked. */
+static int
+write_result(struct arb_turn *t, bool trace, FILE *fp, struct arb_error *e)
+{
+	json_error_t	 je;
+	json_t		*r;
+	char		*buf = NULL;
+	size_t		 len = 0;
+	FILE		*mem;
+	int		 rc;
+
+	if (!report_text)
+		return arb_turn_write_result(t, trace ? ARB_RESULT_TRACE : 0,
+		    fp, e);
+	memset(e, 0, sizeof(*e));
+	if ((mem = open_memstream(&buf, &len)) == NULL) {
+		e->code = ARB_ENOMEM;
+		snprintf(e->text, sizeof(e->text), "out of memory");
+		return -1;
+	}
+	rc = arb_turn_write_result(t, 0, mem, e);
+	if (fclose(mem) != 0 && rc == 0) {
+		e->code = ARB_ENOMEM;
+		snprintf(e->text, sizeof(e->text), "out of memory");
+		rc = -1;
+	}
+	if (rc == 0) {
+		if ((r = json_loadb(buf, len, 0, &je)) == NULL) {
+			e->code = ARB_EINTERNAL;
+			snprintf(e->text, sizeof(e->text), "the result does "
+			    "not read back: %s", je.text);
+			rc = -1;
+		} else {
+			text_report(r, fp);
+			json_decref(r);
+			if (ferror(fp)) {
+				e->code = ARB_EWRITE;
+				snprintf(e->text, sizeof(e->text), "%s",
+				    strerror(errno));
+				rc = -1;
+			}
+		}
+	}
+	free(buf);
+	return rc;
+}
+
 /* Writes output i of the turn to fp; 0, or an exit status after a
  * message. */
 static int
@@ -787,8 +927,7 @@ write_one(struct arb_turn *t, const struct out *o, int i, bool trace,
 	int		 rc;
 
 	if (i == 0)
-		rc = arb_turn_write_result(t, trace ? ARB_RESULT_TRACE : 0, fp,
-		    &e);
+		rc = write_result(t, trace, fp, &e);
 	else if (i == 1)
 		rc = arb_turn_write_next(t, fp, &e);
 	else
@@ -1797,6 +1936,7 @@ run(int argc, char **argv, struct arb_turn *t)
 		{ "ruleset", required_argument, NULL, 'r' },
 		{ "secret", required_argument, NULL, 'S' },
 		{ "seed", required_argument, NULL, 's' },
+		{ "strict", no_argument, NULL, 'P' },
 		{ "trace", no_argument, NULL, 't' },
 		{ "trace-file", required_argument, NULL, 'T' },
 		{ "text", no_argument, NULL, 'X' },
@@ -1813,13 +1953,17 @@ run(int argc, char **argv, struct arb_turn *t)
 	char		*text, *end;
 	size_t		 len;
 	bool		 check = false, trace = false, textual = false;
+	bool		 strict = false;
+	struct arb_error pe;
+	size_t		 k;
+	int		 nfiles;
 	bool		 verifying = false, turn_opts = false, seeded = false;
 	int		 ch, i, nops, rc;
 
 	while ((ch = getopt_long(argc, argv, "chn:o:r:s:tV", longopts,
 	    NULL)) != -1) {
 		/* Options for one turn, which --verify does not take. */
-		if (strchr("cnorstTXRS", ch) != NULL)
+		if (strchr("cnorstTXRSP", ch) != NULL)
 			turn_opts = true;
 		switch (ch) {
 		case 'c':
@@ -1871,6 +2015,9 @@ run(int argc, char **argv, struct arb_turn *t)
 		case 'S':
 			secret = optarg;
 			break;
+		case 'P':
+			strict = true;
+			break;
 		case 't':
 			trace = true;
 			break;
@@ -1917,11 +2064,13 @@ run(int argc, char **argv, struct arb_turn *t)
 	}
 	if (verifying)
 		return verify(argv0, argc, argv);
-	if (textual && tracefile == NULL) {
-		fprintf(stderr, "%s: --text goes with --trace-file\n",
-		    progname);
+	if (textual && tracefile == NULL && !check) {
+		fprintf(stderr, "%s: --text goes with --trace-file or "
+		    "--check\n", progname);
 		return EXIT_USAGE;
 	}
+	/* --check --text: the report is text (and so is the trace). */
+	report_text = textual && check;
 	if (check)
 		next = NULL;	/* --check writes no next map */
 	if ((tracefile != NULL && strcmp(tracefile, "-") == 0 &&
@@ -2005,13 +2154,23 @@ run(int argc, char **argv, struct arb_turn *t)
 			goto out;
 		}
 	}
+	/* Refused orders and files are rulings; --check and --strict also
+	 * list every problem, and --strict fails on any. */
+	if (strict || check)
+		for (k = 0; arb_turn_problem(t, k, &pe) == 0; k++)
+			report(&pe);
+	if (strict && (arb_turn_refused(t, &nfiles) > 0 || nfiles > 0)) {
+		rc = EXIT_DATA;
+		goto out;
+	}
 	if (arb_turn_run(t, (check ? ARB_CHECK : 0) |
 	    (trace || tracefile != NULL ? ARB_TRACE : 0), &e) != 0) {
 		rc = report(&e);
 		goto out;
 	}
 	if ((rc = write_all(t, names, trace, textual)) == 0 && check &&
-	    arb_turn_illegal(t) > 0)
+	    (arb_turn_illegal(t) > 0 || (arb_turn_refused(t, &nfiles),
+	    nfiles > 0)))
 		rc = EXIT_ILLEGAL;
 out:
 	free(ops);

@@ -18,9 +18,19 @@
  * Every function that can fail returns -1 (or NULL) and fills the
  * caller's struct arb_error; the first error wins.
  *
- * The library keeps no state outside a turn (but for a per-thread pointer
- * to the turn being written, set by each writing call): turns may be
+ * The library keeps no state outside a turn (but for per-thread pointers
+ * to the turn being read or written, set by each call): turns may be
  * adjudicated at once in several threads, one thread to a turn.
+ *
+ * A program that uses jansson itself: before main() the library sets
+ * jansson's allocation functions (json_set_alloc_funcs) to its own, which
+ * pass every allocation outside the library's parsing on to the functions
+ * set before (malloc and free by default), so the program's values are
+ * made and freed as before.  A program that sets its own functions must
+ * do so before any turn is read; the library's are then off, and jansson
+ * may report an allocation that fails while a file is parsed as a syntax
+ * error (it does not always tell the two apart; the library's own
+ * functions do).
  */
 #ifndef ARBITER_H
 #define ARBITER_H
@@ -64,7 +74,8 @@ void		 arb_turn_free(struct arb_turn *t);
 
 /*
  * Loads the map from text (len bytes, which need not end in NUL).  name is
- * used in messages.  The text is copied; the caller keeps its own.
+ * used in messages.  The text is read during the call only: nothing of it
+ * is kept, and the caller may free it on return.
  * Returns 0, or -1 with e filled (file, line:column, pointer, text).
  */
 int		 arb_turn_load_map(struct arb_turn *t, const char *name,
@@ -73,7 +84,10 @@ int		 arb_turn_load_map(struct arb_turn *t, const char *name,
 /*
  * Loads one orders file.  When player is not NULL the file must speak for
  * that player.  Call after arb_turn_load_map(), once per file; two files for
- * one player are an error.  Returns 0 or -1 as above.
+ * one player are an error.  A file that cannot be read as orders, or an
+ * order that cannot be read, is no error but a ruling: the file or the
+ * order is refused (arb_turn_refused(), arb_turn_problem()).  Returns 0,
+ * or -1 as above.
  */
 int		 arb_turn_load_orders(struct arb_turn *t, const char *name,
 		    const char *player, const char *text, size_t len,
@@ -123,6 +137,24 @@ int		 arb_turn_run(struct arb_turn *t, int flags,
 
 /* The number of orders ruled illegal or failed (after arb_turn_run()). */
 int		 arb_turn_illegal(const struct arb_turn *t);
+
+/*
+ * The number of orders refused because they could not be read, and in
+ * *files (when not NULL) the number of orders files refused whole (after
+ * the orders are loaded).  Both are rulings, not errors.
+ */
+int		 arb_turn_refused(const struct arb_turn *t, int *files);
+
+/*
+ * Problem i (from 0) of the orders files, in the order the result lists
+ * them (files by player name, then file name; each file's problems as
+ * they come): fills e as an error is filled (ARB_EDATA, file,
+ * line:column, pointer, text) and returns 0, or returns -1 past the last
+ * (or when memory runs out).  Each refused order and each refused file
+ * has at least one.
+ */
+int		 arb_turn_problem(struct arb_turn *t, size_t i,
+		    struct arb_error *e);
 
 /*
  * Write the result, the next turn's map, or the trace to fp (which stays

@@ -53,6 +53,8 @@ arb_turn_free(struct arb_turn *t)
 	free(t->loyalty.v);
 	free(t->draws.v);
 	free(t->trace.v);
+	free(t->problems.v);
+	free(t->psorted);
 	free(t->board.sides.v);
 	free(t->board.sidefeats.v);
 	free(t->board.conns.v);
@@ -67,6 +69,7 @@ arb_turn_free(struct arb_turn *t)
 	strmap_release(&t->board.by_name);
 	strmap_release(&t->board.piece_ids);
 	emit_release(t);
+	pool_release(&t->wpool);
 	mem_release(&t->mem);
 	free(t);
 }
@@ -83,6 +86,7 @@ arb_turn_free(struct arb_turn *t)
 		(t)->mem.jmp = NULL;					\
 		(t)->ld = NULL;						\
 		ld_close(&(t)->reader);					\
+		jv_pool(NULL);						\
 		fail;							\
 		return -1;						\
 	}								\
@@ -114,8 +118,9 @@ arb_turn_load_orders(struct arb_turn *t, const char *name,
 	struct ld	*ld = &t->reader;
 
 	GUARD(t, e, emit_release(t));
-	if (t->rs == NULL)
-		t_fail(t, ARB_EINTERNAL, "orders before the map");
+	if (t->rs == NULL || t->ran)
+		t_fail(t, ARB_EINTERNAL, "orders before the map or after the "
+		    "run");
 	ld_start(ld, &t->mem, e, name, text, len);
 	load_orders(t, ld, player);
 	fair_sha256(text, len, t->files.v[t->files.n - 1].sha256);
@@ -132,8 +137,8 @@ arb_turn_load_rolls(struct arb_turn *t, const char *name, const char *text,
 	char		*copy;
 
 	GUARD(t, e, emit_release(t));
-	if (t->rollsfile != NULL)
-		t_fail(t, ARB_EINTERNAL, "rolls loaded twice");
+	if (t->rollsfile != NULL || t->ran)
+		t_fail(t, ARB_EINTERNAL, "rolls loaded twice, or after the run");
 	/* A copy: a roll out of range for its die is found in the run, and
 	 * shown at its place in the file. */
 	copy = t_alloc(t, len + 1);
@@ -242,6 +247,16 @@ arb_turn_run(struct arb_turn *t, int flags, struct arb_error *e)
 	for (i = 0; i < t->sequence.n; i++) {
 		struct order *o = &t->orders.v[t->sequence.v[i]];
 
+		/* An order that could not be read was ruled on then: it is
+		 * never validated nor carried out. */
+		if (o->refused) {
+			trace_event(t, "ruling", "order", TF_STR, o->id,
+			    "player", TF_STR, t->players.v[o->player].name,
+			    "status", TF_STR, "illegal", "reason", TF_STR,
+			    reason_name(o->reason), "rule", TF_STR, o->rule,
+			    "message", TF_STR, o->msg, NULL);
+			continue;
+		}
 		/* Validation rules an order illegal, or failed when an
 		 * earlier order is the cause; either way it is not carried
 		 * out. */
@@ -280,6 +295,64 @@ int
 arb_turn_illegal(const struct arb_turn *t)
 {
 	return t->illegal;
+}
+
+int
+arb_turn_refused(const struct arb_turn *t, int *files)
+{
+	if (files != NULL)
+		*files = t->refused_files;
+	return t->refused_orders;
+}
+
+static _Thread_local const struct arb_turn *sorting;	/* for qsort's comparisons */
+
+static int
+by_problem(const void *a, const void *b)
+{
+	const struct problem *x = &sorting->problems.v[*(const int *)a];
+	const struct problem *y = &sorting->problems.v[*(const int *)b];
+	int	 c;
+
+	if (x->file != y->file &&
+	    (c = file_cmp(sorting, x->file, y->file)) != 0)
+		return c;
+	return (*(const int *)a > *(const int *)b) -
+	    (*(const int *)a < *(const int *)b);
+}
+
+int
+arb_turn_problem(struct arb_turn *t, size_t i, struct arb_error *e)
+{
+	const struct problem *pr;
+	size_t	 k;
+
+	memset(e, 0, sizeof(*e));
+	if (i >= t->problems.n)
+		return -1;
+	if (t->nsorted != t->problems.n) {
+		free(t->psorted);
+		t->nsorted = 0;
+		if ((t->psorted = malloc(t->problems.n * sizeof(int))) == NULL)
+			return -1;
+		for (k = 0; k < t->problems.n; k++)
+			t->psorted[k] = (int)k;
+		sorting = t;
+		qsort(t->psorted, t->problems.n, sizeof(int), by_problem);
+		sorting = NULL;
+		t->nsorted = t->problems.n;
+	}
+	pr = &t->problems.v[t->psorted[i]];
+	e->code = ARB_EDATA;
+	e->line = pr->line;
+	e->column = pr->column;
+	snprintf(e->file, sizeof(e->file), "%s", t->files.v[pr->file].name);
+	snprintf(e->pointer, sizeof(e->pointer), "%s", pr->pointer);
+	snprintf(e->text, sizeof(e->text), "%s", pr->text);
+	utf8_mend(e->file);
+	utf8_mend(e->pointer);
+	utf8_mend(e->text);
+	return 0;
 }
 
 int

@@ -66,8 +66,15 @@ suite "schema" sh tests/schema.sh
 # up from their parts, every event documented (arbiter-result(5)).
 suite "consistency" python3 tests/consistency.py "$top" "$ARBITER" \
     tests/prop 20
+# Refused orders: every member of every order kind spoilt in turn, and
+# orders for another player's unit (issue 12).
+suite "refusals" python3 tests/refusals.py
 # Five turns, one of each rule system, at once in five threads under
 # ThreadSanitizer; then the installed library embedded in a program.
+# Every allocation of a turn failing in turn, over every casebook case
+# that takes no options: ARB_ENOMEM and nothing leaked, each time.
+suite "out of memory" sh -c 'tests/oom $(for d in fixtures/*/*/; do
+    [ -f "$d/expected.json" ] && [ ! -f "$d/args" ] && echo "$d"; done)'
 suite "threads" tests/threads fixtures/aeonis/demo-turn \
     fixtures/xconq/z-max-two-enemies fixtures/morne-plaine/c-charge-ends \
     fixtures/arcane-legions/n-spec-example fixtures/territory/loop-three

@@ -53,7 +53,13 @@ check "missing map message" grep -q '^arbiter: cannot open nosuch.json: ' "$tmp/
 expect 66 "missing orders" "$arbiter" map.json red=nosuch.json
 expect 65 "ruleset mismatch" "$arbiter" -r territory map.json
 check "ruleset mismatch message" grep -q 'ruleset is "aeonis", not "territory"' "$tmp/err"
-expect 65 "orders bound to the wrong player" "$arbiter" map.json blue=orders/red.json
+# A file bound to a player it does not speak for is refused whole, a
+# ruling (issue 12): the bound player's units hold.
+expect 0 "orders bound to the wrong player" "$arbiter" map.json blue=orders/red.json
+check "refused file bound to blue" grep -q '"player": "blue",' "$tmp/out"
+check "wrong_player ruling" grep -q 'orders/red.json:1:[0-9]*: orders of \\"red\\" bound to player \\"blue\\" at /player' "$tmp/out"
+expect 65 "--strict: orders bound to the wrong player" "$arbiter" --strict map.json blue=orders/red.json
+check "--strict message" grep -qx 'arbiter: orders/red.json:1:[0-9]*: orders of "red" bound to player "blue" at /player' "$tmp/err"
 expect 65 "two files for one player" "$arbiter" map.json orders/red.json red=orders/red.json
 expect 0 "map from standard input" sh -c "'$arbiter' - orders/*.json <map.json"
 "$arbiter" map.json orders/*.json >"$tmp/want" 2>/dev/null
@@ -78,7 +84,7 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 expect 73 "output in a missing folder" "$arbiter" -o "$tmp/none/r.json" map.json
 echo keep >"$tmp/keep.json"
-expect 65 "bad data leaves the old output" "$arbiter" -o "$tmp/keep.json" map.json blue=orders/red.json
+expect 65 "bad data leaves the old output" "$arbiter" -o "$tmp/keep.json" --strict map.json blue=orders/red.json
 check "old output untouched" grep -q keep "$tmp/keep.json"
 if [ -w /dev/full ]; then
 	expect 73 "standard output full" sh -c "'$arbiter' map.json >/dev/full"
@@ -118,6 +124,45 @@ if [ -w /dev/full ]; then
 	expect 73 "standard output full, reason" sh -c "'$arbiter' map.json >/dev/full"
 	check "standard output message" grep -qx 'arbiter: cannot write standard output: No space left on device' "$tmp/err"
 fi
+
+# Refused orders and files (issue 12): rulings, exit 0; --strict fails
+# with every problem listed and writes nothing; --check lists them too,
+# and --check --text is a report for a mail.
+refused=$top/fixtures/aeonis/refused-orders
+cd "$refused" || exit 70
+expect 0 "refused orders are rulings" "$arbiter" -o "$tmp/ref.json" map.json orders/*.json
+check "nothing on standard error without --check" test ! -s "$tmp/err"
+check "the result counts them" grep -q '"orders": 11,' "$tmp/ref.json"
+expect 65 "--strict with refused orders" "$arbiter" --strict -o "$tmp/strict.json" -n "$tmp/strict-next.json" map.json orders/*.json
+check "--strict: every problem, one line each" test "$(grep -c '^arbiter: orders/red.json:[0-9]*:[0-9]*: .* at /orders/[0-9]*' "$tmp/err")" -eq 11
+check "--strict: nothing written" test ! -e "$tmp/strict.json" -a ! -e "$tmp/strict-next.json" -a ! -s "$tmp/out"
+expect 1 "--check with refused orders" "$arbiter" --check map.json orders/*.json
+check "--check: every problem on standard error" test "$(grep -c '^arbiter: orders/red.json:' "$tmp/err")" -eq 11
+check "--check: what it assumed" grep -q '"assumed": "the orders given' "$tmp/out"
+expect 1 "--check --text" "$arbiter" --check --text map.json orders/*.json
+check "--check --text: a report" sh -c "grep -q '^arbiter --check: turn 4 of aeonis' '$tmp/out' && grep -q '^Assumed: ' '$tmp/out' && grep -q '^  order r2: illegal, unknown_unit' '$tmp/out' && grep -q '^  order r13: legal' '$tmp/out' && grep -q '^In all: 4 legal, 11 illegal, 0 failed; refused: 11 orders, 0 files.' '$tmp/out'"
+check "--check --text is not JSON" sh -c "! grep -q '^{' '$tmp/out'"
+check "--check --text lists the orders files only" sh -c "! grep -q '^map.json' '$tmp/out'"
+expect 0 "--strict on a clean turn" "$arbiter" --strict "$demo/map.json" "$demo"/orders/*.json
+(cd "$demo" && "$arbiter" map.json orders/*.json) >"$tmp/clean" 2>/dev/null
+check "--strict changes nothing on a clean turn" sh -c "sed 's#$demo/##' '$tmp/out' | cmp -s - '$tmp/clean'"
+expect 1 "--check with a refused file" "$arbiter" --check "$top/fixtures/aeonis/refused-files/map.json" "$top/fixtures/aeonis/refused-files/orders/red.json"
+check "--check: the file's problem" grep -q 'orders/red.json:4:3: not JSON' "$tmp/err"
+# A byte-order mark at the start of the map is skipped too.
+printf '\357\273\277' >"$tmp/bom-map.json"
+cat map.json >>"$tmp/bom-map.json"
+expect 0 "a map with a byte-order mark" "$arbiter" -o "$tmp/bom.json" "$tmp/bom-map.json" orders/*.json
+"$arbiter" map.json orders/*.json >"$tmp/nobom.json"
+# The same result but for the map's entry in files: its name and the
+# SHA-256 of its bytes as read, the mark included.
+check "the same result as without it" python3 -c "
+import hashlib, json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+ma, mb = a['files'].pop(0), b['files'].pop(0)
+sys.exit(not (a == b and mb['sha256'] ==
+    hashlib.sha256(open(sys.argv[3], 'rb').read()).hexdigest()))
+" "$tmp/nobom.json" "$tmp/bom.json" "$tmp/bom-map.json"
+cd "$demo" || exit 70
 
 # The last turn a map can have has no next map: 65, and nothing written.
 last=$top/fixtures/aeonis/r-next-largest-turn-seed/expected.next.json

@@ -1,8 +1,10 @@
 #!/bin/sh
 # Feeds every case of JSONTestSuite's test_parsing (shared/data) to arbiter,
 # as a map and as an orders file.  None may crash; every one must be
-# refused (none is a valid map or orders file) with exit 65 and a message
-# that names the file and a line:column.
+# refused (none is a valid map or orders file): as a map with exit 65 and a
+# message that names the file and a line:column; as an orders file, with
+# --strict, the same way, and without it as a ruling (issue 12): exit 0,
+# the file refused in the result, nothing on standard error.
 top=$(cd "$(dirname "$0")/.." && pwd)
 arbiter=${ARBITER:-$top/arbiter}
 case $arbiter in /*) ;; *) arbiter=$top/$arbiter ;; esac
@@ -22,7 +24,7 @@ for f in "$suite"/*.json; do
 		if [ $role = map ]; then
 			"$arbiter" "$f" >"$tmp/out" 2>"$tmp/err"
 		else
-			"$arbiter" "$map" "$f" >"$tmp/out" 2>"$tmp/err"
+			"$arbiter" --strict "$map" "$f" >"$tmp/out" 2>"$tmp/err"
 		fi
 		status=$?
 		msg=$(head -n 1 "$tmp/err")
@@ -36,6 +38,16 @@ for f in "$suite"/*.json; do
 			"arbiter: $f:"[0-9]*:[0-9]*": "?*) ;;
 			*) why="message not located: $msg" ;;
 			esac
+		fi
+		if [ -z "$why" ] && [ $role = orders ]; then
+			"$arbiter" "$map" "$f" >"$tmp/out" 2>"$tmp/err"
+			status=$?
+			if [ $status -ne 0 ]; then
+				why="without --strict: exit status $status"
+			elif [ -s "$tmp/err" ] ||
+			    ! grep -q '"status": "refused"' "$tmp/out"; then
+				why="without --strict: not refused as a ruling"
+			fi
 		fi
 		if [ -z "$why" ]; then
 			pass=$((pass + 1))

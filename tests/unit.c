@@ -610,6 +610,95 @@ test_geom(void)
 	    1));
 }
 
+/*
+ * Refusals through the public interface: a bad order and a bad file are
+ * rulings (the loads succeed), counted, and their problems listed by
+ * player then file name, whatever the order of loading; a byte-order mark
+ * is skipped.
+ */
+static void
+test_refusals(void)
+{
+	struct arb_turn	*t = arb_turn_new();
+	struct arb_error e;
+	const char	*map = "\xef\xbb\xbf" MAP("\"units\": [{\"id\": \"a1\", "
+	    "\"player\": \"red\", \"type\": \"infantry\", \"at\": \"0101\"}]");
+	const char	*bad = "{\"arbiter\": 1, \"player\": \"red\", "
+	    "\"turn\": 1,\n\"orders\": [{\"units\": [\"a2\"], "
+	    "\"move\": [\"0101\", \"0201\"]},\n{\"units\": [\"a1\"], "
+	    "\"move\": [\"0101\", \"0201\"]}]}";
+	const char	*junk = "\xef\xbb\xbf[1, 2";
+	int		 files = -1;
+
+	CHECK(arb_turn_load_map(t, "m.json", map, strlen(map), &e) == 0);
+	CHECK(arb_turn_load_orders(t, "z.json", NULL, junk, strlen(junk),
+	    &e) == 0);
+	CHECK(arb_turn_load_orders(t, "y.json", NULL, bad, strlen(bad),
+	    &e) == 0);
+	CHECK(arb_turn_refused(t, &files) == 1 && files == 1);
+	/* red's file first, though loaded second; then the unknown one. */
+	CHECK(arb_turn_problem(t, 0, &e) == 0 && e.code == ARB_EDATA &&
+	    strcmp(e.file, "y.json") == 0 && e.line == 2 && e.column == 23 &&
+	    strcmp(e.pointer, "/orders/0/units/0") == 0 &&
+	    strcmp(e.text, "unknown unit \"a2\" (did you mean \"a1\"?)") == 0);
+	CHECK(arb_turn_problem(t, 1, &e) == 0 && strcmp(e.file, "z.json") ==
+	    0 && e.line == 1 && e.pointer[0] == '\0' &&
+	    strncmp(e.text, "not JSON: ", 10) == 0);
+	CHECK(arb_turn_problem(t, 2, &e) == -1);
+	CHECK(arb_turn_run(t, 0, &e) == 0);
+	CHECK(t->orders.n == 2 && t->orders.v[0].status == OS_ILLEGAL &&
+	    t->orders.v[0].reason == R_UNKNOWN_UNIT &&
+	    t->orders.v[1].status == OS_DONE);
+	CHECK(arb_turn_illegal(t) == 1);
+	arb_turn_free(t);
+}
+
+/* suggest.c: the edit distance and which names are suggested. */
+static void
+test_suggest(void)
+{
+	struct suggest	 s;
+	char		 longer[SUGGEST_MAXLEN + 2];
+
+	CHECK(edit_distance("", "", 2) == 0);
+	CHECK(edit_distance("abc", "abc", 2) == 0);
+	CHECK(edit_distance("r-inf-9", "r-inf-1", 2) == 1);	/* replaced */
+	CHECK(edit_distance("move", "mve", 2) == 1);		/* removed */
+	CHECK(edit_distance("move", "moove", 2) == 1);		/* added */
+	CHECK(edit_distance("mvoe", "move", 2) == 1);		/* swapped */
+	CHECK(edit_distance("kitten", "sitting", 5) == 3);
+	CHECK(edit_distance("kitten", "sitting", 2) == 3);	/* max + 1 */
+	CHECK(edit_distance("a", "abcdef", 2) == 3);		/* lengths */
+	CHECK(edit_distance("ca", "abc", 5) == 3);	/* no second swap */
+	memset(longer, 'x', sizeof(longer) - 1);
+	longer[sizeof(longer) - 1] = '\0';
+	CHECK(edit_distance(longer, longer, 2) == 3);	/* too long */
+	/* The nearest, ties to the first in byte order, never itself. */
+	suggest_start(&s, "r-inf-9");
+	suggest_offer(&s, "r-inf-9");
+	suggest_offer(&s, "r-inf-2");
+	suggest_offer(&s, "r-cav-1");
+	suggest_offer(&s, "r-inf-1");
+	CHECK(s.best != NULL && strcmp(s.best, "r-inf-1") == 0 &&
+	    s.dist == 1);
+	/* Short names: one edit at most; long ones: two. */
+	suggest_start(&s, "a1");
+	suggest_offer(&s, "b2");
+	CHECK(s.best == NULL);
+	suggest_offer(&s, "a2");
+	CHECK(s.best != NULL && strcmp(s.best, "a2") == 0);
+	suggest_start(&s, "x");
+	suggest_offer(&s, "yz");
+	CHECK(s.best == NULL);
+	suggest_start(&s, "cavalry-12");
+	suggest_offer(&s, "cavlary-21");	/* two swaps */
+	CHECK(s.best != NULL && s.dist == 2);
+	suggest_offer(&s, "infantry-1");
+	CHECK(strcmp(s.best, "cavlary-21") == 0);
+	CHECK(same_but_case("Red", "red") && same_but_case("BLUE", "blue") &&
+	    !same_but_case("red", "reds") && !same_but_case("red", "rod"));
+}
+
 /* The pool hands out aligned, distinct memory, and reuses its blocks. */
 static void
 test_pool(void)
@@ -664,6 +753,54 @@ test_pooled_parse(void)
 	arb_turn_free(t);
 }
 
+static char *
+read_all(const char *path, size_t *len)
+{
+	FILE	*fp = fopen(path, "rb");
+	char	*p = NULL;
+	long	 n;
+
+	if (fp != NULL && fseek(fp, 0, SEEK_END) == 0 && (n = ftell(fp)) >= 0 &&
+	    fseek(fp, 0, SEEK_SET) == 0 && (p = malloc((size_t)n + 1)) != NULL &&
+	    fread(p, 1, (size_t)n, fp) == (size_t)n)
+		*len = (size_t)n;
+	else {
+		free(p);
+		p = NULL;
+	}
+	if (fp != NULL)
+		fclose(fp);
+	return p;
+}
+
+/* Nothing is read into a turn once it has run: orders or rolls loaded
+ * after the run would be named in the result as evidence the ruling
+ * never used. */
+static void
+test_after_run(void)
+{
+	struct arb_turn	*t = arb_turn_new();
+	struct arb_error e;
+	size_t		 n = 0, k = 0;
+	char		*map = read_all("fixtures/aeonis/demo-turn/map.json", &n);
+	char		*red = read_all("fixtures/aeonis/demo-turn/orders/red.json",
+			    &k);
+
+	CHECK(map != NULL && red != NULL);
+	if (map == NULL || red == NULL)
+		goto out;
+	CHECK(arb_turn_load_map(t, "map.json", map, n, &e) == 0);
+	CHECK(arb_turn_run(t, 0, &e) == 0);
+	CHECK(arb_turn_load_orders(t, "red.json", NULL, red, k, &e) == -1 &&
+	    e.code == ARB_EINTERNAL);
+	CHECK(arb_turn_load_rolls(t, "rolls.json", "[1]", 3, &e) == -1 &&
+	    e.code == ARB_EINTERNAL);
+out:
+	free(map);
+	free(red);
+	arb_turn_free(t);
+}
+
 int
 main(void)
 {
@@ -681,8 +818,11 @@ main(void)
 	test_messages();
 	test_utf8_mend();
 	test_graph();
+	test_suggest();
+	test_refusals();
 	test_pool();
 	test_pooled_parse();
+	test_after_run();
 	printf("unit: %d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }

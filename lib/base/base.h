@@ -50,6 +50,18 @@ void	 mem_fail(struct mem *, enum arb_errcode, const char *, ...)
 void	 mem_nomem(struct mem *) __attribute__((noreturn));
 void	 utf8_mend(char *);	/* drops broken UTF-8 sequences */
 
+/* suggest.c: what a name that is not known probably meant. */
+#define SUGGEST_MAXLEN	64	/* longer names are never close */
+struct suggest {
+	const char	*typed;
+	const char	*best;		/* NULL: nothing close */
+	size_t		 dist;
+};
+size_t	 edit_distance(const char *, const char *, size_t max);
+void	 suggest_start(struct suggest *, const char *typed);
+void	 suggest_offer(struct suggest *, const char *candidate);
+bool	 same_but_case(const char *, const char *);
+
 /* A pool: memory handed out in order from big blocks and taken back all
  * at once, either kept for reuse (pool_reset) or given back (pool_release).
  * pool_alloc() returns NULL when memory runs out: it serves code that

@@ -54,7 +54,7 @@ fair_seed(const unsigned char r[FAIR_HASHLEN])
 
 	for (i = 0; i < 8; i++)
 		x = x << 8 | r[i];
-	return x % (uint64_t)LONG_MAX;
+	return x % (uint64_t)INT64_MAX;		/* 2^63 - 1 */
 }
 
 void

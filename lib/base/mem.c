@@ -24,10 +24,10 @@ struct chunk {
 #define CHUNK	(64 * 1024)
 
 /*
- * A pool's blocks grow from 1 MB to 64 MB, so a large document takes few
+ * A pool's blocks grow from 64 KB to 64 MB, so a large document takes few
  * of them; a request larger than a block gets one of its own.
  */
-#define POOL_MIN	((size_t)1 << 20)
+#define POOL_MIN	((size_t)64 << 10)
 #define POOL_MAX	((size_t)64 << 20)
 
 void *
@@ -37,7 +37,7 @@ pool_alloc(struct pool *p, size_t n)
 	size_t		 a = sizeof(max_align_t), size;
 	void		*r;
 
-	if (n > SIZE_MAX - 2 * a)
+	if (n > SIZE_MAX - sizeof(*c) - 2 * a)
 		return NULL;
 	n = (n + a - 1) / a * a;
 	if (c == NULL || c->size - c->used < n) {

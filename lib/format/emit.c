@@ -29,12 +29,31 @@ begin(struct arb_turn *t)
 {
 	T = t;
 	jw_begin(&t->mem);
+	t->wpooled = jv_pool(&t->wpool);
 }
 
+/* The end of a writing call that did not fail (GUARD calls jv_pool(NULL)
+ * when one does). */
+static void
+end(struct arb_turn *t)
+{
+	emit_release(t);
+	jv_pool(NULL);
+}
+
+/*
+ * Drops the document being written.  Values are built in the turn's
+ * write pool (jv_pool), so one dropped drops everything built since the
+ * last: the writers hold in t->json the one value they are building, and
+ * nothing else lives between two calls of this.
+ */
 void
 emit_release(struct arb_turn *t)
 {
-	json_decref(t->json);
+	if (t->wpooled)
+		pool_reset(&t->wpool);
+	else
+		json_decref(t->json);
 	t->json = NULL;
 }
 
@@ -71,7 +90,7 @@ static const char *const status_names[] = {
 static json_t *
 event_json(struct arb_turn *t, const struct tevent *te)
 {
-	json_t	*j = jw_ok(json_object());
+	json_t	*j = t->json = jw_ok(json_object());
 	int	 i;
 
 	for (i = 0; i < te->nf; i++) {
@@ -326,7 +345,8 @@ static void
 write_order(struct out *w, const struct order *o)
 {
 	struct arb_turn		*t = w->owner;
-	const struct okind	*k = &t->rs->order_kinds[o->kind];
+	const struct okind	*k = &t->rs->order_kinds[o->kind < 0 ? 0 :
+				    o->kind];
 	struct ob		 j, a;
 	size_t			 i;
 
@@ -335,6 +355,22 @@ write_order(struct out *w, const struct order *o)
 	ob_int(&j, "index", o->index);
 	ob_str(&j, "player", t->players.v[o->player].name);
 	ob_str(&j, "id", o->id);
+	/* An order that could not be read: what was understood of it, and
+	 * the problem. */
+	if (o->refused) {
+		ob_key(&j, "kind");
+		if (o->kind >= 0)
+			o_text(w, k->key);
+		else
+			o_put(w, "null", 4);
+		ob_units(&j, "units", o->units, o->nunits);
+		ob_str(&j, "status", status_names[o->status]);
+		ob_str(&j, "reason", reason_name(o->reason));
+		ob_str(&j, "rule", o->rule);
+		ob_str(&j, "message", o->msg);
+		ob_close(&j);
+		return;
+	}
 	ob_str(&j, "kind", k->key);
 	ob_units(&j, "units", o->units, o->nunits);
 	if (k->arg == OK_RULE)
@@ -513,48 +549,72 @@ holdings(struct arb_turn *t, json_t *j, int p)
 	jw_set(j, key, num(after));
 }
 
-/* The orders files: by player, then by name (not the command line's
- * order). */
 static int
-by_player_file(const void *a, const void *b)
+by_file(const void *a, const void *b)
 {
-	const struct ofile *fa = *(const struct ofile *const *)a;
-	const struct ofile *fb = *(const struct ofile *const *)b;
-	int		 c = strcmp(T->players.v[fa->player].name,
-			    T->players.v[fb->player].name);
-
-	return c != 0 ? c : strcmp(fa->name, fb->name);
+	return file_cmp(T, *(const int *)a, *(const int *)b);
 }
 
-static json_t *
-file_json(const char *name, const unsigned char *sha)
+static void
+ob_sha(struct ob *o, const unsigned char *sha)
 {
-	json_t	*j = jw_ok(json_object());
-
-	jw_set(j, "file", str(name));
-	jw_set(j, "sha256", str(fair_hexstr(T, sha)));
-	return j;
+	ob_str(o, "sha256", fair_hexstr(o->w->owner, sha));
 }
 
 /*
  * The evidence: every input file with the SHA-256 of its text as read,
- * the map first, then the orders files by player, then the rolls.
+ * the map first, then the orders files, each with what became of it and
+ * its problems, in an order that does not depend on the command line's
+ * (file_cmp()), then the rolls.
  */
 static void
-emit_files(struct out *w, struct arb_turn *t)
+emit_files(struct arb_turn *t, struct out *w)
 {
-	const struct ofile **f = t_alloc(t, t->files.n * sizeof(*f) + 1);
-	size_t		  i;
+	int		*idx = t_alloc(t, (t->files.n + 1) * sizeof(int));
+	struct ob	 j, a, p;
+	size_t		 i, k;
 
 	for (i = 0; i < t->files.n; i++)
-		f[i] = &t->files.v[i];
-	qsort(f, t->files.n, sizeof(*f), by_player_file);
+		idx[i] = (int)i;
+	qsort(idx, t->files.n, sizeof(int), by_file);
 	open_array(w, "files");
-	element(w, file_json(t->mapfile, t->mapsha));
-	for (i = 0; i < t->files.n; i++)
-		element(w, file_json(f[i]->name, f[i]->sha256));
-	if (t->rollsfile != NULL)
-		element(w, file_json(t->rollsfile, t->rollssha));
+	ob_element(&j, w);
+	ob_str(&j, "file", t->mapfile);
+	ob_sha(&j, t->mapsha);
+	ob_close(&j);
+	for (i = 0; i < t->files.n; i++) {
+		const struct ofile *f = &t->files.v[idx[i]];
+
+		ob_element(&j, w);
+		ob_str(&j, "file", f->name);
+		ob_sha(&j, f->sha256);
+		ob_player(&j, "player", f->player);
+		ob_str(&j, "status", f->refused ? "refused" : "read");
+		ob_key(&j, "problems");
+		ob_open(&a, w, 3, '[');
+		for (k = 0; k < t->problems.n; k++) {
+			const struct problem *pr = &t->problems.v[k];
+
+			if (pr->file != idx[i])
+				continue;
+			ob_next(&a);
+			ob_open(&p, w, 4, '{');
+			ob_str(&p, "reason", reason_name(pr->reason));
+			ob_int(&p, "line", pr->line);
+			ob_int(&p, "column", pr->column);
+			ob_str(&p, "pointer", pr->pointer);
+			ob_str(&p, "message", pr->msg);
+			ob_close(&p);
+		}
+		ob_close(&a);
+		ob_close(&j);
+	}
+	if (t->rollsfile != NULL) {
+		ob_element(&j, w);
+		ob_str(&j, "file", t->rollsfile);
+		ob_sha(&j, t->rollssha);
+		ob_close(&j);
+	}
 	close_array(w);
 }
 
@@ -562,7 +622,7 @@ emit_files(struct out *w, struct arb_turn *t)
 static json_t *
 dice_json(struct arb_turn *t)
 {
-	json_t	*j = jw_ok(json_object()), *a;
+	json_t	*j = t->json = jw_ok(json_object()), *a;
 	size_t	 i;
 
 	if (t->dsrc == DS_SECRET)
@@ -617,9 +677,20 @@ emit_result(struct arb_turn *t, int flags, FILE *fp)
 	member(&w, "turn", num(t->number));
 	if (fair_seed_shown(t))
 		member(&w, "seed", jw_ok(json_integer((json_int_t)t->seed)));
-	if (t->flags & ARB_CHECK)
+	if (t->flags & ARB_CHECK) {
 		member(&w, "check", jw_ok(json_true()));
-	emit_files(&w, t);
+		/* What a check before the deadline cannot know. */
+		member(&w, "assumed", str("the orders given are judged one "
+		    "after another as the turn would take them; the orders of "
+		    "players whose files were not given are not known, so "
+		    "their units are taken to hold, though those who act "
+		    "earlier may move first in the turn itself"));
+	}
+	j = jw_ok(json_object());
+	jw_set(j, "orders", num(t->refused_orders));
+	jw_set(j, "files", num(t->refused_files));
+	member(&w, "refused", j);
+	emit_files(t, &w);
 	open_array(&w, "orders");
 	for (i = 0; i < t->sequence.n; i++)
 		write_order(&w, &t->orders.v[t->sequence.v[i]]);
@@ -708,13 +779,19 @@ emit_result(struct arb_turn *t, int flags, FILE *fp)
 			const char	*key;
 			json_t		*v;
 
-			j = jw_ok(json_object());
+			j = t->json = jw_ok(json_object());
 			t->rs->report(t, (struct jv *)j);
-			json_object_foreach(j, key, v)
-				member(&w, key, json_incref(v));
-			json_decref(j);
+			json_object_foreach(j, key, v) {
+				o_str(&w, ",\n  \"");
+				o_str(&w, key);
+				o_str(&w, "\": ");
+				o_value(&w, v, 1, true);
+			}
+			emit_release(t);
 		}
-		p = jw_ok(json_object());
+		/* Each piece is held (t->json) from the start, so that a
+		 * failure while it is built drops it too. */
+		p = t->json = jw_ok(json_object());
 		for (i = 0; i < t->players.n; i++) {
 			const struct player *pl = &t->players.v[i];
 
@@ -745,6 +822,7 @@ emit_result(struct arb_turn *t, int flags, FILE *fp)
 	o_flush(&w);
 	if (ferror(fp))
 		jw_fail(&t->mem, fp, errno);
+	end(t);
 #undef w
 }
 
@@ -804,6 +882,7 @@ emit_trace(struct arb_turn *t, int text, FILE *fp)
 		o_flush(w);
 		if (ferror(fp))
 			jw_fail(&t->mem, fp, errno);
+		end(t);
 		return;
 	}
 	for (i = 0; i < t->trace.n; i++) {
@@ -833,6 +912,7 @@ emit_trace(struct arb_turn *t, int text, FILE *fp)
 		if (fputc('\n', fp) == EOF || ferror(fp))
 			jw_fail(&t->mem, fp, errno);
 	}
+	end(t);
 }
 
 /*
@@ -1104,6 +1184,6 @@ emit_next(struct arb_turn *t, FILE *fp)
 	}
 	jw_set(root, "units", a);
 	jw_dump(&t->mem, t, root, true, fp);
-	emit_release(t);
+	end(t);
 }
 

@@ -15,6 +15,7 @@
 void	 load_map(struct arb_turn *, struct ld *);
 void	 load_orders(struct arb_turn *, struct ld *, const char *player);
 void	 load_rolls(struct arb_turn *, struct ld *);	/* --rolls */
+int	 file_cmp(const struct arb_turn *, int a, int b);	/* files */
 
 void	 emit_result(struct arb_turn *, int flags, FILE *);
 void	 emit_next(struct arb_turn *, FILE *);

@@ -828,14 +828,79 @@ static const char *const orders_keys[] = {
 	"$schema", "arbiter", "player", "turn", "orders", NULL
 };
 
-/* The units an order names: the player's own, each once. */
+/* Suggestions are worked out for the first problems of a file only, so
+ * that a file of bad orders costs no more than a good one. */
+#define HINTS	50
+
+/*
+ * Records a problem of the orders file being read (the last of
+ * t->files), at ld's pointer, with ld's reason and hint (then reset):
+ * the JSON layer's note() while a player's file is read.
+ */
+static void
+note(struct ld *ld, const char *text)
+{
+	struct arb_turn	*t = ld->owner;
+	struct problem	*pr = VPUSH(t, t->problems);
+	struct ofile	*f = &t->files.v[t->files.n - 1];
+
+	pr->file = (int)t->files.n - 1;
+	pr->order = t->reading;
+	pr->reason = (enum reason)ld->reason;
+	pr->line = pr->column = 1;
+	pr->pointer = t_strdup(t, ld_where(ld));
+	ld_locate(ld, pr->pointer, &pr->line, &pr->column);
+	pr->text = ld->hint != NULL ? t_printf(t, "%s (%s)", text,
+	    ld->hint) : t_strdup(t, text);
+	utf8_mend((char *)pr->text);
+	pr->msg = t_printf(t, "%s:%d:%d: %s%s%s", ld->file, pr->line,
+	    pr->column, pr->text, pr->pointer[0] != '\0' ? " at " : "",
+	    pr->pointer);
+	f->nproblems++;
+	ld->reason = R_BAD_ORDER;
+	ld->hint = NULL;
+	ld->hints = f->nproblems < HINTS;
+}
+
+static void	 file_problem(struct ld *, enum reason, const char *, ...)
+		    __attribute__((format(printf, 3, 4)));
+
+/* A problem of the file as a whole. */
+static void
+file_problem(struct ld *ld, enum reason r, const char *fmt, ...)
+{
+	struct arb_turn	*t = ld->owner;
+	va_list		 ap;
+	const char	*text;
+
+	va_start(ap, fmt);
+	text = mem_vprintf(&t->mem, fmt, ap);
+	va_end(ap);
+	ld->reason = r;
+	note(ld, text);
+}
+
+static bool
+listed(const char *const *l, const char *key)
+{
+	for (; l != NULL && *l != NULL; l++)
+		if (strcmp(*l, key) == 0)
+			return true;
+	return false;
+}
+
+/* The units an order names: the player's own, each once.
+ * o->units[0 .. nunits-1] are always units read and checked: an order
+ * refused half way lists those. */
 static void
 order_units(struct arb_turn *t, struct ld *ld, struct order *o,
     const struct jv *v, int player)
 {
 	const struct jv	*l;
-	size_t		 i;
+	const char	*s;
+	size_t		 i, n;
 	unsigned	 stamp;
+	int		 k;
 
 	/* A unit is listed twice when it carries this order's stamp. */
 	if (t->listed == NULL)
@@ -843,53 +908,59 @@ order_units(struct arb_turn *t, struct ld *ld, struct order *o,
 	stamp = ++t->stamp;
 	l = ld_need(ld, v, "units");
 	ld_push(ld, "units");
-	o->nunits = (int)ld_len(ld, l);
-	if (o->nunits == 0)
+	n = ld_len(ld, l);
+	if (n == 0)
 		ld_fail(ld, "an order needs at least one unit");
-	o->units = t_alloc(t, (size_t)o->nunits * sizeof(int));
-	for (i = 0; i < (size_t)o->nunits; i++) {
-		const struct jv	*u = ld_at(l, i);
-		int		 n;
-
+	o->units = t_alloc(t, n * sizeof(int));
+	for (i = 0; i < n; i++) {
 		ld_pushi(ld, i);
-		n = ld_unitv(ld, u);
-		if (t->units.v[n].player != player)
+		s = ld_namev(ld, ld_at(l, i), "unit", "a unit id");
+		if ((k = strmap_get(&t->unit_ids, s)) < 0) {
+			ld->reason = R_UNKNOWN_UNIT;
+			ld->hint = hint_unit(ld, s, player);
+			ld_fail(ld, "unknown unit \"%.40s\"", s);
+		}
+		if (t->units.v[k].player != player) {
+			ld->reason = R_FOREIGN_UNIT;
 			ld_fail(ld, "unit \"%.40s\" belongs to %s, not %s",
-			    t->units.v[n].id,
-			    t->players.v[t->units.v[n].player].name,
+			    t->units.v[k].id,
+			    t->players.v[t->units.v[k].player].name,
 			    t->players.v[player].name);
-		if (t->listed[n] == stamp)
+		}
+		if (t->listed[k] == stamp) {
+			ld->reason = R_UNIT_LISTED_TWICE;
 			ld_fail(ld, "unit \"%.40s\" listed twice",
-			    t->units.v[n].id);
-		t->listed[n] = stamp;
-		o->units[i] = n;
+			    t->units.v[k].id);
+		}
+		t->listed[k] = stamp;
+		o->units[o->nunits++] = k;
 		ld_pop(ld);
 	}
 	ld_pop(ld);
 }
 
+/*
+ * Reads one order into o.  Any failure below is a problem of the file
+ * and jumps to load_order()'s recovery point.
+ */
 static void
-load_order(struct arb_turn *t, struct ld *ld, const struct jv *v,
-    int player, int file, int index, struct strmap *ids)
+read_order(struct arb_turn *t, struct ld *ld, struct order *o,
+    const struct jv *v, struct strmap *ids)
 {
 	const struct okind *ok = t->rs->order_kinds;
 	const char	*base[16] = { "id", NULL };
-	const struct jv	*arg = NULL;
-	struct order	*o = VPUSH(t, t->orders);
-	size_t		 i;
+	const struct jv	*arg = NULL, *val;
+	const char	*key;
+	void		*it;
+	size_t		 i, n;
 	char		 buf[32];
 	int		 k;
 
-	o->player = player;
-	o->file = file;
-	o->index = index;
-	o->kind = -1;
 	/* "units", or the count key, of any kind. */
 	base[1] = ok[0].count != NULL ? ok[0].count : "units";
 	for (k = 0; ok[k].key != NULL && k < 13; k++)
 		base[k + 2] = ok[k].key;
 	ld_need_object(ld, v);
-	ld_keys(ld, v, base, t->rs->order_keys);
 	for (k = 0; ok[k].key != NULL; k++) {
 		if (ld_get(v, ok[k].key) == NULL)
 			continue;
@@ -899,6 +970,22 @@ load_order(struct arb_turn *t, struct ld *ld, const struct jv *v,
 		o->kind = k;
 		arg = ld_get(v, ok[k].key);
 	}
+	/* A member not known: an order kind misspelt, when it is nearest
+	 * one or the order has no kind, else a member too many. */
+	it = ld_iter(v);
+	while (ld_next(v, &it, &key, &val)) {
+		if (key[0] == '_' || listed(base, key) ||
+		    listed(t->rs->order_keys, key))
+			continue;
+		ld_push(ld, key);
+		ld->reason = o->kind < 0 ? R_UNKNOWN_KIND : R_BAD_ORDER;
+		ld->hint = ld_meant(ld, key, base, t->rs->order_keys);
+		for (k = 0; ok[k].key != NULL && ld->hint != NULL; k++)
+			if (strcmp(ld->hint, t_printf(t, "did you mean "
+			    "\"%s\"?", ok[k].key)) == 0)
+				ld->reason = R_UNKNOWN_KIND;
+		ld_fail(ld, "unknown member \"%.40s\"", key);
+	}
 	if (o->kind < 0) {
 		char	 list[160] = "";
 
@@ -906,89 +993,279 @@ load_order(struct arb_turn *t, struct ld *ld, const struct jv *v,
 			snprintf(list + strlen(list), sizeof(list) -
 			    strlen(list), "%s\"%s\"", k ? ", " : "",
 			    ok[k].key);
+		ld->reason = R_UNKNOWN_KIND;
 		ld_fail(ld, "order has none of %s", list);
 	}
 	if (ld_get(v, "id") != NULL)
 		o->id = ld_str(ld, v, "id", NULL);
 	else {
-		snprintf(buf, sizeof(buf), "%d", index);
+		snprintf(buf, sizeof(buf), "%d", o->index);
 		o->id = t_strdup(t, buf);
 	}
 	if (strmap_get(ids, o->id) >= 0) {
 		ld_push(ld, "id");
+		ld->reason = R_DUPLICATE_ID;
 		ld_fail(ld, "duplicate order id \"%.40s\"", o->id);
 	}
-	strmap_put(&t->mem, ids, o->id, index);
+	strmap_put(&t->mem, ids, o->id, o->index);
 	if (ok[o->kind].count != NULL) {
 		ld_need(ld, v, ok[o->kind].count);
 		o->n = ld_int(ld, v, ok[o->kind].count, 1, 1, INT_MAX);
 	} else
-		order_units(t, ld, o, v, player);
+		order_units(t, ld, o, v, o->player);
 	ld_push(ld, ok[o->kind].key);
 	if (ok[o->kind].arg == OK_RULE)
 		t->rs->load_order(t, ld, o, arg, v);
 	else if (ok[o->kind].arg == OK_CELL) {
-		o->ncells = 1;
 		o->cells = t_alloc(t, sizeof(int));
 		o->cells[0] = ld_cellv(ld, arg);
+		o->ncells = 1;
 	} else {
-		o->ncells = (int)ld_len(ld, arg);
-		if (o->ncells == 0)
+		n = ld_len(ld, arg);
+		if (n == 0) {
+			ld->reason = R_EMPTY_PATH;
 			ld_fail(ld, "empty path: a path starts with the cell "
 			    "the move leaves");
+		}
 		/* Every step is written out with its costs: a bound keeps
 		 * one order's record within memory (arbiter-orders(5)). */
-		if (o->ncells > MAXSTEPS + 1)
-			ld_fail(ld, "a path of %d steps: at most %d",
-			    o->ncells - 1, MAXSTEPS);
-		o->cells = t_alloc(t, (size_t)o->ncells * sizeof(int));
-		for (i = 0; i < (size_t)o->ncells; i++) {
+		if (n > MAXSTEPS + 1)
+			ld_fail(ld, "a path of %zu steps: at most %d", n - 1,
+			    MAXSTEPS);
+		o->cells = t_alloc(t, n * sizeof(int));
+		for (i = 0; i < n; i++) {
 			ld_pushi(ld, i);
 			o->cells[i] = ld_cellv(ld, ld_at(arg, i));
 			ld_pop(ld);
 		}
+		o->ncells = (int)n;
 	}
 	ld_pop(ld);
 }
 
+/*
+ * One order, read under its own recovery point: an order that cannot be
+ * read is recorded illegal with its problem and never carried out; the
+ * rest of the file goes on.  What it half did is made harmless: its id is
+ * kept (or its pointer named), its units are those read and checked, it
+ * has no cells and no rule system's data.
+ */
+static void
+load_order(struct arb_turn *t, struct ld *ld, const struct jv *v,
+    int player, int file, int index, struct strmap *ids)
+{
+	jmp_buf		 jb;
+	struct order	*o = VPUSH(t, t->orders);
+	const size_t	 oi = t->orders.n - 1, depth = ld->depth;
+	const struct problem *pr;
+	const char	*id;
+
+	o->player = player;
+	o->file = file;
+	o->index = index;
+	o->kind = -1;
+	t->reading = (int)oi;
+	ld->recover = &jb;
+	ld->reason = R_BAD_ORDER;
+	ld->hint = NULL;
+	if (setjmp(jb) == 0) {
+		read_order(t, ld, o, v, ids);
+		ld->recover = NULL;
+		t->reading = -1;
+		return;
+	}
+	ld->recover = NULL;
+	t->reading = -1;
+	while (ld->depth > depth)
+		ld_pop(ld);
+	o = &t->orders.v[oi];
+	pr = &t->problems.v[t->problems.n - 1];
+	o->status = OS_ILLEGAL;
+	o->reason = pr->reason;
+	o->rule = "arbiter-orders(5) Refusals";
+	o->msg = pr->msg;
+	o->refused = true;
+	o->cells = NULL;
+	o->ncells = 0;
+	o->data = NULL;
+	o->n = 0;
+	/* Its id: the one it gives, unless that is another order's or
+	 * cannot be read; then its pointer. */
+	if (!ld_is_object(v) || ld_get(v, "id") == NULL)
+		id = t_printf(t, "%d", index);
+	else
+		id = ld_plain(ld_get(v, "id"));
+	if (id != NULL && strmap_get(ids, id) >= 0 &&
+	    strmap_get(ids, id) != index)
+		id = NULL;
+	if (id == NULL)
+		id = t_printf(t, "/orders/%d", index);
+	o->id = t_strdup(t, id);
+	if (strmap_get(ids, o->id) < 0)
+		strmap_put(&t->mem, ids, o->id, index);
+	t->refused_orders++;
+}
+
+/* Members only a map has. */
+static const char *const map_only[] = {
+	"ruleset", "board", "cells", "units", "hexsides", NULL
+};
+
+/*
+ * The file's own members; each problem is recorded.  Returns the player
+ * it speaks for (bound, its own), or -1.
+ */
+static int
+check_file(struct arb_turn *t, struct ld *ld, const struct jv *root,
+    const char *bind, int bound)
+{
+	const struct jv	*v;
+	const char	*key, *name;
+	void		*it;
+	size_t		 i;
+	long		 turn;
+	int		 p = -1, k, unknown = 0;
+
+	if (!ld_is_object(root)) {
+		file_problem(ld, R_NOT_ORDERS, "not an orders file: %s, not an "
+		    "object", ld_is_array(root) ? "an array" : "a value");
+		return bound;
+	}
+	for (k = 0; map_only[k] != NULL; k++)
+		if (ld_get(root, map_only[k]) != NULL) {
+			file_problem(ld, R_NOT_ORDERS, "that looks like a map, "
+			    "not an orders file");
+			return bound;
+		}
+	it = ld_iter(root);
+	while (ld_next(root, &it, &key, &v)) {
+		if (key[0] == '_' || listed(orders_keys, key))
+			continue;
+		/* Ten are enough to see what went wrong. */
+		if (++unknown > 10)
+			continue;
+		ld_push(ld, key);
+		ld->hint = ld_meant(ld, key, orders_keys, NULL);
+		file_problem(ld, R_BAD_FILE, "unknown member \"%.40s\"", key);
+		ld_pop(ld);
+	}
+	if (unknown > 10)
+		file_problem(ld, R_BAD_FILE, "%d more unknown members",
+		    unknown - 10);
+	if ((v = ld_get(root, "arbiter")) == NULL)
+		file_problem(ld, R_BAD_FILE, "missing \"arbiter\": 1, the "
+		    "format version");
+	else if (!ld_int_is(v, 1)) {
+		ld_push(ld, "arbiter");
+		file_problem(ld, R_BAD_FILE, "bad format version: expected 1");
+		ld_pop(ld);
+	}
+	if ((v = ld_get(root, "player")) == NULL)
+		file_problem(ld, R_BAD_FILE, "missing \"player\"");
+	else {
+		ld_push(ld, "player");
+		if ((name = ld_plain(v)) == NULL)
+			file_problem(ld, R_BAD_FILE, "bad player: expected a "
+			    "player name");
+		else if ((p = strmap_get(&t->player_names, name)) < 0) {
+			for (i = 0; i < t->players.n; i++)
+				if (same_but_case(name, t->players.v[i].name))
+					ld->hint = t_printf(t, "did you mean "
+					    "\"%.40s\"?", t->players.v[i].name);
+			file_problem(ld, R_UNKNOWN_PLAYER, "unknown player "
+			    "\"%.40s\"", name);
+		} else if (bind != NULL && strcmp(bind, name) != 0) {
+			file_problem(ld, R_WRONG_PLAYER, "orders of \"%.40s\" "
+			    "bound to player \"%.40s\"", name, bind);
+			p = -1;
+		}
+		ld_pop(ld);
+	}
+	if ((v = ld_get(root, "turn")) == NULL)
+		file_problem(ld, R_BAD_FILE, "missing \"turn\"");
+	else {
+		ld_push(ld, "turn");
+		turn = ld_int_or(v, 0);
+		if (turn < 1)
+			file_problem(ld, R_BAD_FILE, "bad turn: expected an "
+			    "integer >= 1");
+		else if (turn != t->number)
+			file_problem(ld, R_WRONG_TURN, "orders for turn %ld, "
+			    "the map is turn %d", turn, t->number);
+		ld_pop(ld);
+	}
+	if ((v = ld_get(root, "orders")) == NULL)
+		file_problem(ld, R_BAD_FILE, "missing \"orders\", the list of "
+		    "orders");
+	else if (!ld_is_array(v)) {
+		ld_push(ld, "orders");
+		file_problem(ld, R_BAD_FILE, "bad orders: expected an array");
+		ld_pop(ld);
+	}
+	return bound >= 0 ? bound : p;
+}
+
+/*
+ * An orders file.  What the umpire's command line got wrong fails (two
+ * files for one player); what the player got wrong is a ruling: a file
+ * that cannot be read as orders is refused whole (its player's units
+ * hold), an order that cannot be read is refused alone.
+ */
 void
 load_orders(struct arb_turn *t, struct ld *ld, const char *bind)
 {
-	const struct jv	*root = parse(t, ld), *l, *v;
 	struct strmap	*ids = &t->order_ids;
-	const char	*name;
+	const struct jv	*root, *l;
 	struct ofile	*f;
+	char		 text[200];
 	size_t		 i, n;
-	int		 p, file;
+	int		 p, file, line, column, bound = -1;
 
-	ld_keys(ld, root, orders_keys, NULL);
-	v = ld_need(ld, root, "arbiter");
-	ld_push(ld, "arbiter");
-	if (!ld_int_is(v, 1))
-		ld_expect(ld, v, "format version", "1");
-	ld_pop(ld);
-	name = ld_str(ld, root, "player", NULL);
-	ld_push(ld, "player");
-	if (bind != NULL && strcmp(bind, name) != 0)
-		ld_fail(ld, "orders of \"%.40s\" bound to player \"%.40s\"",
-		    name, bind);
-	p = ld_playerv(ld, ld_get(root, "player"));
-	if (t->players.v[p].ofile >= 0)
-		ld_fail(ld, "second orders file for \"%s\" (the first is "
-		    "%s)", name, t->files.v[t->players.v[p].ofile].name);
-	ld_pop(ld);
-	ld_need(ld, root, "turn");
-	if (ld_int(ld, root, "turn", 0, 1, INT_MAX) != t->number) {
-		ld_push(ld, "turn");
-		ld_fail(ld, "orders for turn %ld, the map is turn %d",
-		    ld_int(ld, root, "turn", 0, 1, INT_MAX), t->number);
-	}
+	if (bind != NULL)
+		bound = strmap_get(&t->player_names, bind);
 	file = (int)t->files.n;
 	f = VPUSH(t, t->files);
 	f->name = t_strdup(t, ld->file);
+	f->player = -1;
+	ld->owner = t;
+	ld->note = note;
+	ld->hints = true;
+	ld->reason = R_BAD_ORDER;
+	ld->array = "/orders";
+	t->reading = -1;
+	root = ld_try_parse(ld, text, sizeof(text), &line, &column);
+	if (root == NULL) {
+		struct problem	*pr = VPUSH(t, t->problems);
+
+		pr->file = file;
+		pr->order = -1;
+		pr->reason = R_NOT_JSON;
+		pr->line = line;
+		pr->column = column;
+		pr->pointer = "";
+		pr->text = t_printf(t, "not JSON: %s", text);
+		utf8_mend((char *)pr->text);
+		pr->msg = t_printf(t, "%s:%d:%d: %s", ld->file, line, column,
+		    pr->text);
+		f = &t->files.v[file];
+		f->nproblems++;
+		f->player = bound;
+		goto refused;
+	}
+	t->ld = ld;
+	p = check_file(t, ld, root, bind, bound);
+	f = &t->files.v[file];
 	f->player = p;
+	if (p >= 0 && t->players.v[p].ofile >= 0) {
+		ld_push(ld, "player");
+		ld_fail(ld, "second orders file for \"%s\" (the first is "
+		    "%s)", t->players.v[p].name,
+		    t->files.v[t->players.v[p].ofile].name);
+	}
+	if (f->nproblems > 0)
+		goto refused;
 	t->players.v[p].ofile = file;
-	l = ld_need(ld, root, "orders");
+	l = ld_get(root, "orders");
 	ld_push(ld, "orders");
 	n = ld_len(ld, l);
 	for (i = 0; i < n; i++) {
@@ -1000,6 +1277,32 @@ load_orders(struct arb_turn *t, struct ld *ld, const char *bind)
 	strmap_release(ids);
 	t->ld = NULL;
 	ld_close(ld);
+	return;
+refused:
+	t->ld = NULL;
+	ld_close(ld);
+	f->refused = true;
+	if ((p = f->player) >= 0) {
+		if (t->players.v[p].ofile >= 0) {
+			/* Bound on the command line to a player that has a
+			 * file already: the umpire's mistake. */
+			struct arb_error *e = ld->e;
+
+			if (e->code == ARB_EOK) {
+				e->code = ARB_EDATA;
+				snprintf(e->file, sizeof(e->file), "%s",
+				    ld->file);
+				snprintf(e->text, sizeof(e->text), "second "
+				    "orders file for \"%s\" (the first is %s)",
+				    t->players.v[p].name, t->files.v[
+				    t->players.v[p].ofile].name);
+				utf8_mend(e->text);
+			}
+			longjmp(*t->mem.jmp, 1);
+		}
+		t->players.v[p].ofile = file;
+	}
+	t->refused_files++;
 }
 
 
@@ -1024,4 +1327,26 @@ load_rolls(struct arb_turn *t, struct ld *ld)
 	}
 	t->nrolls = n;
 	ld_close(ld);
+}
+
+/*
+ * Files in the order the result lists them, whatever the order of the
+ * command line: by player name, files of no known player last, then by
+ * file name.
+ */
+int
+file_cmp(const struct arb_turn *t, int a, int b)
+{
+	const struct ofile *x = &t->files.v[a], *y = &t->files.v[b];
+	int	 c;
+
+	if (x->player != y->player) {
+		if (x->player < 0 || y->player < 0)
+			return x->player < 0 ? 1 : -1;
+		return strcmp(t->players.v[x->player].name,
+		    t->players.v[y->player].name);
+	}
+	if ((c = strcmp(x->name, y->name)) != 0)
+		return c;
+	return (a > b) - (a < b);
 }

@@ -32,6 +32,23 @@ struct ld {
 	size_t		 plen, pcap;
 	size_t		*mark;		/* mark[i]: plen before level i */
 	size_t		 depth, mcap;
+	/*
+	 * Reading a player's file: a failure is a problem of the file, told
+	 * to note() (with the reason and hint set for it, then reset) and
+	 * jumping to recover instead of failing (NULL: it fails).
+	 */
+	jmp_buf		*recover;
+	void		(*note)(struct ld *, const char *text);
+	int		 reason;	/* the layer above's code for it */
+	const char	*hint;		/* what was probably meant, or NULL */
+	bool		 hints;		/* suggestions wanted (ld_meant()) */
+	/* ld_locate(): the elements of the array at this pointer are found
+	 * from the last one located, not from the top again. */
+	const char	*array;
+	bool		 acache;
+	const char	*acur;
+	unsigned long	 aidx;
+	int		 aline, acol;
 };
 
 /* Readies ld for one file (keeping its buffers; closing the last one). */
@@ -39,6 +56,21 @@ void	 ld_start(struct ld *, struct mem *, struct arb_error *,
 	    const char *file, const char *text, size_t len);
 const struct jv *ld_parse(struct ld *);	/* the top object */
 const struct jv *ld_parse_any(struct ld *);	/* the top value */
+/* Any JSON value; NULL on a syntax error, told in text (size bytes),
+ * *line and *column. */
+const struct jv *ld_try_parse(struct ld *, char *text, size_t size,
+	    int *line, int *column);
+bool	 ld_is_array(const struct jv *);
+long	 ld_int_or(const struct jv *, long dflt);	/* v, or dflt */
+/* A plain string (non-empty, no NUL) lent, or NULL. */
+const char *ld_plain(const struct jv *);
+/* "did you mean "x"?" for the name in a or b nearest typed, or NULL
+ * (also when ld->hints is false). */
+const char *ld_meant(struct ld *, const char *typed, const char *const *a,
+	    const char *const *b);
+/* The line and column of pointer (see ld->array). */
+void	 ld_locate(struct ld *, const char *pointer, int *line,
+	    int *column);
 void	 ld_close(struct ld *);		/* the document (memory kept) */
 void	 ld_release(struct ld *);	/* and all the memory */
 void	 ld_push(struct ld *, const char *key);
@@ -58,7 +90,6 @@ void	 ld_keys(struct ld *, const struct jv *obj, const char *const *a,
 bool	 ld_is_object(const struct jv *);
 bool	 ld_is_string(const struct jv *);
 bool	 ld_is_null(const struct jv *);
-bool	 ld_is_array(const struct jv *);
 bool	 ld_int_is(const struct jv *, long want);
 size_t	 ld_len(struct ld *, const struct jv *arr);	/* must be array */
 const struct jv	*ld_at(const struct jv *arr, size_t i);
@@ -88,6 +119,11 @@ int	 locate(const char *text, size_t len, const char *pointer,
 /* Building a document (the next map's parts the rule systems write).
  * Failures jump to the mem given to jw_begin() by this thread. */
 void	 jw_begin(struct mem *);
+/* Builds this thread's documents in p (NULL: stops): nothing built can
+ * leak, and a document is dropped whole with pool_reset().  False when
+ * jansson's allocation functions are not the library's: values are then
+ * malloc'ed and freed with json_decref() as usual. */
+bool	 jv_pool(struct pool *p);
 void	 emit_set_str(struct jv *, const char *, const char *);
 void	 emit_set_int(struct jv *, const char *, long);
 void	 emit_set_bool(struct jv *, const char *, bool);

@@ -27,12 +27,25 @@ ld_start(struct ld *ld, struct mem *m, struct arb_error *e,
     const char *file, const char *text, size_t len)
 {
 	ld_close(ld);
+	/* A UTF-8 byte-order mark (a Windows editor's) is skipped: lines
+	 * and columns count from after it. */
+	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) {
+		text += 3;
+		len -= 3;
+	}
 	ld->m = m;
 	ld->e = e;
 	ld->file = file;
 	ld->text = text;
 	ld->len = len;
 	ld->plen = ld->depth = 0;
+	ld->recover = NULL;
+	ld->note = NULL;
+	ld->reason = 0;
+	ld->hint = NULL;
+	ld->hints = false;
+	ld->array = NULL;
+	ld->acache = false;
 	if (ld->ptr != NULL)
 		ld->ptr[0] = '\0';
 }
@@ -124,6 +137,16 @@ ld_fail(struct ld *ld, const char *fmt, ...)
 	struct arb_error *e = ld->e;
 	va_list		  ap;
 
+	if (ld->recover != NULL) {
+		const char *text;
+
+		va_start(ap, fmt);
+		text = mem_vprintf(ld->m, fmt, ap);
+		va_end(ap);
+		ld->note(ld, text);
+		ld->hint = NULL;
+		longjmp(*ld->recover, 1);
+	}
 	if (e->code == ARB_EOK) {
 		e->code = ARB_EDATA;
 		snprintf(e->file, sizeof(e->file), "%s", ld->file);
@@ -247,6 +270,7 @@ ld_keys(struct ld *ld, const struct jv *obj, const char *const *a,
 		if (key[0] == '_' || listed(a, key) || listed(b, key))
 			continue;
 		ld_push(ld, key);
+		ld->hint = ld_meant(ld, key, a, b);
 		ld_fail(ld, "unknown key \"%s\"", key);
 	}
 }
@@ -406,13 +430,20 @@ ld_need_object(struct ld *ld, const struct jv *v)
  * after ours turns the pool off: ld_parse() sees it and parses as usual.
  */
 static _Thread_local struct pool *P;
+static _Thread_local bool short_of_memory;	/* the pool was */
 static json_malloc_t host_malloc = malloc;
 static json_free_t host_free = free;
 
 static void *
 pool_malloc(size_t n)
 {
-	return P != NULL ? pool_alloc(P, n) : host_malloc(n);
+	void	*p;
+
+	if (P == NULL)
+		return host_malloc(n);
+	if ((p = pool_alloc(P, n)) == NULL)
+		short_of_memory = true;	/* jansson does not always say */
+	return p;
 }
 
 static void
@@ -420,6 +451,27 @@ pool_free(void *p)
 {
 	if (P == NULL)
 		host_free(p);
+}
+
+/*
+ * Routes this thread's jansson allocations into p (NULL: no more), for a
+ * document built to be written (json.h); false when the hook is not ours,
+ * and the values are then malloc'ed and must be freed as usual.
+ */
+bool
+jv_pool(struct pool *p)
+{
+	json_malloc_t	 m;
+	json_free_t	 f;
+
+	P = NULL;
+	if (p == NULL)
+		return false;
+	json_get_alloc_funcs(&m, &f);
+	if (m != pool_malloc)
+		return false;
+	P = p;
+	return true;
 }
 
 static void __attribute__((constructor))
@@ -438,12 +490,11 @@ install(void)
 	json_set_alloc_funcs(pool_malloc, pool_free);
 }
 
-/* Parses the text into ld's document and returns its top object; a
- * syntax error fails with jansson's position. */
-const struct jv *
-ld_parse_any(struct ld *ld)
+/* Parses ld's text with jansson's flags into ld's document (in the pool
+ * when the hook is ours); NULL on an error, told in je. */
+static json_t *
+load(struct ld *ld, size_t flags, json_error_t *je)
 {
-	json_error_t	 je;
 	json_t		*root;
 	json_malloc_t	 m;
 	json_free_t	 f;
@@ -453,13 +504,30 @@ ld_parse_any(struct ld *ld)
 	ld->pooled = m == pool_malloc;
 	if (ld->pooled)
 		P = &ld->pool;
-	root = json_loadb(ld->text, ld->len, JSON_REJECT_DUPLICATES, &je);
+	short_of_memory = false;
+	root = json_loadb(ld->text, ld->len, JSON_REJECT_DUPLICATES | flags,
+	    je);
 	P = NULL;
-	if (root == NULL) {
+	/* jansson reports most failed allocations, not all: one before it
+	 * reads anything (its lexer's buffer) leaves the message empty. */
+	if (root == NULL && (short_of_memory || je->text[0] == '\0' ||
+	    json_error_code(je) == json_error_out_of_memory))
+		mem_nomem(ld->m);
+	ld->doc = root;
+	return root;
+}
+
+/* The top value (an object or an array); a syntax error fails with
+ * jansson's position. */
+const struct jv *
+ld_parse_any(struct ld *ld)
+{
+	json_error_t	 je;
+	json_t		*root;
+
+	if ((root = load(ld, 0, &je)) == NULL) {
 		struct arb_error *e = ld->e;
 
-		if (json_error_code(&je) == json_error_out_of_memory)
-			mem_nomem(ld->m);
 		if (e->code == ARB_EOK) {
 			e->code = ARB_EDATA;
 			snprintf(e->file, sizeof(e->file), "%s", ld->file);
@@ -469,14 +537,63 @@ ld_parse_any(struct ld *ld)
 		}
 		longjmp(*ld->m->jmp, 1);
 	}
-	ld->doc = root;
 	return V(root);
 }
 
+/* The top object; else fails. */
 const struct jv *
 ld_parse(struct ld *ld)
 {
 	return ld_need_object(ld, ld_parse_any(ld));
+}
+
+const struct jv *
+ld_try_parse(struct ld *ld, char *text, size_t size, int *line,
+    int *column)
+{
+	json_error_t	 je;
+	json_t		*root;
+
+	if ((root = load(ld, JSON_DECODE_ANY, &je)) == NULL) {
+		snprintf(text, size, "%s", je.text);
+		*line = je.line > 0 ? je.line : 1;
+		*column = je.column > 0 ? je.column : 1;
+		return NULL;
+	}
+	return V(root);
+}
+
+bool
+ld_is_array(const struct jv *v)
+{
+	return json_is_array(J(v));
+}
+
+const char *
+ld_plain(const struct jv *v)
+{
+	if (!json_is_string(J(v)) || json_string_length(J(v)) == 0 ||
+	    strlen(json_string_value(J(v))) != json_string_length(J(v)))
+		return NULL;
+	return json_string_value(J(v));
+}
+
+const char *
+ld_meant(struct ld *ld, const char *typed, const char *const *a,
+    const char *const *b)
+{
+	struct suggest	 sg;
+
+	if (!ld->hints)
+		return NULL;
+	suggest_start(&sg, typed);
+	for (; a != NULL && *a != NULL; a++)
+		suggest_offer(&sg, *a);
+	for (; b != NULL && *b != NULL; b++)
+		suggest_offer(&sg, *b);
+	if (sg.best == NULL)
+		return NULL;
+	return mem_printf(ld->m, "did you mean \"%.40s\"?", sg.best);
 }
 
 /* Releases the document; the buffers stay for the next file. */
@@ -521,16 +638,19 @@ ld_int_is(const struct jv *v, long want)
 	return json_is_integer(J(v)) && json_integer_value(J(v)) == want;
 }
 
+long
+ld_int_or(const struct jv *v, long dflt)
+{
+	if (!json_is_integer(J(v)) || json_integer_value(J(v)) > LONG_MAX ||
+	    json_integer_value(J(v)) < LONG_MIN)
+		return dflt;
+	return (long)json_integer_value(J(v));
+}
+
 bool
 ld_is_null(const struct jv *v)
 {
 	return json_is_null(J(v));
-}
-
-bool
-ld_is_array(const struct jv *v)
-{
-	return json_is_array(J(v));
 }
 
 bool
@@ -671,20 +791,25 @@ decode(const char *p, const char *e, char *buf, size_t size)
 	return n;
 }
 
+/* Counts the lines and columns from q to p onto *line and *column. */
 static void
-position(const char *text, const char *p, int *line, int *column)
+advance(const char *q, const char *p, int *line, int *column)
 {
-	const char	*q;
-
-	*line = 1;
-	*column = 1;
-	for (q = text; q < p; q++) {
+	for (; q < p; q++) {
 		if (*q == '\n') {
 			++*line;
 			*column = 1;
 		} else if (((unsigned char)*q & 0xc0) != 0x80)
 			++*column;
 	}
+}
+
+static void
+position(const char *text, const char *p, int *line, int *column)
+{
+	*line = 1;
+	*column = 1;
+	advance(text, p, line, column);
 }
 
 /*
@@ -708,16 +833,19 @@ key_is(const char *p, const char *q, const char *e, const char *tok,
 	return same;
 }
 
-int
-locate(const char *text, size_t len, const char *pointer, int *line,
-    int *column)
+/*
+ * Walks pointer from the value at p; *at is the deepest value reached.
+ * Returns 0, or -1 when the pointer does not lead anywhere.
+ */
+static int
+walk(const char *p, const char *e, const char *pointer, const char **at)
 {
-	const char	*p = ws(text, text + len), *e = text + len, *q = NULL;
+	const char	*q = NULL;
 	char		*tok;
 	size_t		 n;
 	int		 rc = -1;
 
-	position(text, p, line, column);
+	*at = p;
 	/* A reference token is never longer than the whole pointer. */
 	if ((tok = malloc(strlen(pointer) + 1)) == NULL)
 		return -1;
@@ -779,10 +907,78 @@ locate(const char *text, size_t len, const char *pointer, int *line,
 				goto out;
 		} else
 			goto out;
-		position(text, p, line, column);
+		*at = p;
 	}
 	rc = 0;
 out:
 	free(tok);
 	return rc;
+}
+
+int
+locate(const char *text, size_t len, const char *pointer, int *line,
+    int *column)
+{
+	const char	*at;
+	int		 rc;
+
+	rc = walk(ws(text, text + len), text + len, pointer, &at);
+	position(text, at, line, column);
+	return rc;
+}
+
+/*
+ * Where pointer is.  A player's file may have as many problems as
+ * elements in ld->array, so an element's place is found from the last one
+ * located (problems come in the order of the file), never from the top
+ * again: the cost stays linear in the file.
+ */
+void
+ld_locate(struct ld *ld, const char *pointer, int *line, int *column)
+{
+	const char	*e = ld->text + ld->len, *p, *at;
+	char		*end;
+	unsigned long	 idx;
+	size_t		 n = ld->array != NULL ? strlen(ld->array) : 0;
+
+	if (ld->array == NULL || strncmp(pointer, ld->array, n) != 0 ||
+	    pointer[n] != '/' || pointer[n + 1] < '0' || pointer[n + 1] > '9')
+		goto whole;
+	idx = strtoul(pointer + n + 1, &end, 10);
+	if (*end != '\0' && *end != '/')
+		goto whole;
+	if (!ld->acache || idx < ld->aidx) {
+		if (walk(ws(ld->text, e), e, ld->array, &at) != 0 ||
+		    *at != '[')
+			goto whole;
+		p = ws(at + 1, e);
+		if (p >= e || *p == ']')
+			goto whole;
+		ld->acur = p;
+		ld->aidx = 0;
+		position(ld->text, p, &ld->aline, &ld->acol);
+		ld->acache = true;
+	}
+	while (ld->aidx < idx) {
+		if ((p = skip_value(ld->acur, e)) == NULL)
+			break;
+		p = ws(p, e);
+		if (p >= e || *p != ',')
+			break;
+		p = ws(p + 1, e);
+		if (p >= e || *p == ']')
+			break;
+		advance(ld->acur, p, &ld->aline, &ld->acol);
+		ld->acur = p;
+		ld->aidx++;
+	}
+	if (ld->aidx != idx)
+		goto whole;
+	walk(ld->acur, e, end, &at);
+	*line = ld->aline;
+	*column = ld->acol;
+	advance(ld->acur, at, line, column);
+	return;
+whole:
+	locate(ld->text, ld->len, pointer, line, column);
 }

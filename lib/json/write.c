@@ -192,6 +192,10 @@ o_real(struct out *w, double d)
 {
 	char	 buf[64], *p, *q;
 
+	/* JSON has no NaN nor infinity; jansson refuses them too. */
+	if (!(d - d == 0))
+		mem_fail(w->m, ARB_EINTERNAL, "cannot encode the output: a "
+		    "number that is not finite");
 	snprintf(buf, sizeof(buf) - 2, "%.15g", d);
 	if (strchr(buf, '.') == NULL && strchr(buf, 'e') == NULL)
 		strcat(buf, ".0");

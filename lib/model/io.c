@@ -15,14 +15,67 @@
 
 #define TURN(ld)	((struct arb_turn *)(ld)->owner)
 
+const char *
+hint_unit(struct ld *ld, const char *typed, int player)
+{
+	struct arb_turn	*t = TURN(ld);
+	struct suggest	 sg;
+	size_t		 i;
+
+	if (!ld->hints)
+		return NULL;
+	suggest_start(&sg, typed);
+	for (i = 0; i < t->units.n; i++)
+		if (player < 0 || t->units.v[i].player == player)
+			suggest_offer(&sg, t->units.v[i].id);
+	if (sg.best == NULL)
+		return NULL;
+	return t_printf(t, "did you mean \"%.40s\"?", sg.best);
+}
+
+const char *
+hint_cell(struct ld *ld, const char *typed)
+{
+	struct arb_turn	*t = TURN(ld);
+	const struct board *b = &t->board;
+	struct suggest	 sg;
+	char		 form[16], lo[32], hi[32];
+	int		 i;
+
+	if (!ld->hints)
+		return NULL;
+	if (b->kind == BOARD_HEX) {
+		for (i = 0; i < 2 * b->width && i < 15; i++)
+			form[i] = i < b->width ? 'C' : 'R';
+		form[i] = '\0';
+		return t_printf(t, "labels here are %s from %s to %s", form,
+		    board_label(b, 0, lo), board_label(b, b->ncells - 1, hi));
+	}
+	if (b->kind != BOARD_GRAPH)
+		return NULL;
+	for (i = 0; i < b->ncells; i++)
+		if (same_but_case(typed, b->names[i]))
+			return t_printf(t, "did you mean \"%.40s\"?",
+			    b->names[i]);
+	suggest_start(&sg, typed);
+	for (i = 0; i < b->ncells; i++)
+		suggest_offer(&sg, b->names[i]);
+	if (sg.best == NULL)
+		return NULL;
+	return t_printf(t, "did you mean \"%.40s\"?", sg.best);
+}
+
 int
 ld_cellv(struct ld *ld, const struct jv *v)
 {
 	const char	*s = ld_namev(ld, v, "cell", "a cell label");
 	int		 c;
 
-	if ((c = board_find(&TURN(ld)->board, s)) < 0)
+	if ((c = board_find(&TURN(ld)->board, s)) < 0) {
+		ld->reason = R_UNKNOWN_CELL;
+		ld->hint = hint_cell(ld, s);
 		ld_fail(ld, "unknown cell \"%.40s\"", s);
+	}
 	return c;
 }
 
@@ -43,8 +96,11 @@ ld_unitv(struct ld *ld, const struct jv *v)
 	const char	*s = ld_namev(ld, v, "unit", "a unit id");
 	int		 u;
 
-	if ((u = strmap_get(&TURN(ld)->unit_ids, s)) < 0)
+	if ((u = strmap_get(&TURN(ld)->unit_ids, s)) < 0) {
+		ld->reason = R_UNKNOWN_UNIT;
+		ld->hint = hint_unit(ld, s, -1);
 		ld_fail(ld, "unknown unit \"%.40s\"", s);
+	}
 	return u;
 }
 

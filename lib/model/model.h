@@ -257,6 +257,21 @@ enum reason {
 	R_NO_MOVE_ORDER,
 	R_TARGET_GONE,
 	R_DEPENDS_ON_DICE,
+	/* An order that cannot be read (arbiter-orders(5), Refusals). */
+	R_UNKNOWN_UNIT,
+	R_FOREIGN_UNIT,
+	R_UNIT_LISTED_TWICE,
+	R_UNKNOWN_CELL,
+	R_UNKNOWN_KIND,
+	R_DUPLICATE_ID,
+	R_BAD_ORDER,
+	/* An orders file that cannot be read as orders. */
+	R_NOT_JSON,
+	R_NOT_ORDERS,
+	R_BAD_FILE,
+	R_UNKNOWN_PLAYER,
+	R_WRONG_PLAYER,
+	R_WRONG_TURN,
 	R_NREASONS
 };
 const char	*reason_name(enum reason);
@@ -278,6 +293,7 @@ struct order {
 	int		 ncells;
 	long		 n;		/* a count, where the kind takes one */
 	enum ostatus	 status;
+	bool		 refused;	/* could not be read: never run */
 	enum reason	 reason;
 	const char	*rule;		/* "aeonis 5" */
 	const char	*msg;
@@ -287,8 +303,25 @@ struct order {
 
 struct ofile {
 	const char	*name;
-	int		 player;
+	int		 player;	/* -1: not known */
+	bool		 refused;	/* refused whole: no order read */
+	int		 nproblems;	/* how many problems it has */
 	unsigned char	 sha256[32];	/* of the text as read */
+};
+
+/*
+ * A problem of an orders file: a refused order (order >= 0) or a reason
+ * the whole file was refused.  The message is located: "file:line:column:
+ * what is wrong (what was probably meant) at /pointer".
+ */
+struct problem {
+	int		 file;		/* index into turn.files */
+	int		 order;		/* index into turn.orders, or -1 */
+	enum reason	 reason;
+	int		 line, column;
+	const char	*pointer;
+	const char	*text;		/* what is wrong, with a suggestion */
+	const char	*msg;		/* the located message */
 };
 
 /* Result records. */
@@ -435,7 +468,15 @@ struct arb_turn {
 	struct ld		*ld;		/* the file being read */
 	struct ld		 reader;	/* its state, buffers kept */
 	const char		*mapfile;	/* the map's name */
+	VEC(struct problem)	 problems;	/* of the orders files */
+	int			 refused_orders;
+	int			 refused_files;
+	int			 reading;	/* the order being read, or -1 */
+	int			*psorted;	/* problems, in the order */
+	size_t			 nsorted;	/* arb_turn_problem() gives */
 	void			*json;		/* a document being written */
+	struct pool		 wpool;		/* where it is built */
+	bool			 wpooled;	/* it is (jv_pool()) */
 };
 
 /* fairdice.c: fair dice over the turn (arbiter-rules(7), Dice): the
@@ -476,6 +517,11 @@ void	 feature_destroy(struct arb_turn *, int cell, int feature, int order);
 bool	 players_allied(const struct arb_turn *, int a, int b);
 const char *cell_name(struct arb_turn *, int cell);	/* lent */
 const char *unit_list(struct arb_turn *, const int *, int);	/* ids */
+/* io.c: what a name not known probably meant, or NULL: the nearest unit
+ * id of player (-1: of anyone); the board's label form, or the nearest
+ * territory name. */
+const char *hint_unit(struct ld *, const char *typed, int player);
+const char *hint_cell(struct ld *, const char *typed);
 
 /* io.c: the model's values as JSON: reading a known cell, player or
  * unit (failing where ld points), writing cells, reals rounded to 0.001,

@@ -1882,7 +1882,7 @@ end(struct arb_turn *t)
 		struct order	*o = &t->orders.v[t->sequence.v[i]];
 		struct aorder	*ao = o->data;
 
-		if (!ao->brk || o->status != OS_PENDING)
+		if (o->status != OS_PENDING || !ao->brk)
 			continue;
 		if (!A(t)->units[ao->target].formation)
 			ao->why = R_TARGET_SORTIE;

@@ -140,6 +140,28 @@ struct action {
 	long		*used;		/* per material */
 };
 
+/* a, empty, keeping the room of its lists. */
+static void
+act_clear(struct action *a)
+{
+	struct action	 keep = *a;
+
+	memset(a, 0, sizeof(*a));
+	a->comps = keep.comps;
+	a->via = keep.via;
+	a->zoc = keep.zoc;
+	a->comps.n = a->via.n = a->zoc.n = 0;
+}
+
+static void
+act_free(struct action *a)
+{
+	free(a->comps.v);
+	free(a->zoc.v);
+	free(a->via.v);
+	memset(a, 0, sizeof(*a));
+}
+
 struct orec {
 	VEC(struct action) acts;
 	int		 refused_to;	/* -1: none refused */
@@ -175,6 +197,18 @@ struct table {
 	size_t		 cap, n;
 };
 
+struct wnode {
+	int		 cell;
+	int		 prev;		/* node it is reached from: -1 */
+	long		 cost;		/* -1: not reached */
+	enum reason	 rs;		/* why not, when not reached */
+	int		 bfrom, bto;	/* the step that says why */
+};
+struct wnodes {
+	struct wnode	*v;
+	size_t		 n, cap;
+};
+
 struct xconq {
 	const char	*tt[MAXTT];
 	enum tkind	 tk[MAXTT];
@@ -201,6 +235,13 @@ struct xconq {
 	uint64_t	 moves;		/* units moved, all players */
 	uint64_t	 moves_by[MAXPLAYERS];
 	VEC(int)	 near;		/* scratch: units near a step */
+	/* Scratch of act() and way_cost(), here rather than on the stack
+	 * so that a failure halfway (no memory) leaves nothing release()
+	 * does not free. */
+	struct action	 cur;		/* the action being made */
+	struct action	 wst;		/* a step of a way being costed */
+	struct wnodes	 wnv;		/* the cells of ways */
+	struct intmap	 wids;		/* cell -> wnv index + 1 */
 	unsigned	*seen;		/* by unit: stamp of the last step */
 	unsigned	 stamp;
 	VEC(struct xunit) units;	/* per unit */
@@ -1167,18 +1208,6 @@ step_cost(struct arb_turn *t, struct action *ac, int u, int a, int b,
 }
 
 /* A cell of the ways of k steps from a to b (see way_cost()). */
-struct wnode {
-	int		 cell;
-	int		 prev;		/* node it is reached from: -1 */
-	long		 cost;		/* -1: not reached */
-	enum reason	 rs;		/* why not, when not reached */
-	int		 bfrom, bto;	/* the step that says why */
-};
-struct wnodes {
-	struct wnode	*v;
-	size_t		 n, cap;
-};
-
 /* The node of cell c, added when new. */
 static int
 wnode_of(struct arb_turn *t, struct intmap *ids, struct wnodes *nv, int c)
@@ -1216,15 +1245,17 @@ way_cost(struct arb_turn *t, struct action *ac, int u, int a, int b,
     const char **why)
 {
 	const struct board *bd = &t->board;
-	struct wnodes	 nv = { NULL, 0, 0 };
-	struct intmap	 ids;
-	struct action	 st;
+	struct xconq	*x = X(t);
 	enum reason	 rs;
 	size_t		 i, lo, hi;
 	int		 k = board_distance(bd, a, b), d, c, j, *path, np;
 
-	memset(&ids, 0, sizeof(ids));
-	memset(&st, 0, sizeof(st));
+#define nv	(x->wnv)
+#define ids	(x->wids)
+#define st	(x->wst)
+	nv.n = 0;
+	intmap_release(&ids);
+	act_clear(&st);
 	wnode_of(t, &ids, &nv, a);
 	nv.v[0].cost = 0;
 	for (lo = 0, hi = 1; lo < hi && k - board_distance(bd,
@@ -1265,8 +1296,6 @@ way_cost(struct arb_turn *t, struct action *ac, int u, int a, int b,
 			}
 		}
 	}
-	free(st.comps.v);
-	free(st.zoc.v);
 	j = wnode_of(t, &ids, &nv, b);
 	rs = R_OK;
 	if (nv.v[j].cost < 0) {
@@ -1274,10 +1303,8 @@ way_cost(struct arb_turn *t, struct action *ac, int u, int a, int b,
 
 		rs = nv.v[j].rs;
 		/* The step found refused, costed again for its message. */
-		memset(&st, 0, sizeof(st));
+		act_clear(&st);
 		(void)step_cost(t, &st, u, nv.v[j].bfrom, nv.v[j].bto, &w);
-		free(st.comps.v);
-		free(st.zoc.v);
 		*why = t_printf(t, "no way of %d steps to %s is open; the step "
 		    "from %s to %s: %s", k, cell_name(t, b),
 		    cell_name(t, nv.v[j].bfrom), cell_name(t, nv.v[j].bto), w);
@@ -1298,8 +1325,10 @@ way_cost(struct arb_turn *t, struct action *ac, int u, int a, int b,
 		ac->conn_taken = false;
 	}
 	intmap_release(&ids);
-	free(nv.v);
 	return rs;
+#undef nv
+#undef ids
+#undef st
 }
 
 /*
@@ -1432,7 +1461,6 @@ act(struct arb_turn *t, struct order *o, int u, int b, enum akind kind,
 	struct orec	*r = &x->orec[o - t->orders.v];
 	struct xunit	*xu = &x->units.v[u];
 	struct unit	*un = &t->units.v[u];
-	struct action	 ac;
 	enum reason	 rs;
 	long		 s, mp, acpc, free_mp = prop(t, u, P_FREE_MP);
 	long		 bm = 0, cm = 0;
@@ -1441,7 +1469,8 @@ act(struct arb_turn *t, struct order *o, int u, int b, enum akind kind,
 	long		 acp_min = prop(t, u, P_ACP_MIN);
 	int		 m, ty = un->type;
 
-	memset(&ac, 0, sizeof(ac));
+#define ac	(x->cur)
+	act_clear(&ac);
 	ac.to = b;
 	ac.kind = kind;
 	/* Ruling: a move needs its acp: acp less acp-to-move may not fall
@@ -1461,7 +1490,6 @@ act(struct arb_turn *t, struct order *o, int u, int b, enum akind kind,
 		    tab(t, T_CONSUME, ty, m) ? tab(t, T_MATMOVE, ty, m) :
 		    tab(t, T_CONSUME, ty, m), tab(t, T_MATMOVE, ty, m),
 		    tab(t, T_CONSUME, ty, m));
-		free(ac.comps.v);
 		return R_IMMOBILIZED;
 	}
 	rs = cost_action(t, &ac, u, un->at, b, why);
@@ -1475,12 +1503,8 @@ act(struct arb_turn *t, struct order *o, int u, int b, enum akind kind,
 		    free_mp > 0 ? t_printf(t, ", free-mp %ld", free_mp) : "");
 		rs = R_INSUFFICIENT_MP;
 	}
-	if (rs != R_OK) {
-		free(ac.comps.v);
-		free(ac.zoc.v);
-		free(ac.via.v);
+	if (rs != R_OK)
 		return rs;
-	}
 	/* Ruling: acp used, rounded down as the kernel does, at least
 	 * acp-to-move and 1; the acp left never below acp-min (the reading
 	 * of 2026-11-24). */
@@ -1549,7 +1573,9 @@ act(struct arb_turn *t, struct order *o, int u, int b, enum akind kind,
 	    ac.mp1, "acp_before", TF_INT, ac.acp0, "acp_after", TF_INT,
 	    ac.acp1, NULL);
 	*VPUSH(t, r->acts) = ac;
+	memset(&ac, 0, sizeof(ac));	/* its lists are the pushed one's */
 	return R_OK;
+#undef ac
 }
 
 static const char *
@@ -1905,6 +1931,10 @@ release(struct arb_turn *t)
 	intmap_release(&x->conns);
 	free(x->near.v);
 	free(x->zscratch.zoc.v);
+	act_free(&x->cur);
+	act_free(&x->wst);
+	free(x->wnv.v);
+	intmap_release(&x->wids);
 	if (x->orec != NULL)
 		for (i = 0; i < t->orders.n; i++) {
 			for (k = 0; k < x->orec[i].acts.n; k++) {
