@@ -13,8 +13,8 @@
 #     and message (so every failed order's cause is in the trace);
 #   - each order's cost is the sum of the cost parts of its events, and
 #     the points paid by each player add up;
-#   - every ownership and loyalty change, loss, destroyed feature and die
-#     roll is in both, one for one and in order;
+#   - every ownership and loyalty change, loss, elimination, destroyed
+#     feature and die roll is in both, one for one and in order;
 #   - every event kind and member is documented in arbiter-result(5)'s
 #     Trace for its rule system;
 #   - --check gives every order the run's status (legal for done), reason
@@ -333,6 +333,15 @@ def check(res, jl, txt):
             e["armies"] == r["armies"] and e["cause"] == r["cause"] and \
             e.get("order") == r.get("order")
     pairs("losses", ev("loss"), res.get("losses", []), same_loss)
+    # Eliminations: a unit eliminated in the result is one whose loss
+    # event left it 0, and no other.
+    gone = sorted(u["id"] for u in res.get("units", []) if
+                  u.get("status") == "eliminated")
+    zero = sorted(e["unit"] for e in ev("loss") if "unit" in e and
+                  e["left"] == 0)
+    if gone != zero:
+        bad.append("eliminated %s in the result, %s in the trace" %
+                   (gone, zero))
     pairs("destroyed", ev("destroyed"), res.get("destroyed", []),
           lambda e, r: e["cell"] == r["cell"] and
           e["feature"] == r["feature"])
