@@ -111,6 +111,13 @@ capture(struct arb_turn *t, struct outs *o, int which, int rflags)
 	}
 	if (fclose(fp) != 0)
 		finding("fclose", NULL);
+	/* The last turn a map can have has no next map (arbiter-map(5)):
+	 * bad data at /turn, and nothing to reload. */
+	if (rc != 0 && which == O_NEXT && e.code == ARB_EDATA &&
+	    strcmp(e.pointer, "/turn") == 0) {
+		o->len[O_NEXT] = 0;
+		return;
+	}
 	if (rc != 0)
 		finding("cannot write the output", e.text);
 }
@@ -193,6 +200,8 @@ reload(const struct outs *o)
 	struct arb_turn	*t;
 	struct arb_error e;
 
+	if (o->len[O_NEXT] == 0)
+		return;		/* the last turn: no next map */
 	if ((t = arb_turn_new()) == NULL)
 		finding("arb_turn_new", NULL);
 	if (arb_turn_load_map(t, "next.json", o->buf[O_NEXT], o->len[O_NEXT],
