@@ -163,6 +163,39 @@ def check(res, jl, txt):
             bad.append("event %s not in the result's schema" % ev["ev"])
     # Names.
     orders = {(o["player"], o["id"]): o for o in res["orders"]}
+
+    # Every order the result names elsewhere comes with its player, and
+    # is one of the result's orders.
+    def named(x):
+        if isinstance(x, dict):
+            for k, pk in (("order", "order_player"),
+                          ("at_order", "at_order_player")):
+                if k in x and x is not None and isinstance(x[k], str) and \
+                        "index" not in x and "ev" not in x:
+                    # An attack names its order's player "player".
+                    who = x.get(pk, x.get("player") if "defenders" in x
+                                else None)
+                    if (who, x[k]) not in orders:
+                        bad.append("the result names order %s without "
+                                   "its player, or one not in orders" %
+                                   x[k])
+            if "breakaway_players" in x:
+                for o, p in zip(x.get("breakaways", []),
+                                x["breakaway_players"]):
+                    if (p, o) not in orders:
+                        bad.append("breakaway %s of %s not in orders" %
+                                   (o, p))
+            for k, v in x.items():
+                if k not in ("orders", "trace") or not isinstance(v, list):
+                    named(v)
+                else:
+                    for o in v:
+                        for kk, vv in o.items():
+                            named(vv)
+        elif isinstance(x, list):
+            for v in x:
+                named(v)
+    named(res)
     players = set(res.get("players", {}).keys()) | {o["player"] for o in
                                                      res["orders"]}
     units = {u["id"] for u in res.get("units", [])}
@@ -318,7 +351,8 @@ def check(res, jl, txt):
     def same_change(e, r):
         return e["cell"] == r["cell"] and e["from"] == r["from"] and \
             e["to"] == r["to"] and e["why"] == r["why"] and \
-            e.get("order") == r.get("order")
+            e.get("order") == r.get("order") and \
+            ("order" not in r or e.get("player") == r.get("order_player"))
     ev = lambda k: [e for e in jl if e["ev"] == k]
     if "check" in res:
         return bad      # a check's result lists no changes

@@ -298,6 +298,18 @@ ob_units(struct ob *o, const char *key, const int *units, int n)
 	ob_close(&a);
 }
 
+/* The order that made a change: its id, which is unique only in its
+ * file, and its player. */
+static void
+ob_order(struct ob *o, int order)
+{
+	struct arb_turn		*t = o->w->owner;
+	const struct order	*od = &t->orders.v[order];
+
+	ob_str(o, "order", od->id);
+	ob_str(o, "order_player", t->players.v[od->player].name);
+}
+
 /* A pose, as emit_set_pose() sets one. */
 static void
 ob_pose(struct ob *o, const char *key, const struct pose *p)
@@ -448,7 +460,6 @@ static void
 changes(struct out *w, const char *key, const struct ochange *v, size_t n,
     bool players)
 {
-	struct arb_turn	*t = w->owner;
 	struct ob	 j;
 	size_t		 i;
 
@@ -465,7 +476,7 @@ changes(struct out *w, const char *key, const struct ochange *v, size_t n,
 		}
 		ob_str(&j, "why", v[i].why);
 		if (v[i].order >= 0)
-			ob_str(&j, "order", t->orders.v[v[i].order].id);
+			ob_order(&j, v[i].order);
 		ob_close(&j);
 	}
 	close_array(w);
@@ -738,8 +749,7 @@ emit_result(struct arb_turn *t, int flags, FILE *fp)
 			    l->strength);
 			ob_str(&ob, "cause", l->cause);
 			if (l->order >= 0)
-				ob_str(&ob, "order",
-				    t->orders.v[l->order].id);
+				ob_order(&ob, l->order);
 			ob_close(&ob);
 		}
 		close_array(&w);
@@ -756,8 +766,7 @@ emit_result(struct arb_turn *t, int flags, FILE *fp)
 				ob_str(&ob, "feature",
 				    t->board.features[d->feature]);
 				if (d->order >= 0)
-					ob_str(&ob, "order",
-					    t->orders.v[d->order].id);
+					ob_order(&ob, d->order);
 				ob_close(&ob);
 			}
 			close_array(&w);

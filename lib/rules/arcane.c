@@ -2018,8 +2018,11 @@ report_order(struct arb_turn *t, const struct order *o, struct jv *obj)
 	if (ao->brk) {
 		au = &A(t)->units[ao->target];
 		emit_set_str(obj, "target", t->units.v[ao->target].id);
-		if (ao->by >= 0)
+		if (ao->by >= 0) {
 			emit_set_str(obj, "at_order", t->orders.v[ao->by].id);
+			emit_set_str(obj, "at_order_player", t->players.v[
+			    t->orders.v[ao->by].player].name);
+		}
 		l = emit_set_array(obj, "lost");
 		for (k = 0; k < ao->ngone; k++)
 			emit_add_str(l, au->fig[ao->gone[k]].name);
@@ -2036,6 +2039,11 @@ report_order(struct arb_turn *t, const struct order *o, struct jv *obj)
 	l = emit_set_array(obj, "breakaways");
 	for (k = 0; k < ao->nmade; k++)
 		emit_add_str(l, t->orders.v[ao->made[k]].id);
+	/* Their players, in the same order: ids are unique only in a file. */
+	l = emit_set_array(obj, "breakaway_players");
+	for (k = 0; k < ao->nmade; k++)
+		emit_add_str(l, t->players.v[
+		    t->orders.v[ao->made[k]].player].name);
 	/* 0 and 0 when a breakaway took its last figure. */
 	emit_set_int(obj, "mp", ao->mp);
 	emit_set_int(obj, "mp_left", ao->mp_left);

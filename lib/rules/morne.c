@@ -1106,6 +1106,8 @@ report(struct arb_turn *t, struct jv *obj)
 
 		c = emit_add_object(a);
 		emit_set_str(c, "order", t->orders.v[ch->order].id);
+		emit_set_str(c, "order_player", t->players.v[
+		    t->orders.v[ch->order].player].name);
 		emit_set_str(c, "charger", t->units.v[ch->charger].id);
 		emit_set_str(c, "target", t->units.v[ch->target].id);
 		emit_set_str(c, "from", cell_name(t, ch->from));
