@@ -30,8 +30,10 @@ suite() {
 	name=$1
 	shift
 	echo "== $name"
+	start=$(date +%s)
 	{ "$@" 2>&1; echo "exit status $?" >"$log.rc"; } >"$log.one"
 	grep -v '^ok ' "$log.one"
+	echo "   ($(($(date +%s) - start)) s)"
 	cat "$log.one" >>"$log"
 	if [ "$(cat "$log.rc")" != "exit status 0" ] &&
 	    ! grep -q '^[a-z ]*: [0-9]* passed, [1-9][0-9]* failed' "$log.one"
