@@ -30,6 +30,27 @@ struct okind {				/* an order kind: its key */
 					 * it moves instead, in order.n */
 };
 
+/*
+ * Moving by steps (issue 15): what a rule system says of one step of a
+ * path order's units, used alike by its own validation and execution, by
+ * --reach and by destination-only ("to") orders, so that no cost rule has
+ * a second copy.  A walk is the units of an order (o->units, standing at
+ * o->cells[0]) going from cell to cell; its state is the rule system's own
+ * bytes (walk_size of them, zeroed before walk_begin, compared and hashed
+ * bytewise, so no padding left unset), holding whatever makes the price of
+ * a step depend on more than the cell: a road being followed, a first zone
+ * of control waived, hexes entered against a range, points left, ...
+ */
+struct wstep {
+	int		 cost;		/* points the step costs (>= 0) */
+	enum reason	 reason;	/* R_OK, or why the step is refused */
+	const char	*rule;		/* the clause of a refusal */
+	bool		 stop;		/* the units must stop here: a path
+					 * may end here but not go on */
+	bool		 tested;	/* its outcome depends on dice, which
+					 * reach does not foresee */
+};
+
 struct ruleset {
 	const char		*name;
 	/* The version of its rulings in arbiter-rules(7), changed whenever
@@ -86,6 +107,32 @@ struct ruleset {
 		    struct jv *obj);
 	/* Its own members of the result, added to obj (may be NULL). */
 	void	(*report)(struct arb_turn *, struct jv *obj);
+	/* Moving by steps (struct wstep above); all NULL where units do not
+	 * move from cell to cell (the table): --reach then says so.  The
+	 * walk hooks must not trace, rule on the order or change the turn:
+	 * they are called many times for each order by the search. */
+	size_t	walk_size;
+	/* The state before the first step; returns the points the walk
+	 * may spend in all (the search never goes beyond them). */
+	long	(*walk_begin)(struct arb_turn *, const struct order *,
+		    void *state);
+	/* The cells a step from `from` may try (neighbours, and any other
+	 * cell a move may go to in one step: a portal); returns how many,
+	 * written to to[] (at most max). */
+	int	(*walk_next)(struct arb_turn *, const struct order *,
+		    const void *state, int from, int *to, int max);
+	/* One step from `from` to `to`: fills *s and updates state; a
+	 * refused step leaves s->reason != R_OK (state then undefined). */
+	void	(*walk_step)(struct arb_turn *, const struct order *,
+		    void *state, int from, int to, struct wstep *s);
+	/* Whether the walk may end at c (a lake may be crossed but not
+	 * ended in, ...): R_OK or why not, with the clause in *rule. */
+	enum reason (*walk_end)(struct arb_turn *, const struct order *,
+		    const void *state, int c, const char **rule);
+	/* Of two states at one cell reached at costs ca <= cb: true when a
+	 * is worth at least as much as b in every way (b can then be
+	 * dropped).  NULL: only equal states are. */
+	bool	(*walk_better)(const void *a, const void *b);
 	/* Frees what it keeps outside the turn's arena (may be NULL). */
 	void	(*release)(struct arb_turn *);
 };
