@@ -22,8 +22,9 @@ WARNINGS = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	   -Wpointer-arith -Wformat=2
 # jansson's and libsodium's flags are asked for in each recipe, so that
 # `make check` can install them first and still build in the same run.
-JANSSON_CFLAGS = `$(PKG_CONFIG) --cflags jansson libsodium`
-JANSSON_LIBS = `$(PKG_CONFIG) --libs jansson libsodium` -lm	# -lm: geom.c
+# libgvc: Graphviz, which lays out a graph board's picture (format/svg.c).
+JANSSON_CFLAGS = `$(PKG_CONFIG) --cflags jansson libsodium libgvc`
+JANSSON_LIBS = `$(PKG_CONFIG) --libs jansson libsodium libgvc` -lm	# -lm: geom.c
 # Warnings are errors in make check and CI (WERROR=-Werror), not in a
 # user's plain build, where a newer compiler's new warning must not stop it.
 WERROR	?=
@@ -43,7 +44,8 @@ LIBSRC	= lib/base/mem.c lib/base/maps.c lib/base/fair.c lib/base/suggest.c \
 	  lib/model/fairdice.c \
 	  lib/rules/registry.c lib/rules/aeonis.c lib/rules/territory.c \
 	  lib/rules/morne.c lib/rules/xconq.c lib/rules/arcane.c \
-	  lib/format/load.c lib/format/emit.c \
+	  lib/format/load.c lib/format/emit.c lib/format/display.c \
+	  lib/format/svg.c lib/format/view.c \
 	  lib/turn.c
 CLISRC	= cli/arbiter.c
 MANS	= man/arbiter.1 man/arbiter-map.5 man/arbiter-orders.5 \

@@ -391,7 +391,18 @@ ident_same(const struct ident *a, const struct ident *b)
  * the signals held, so the handler never sees a file half recorded.
  */
 static const int	 fatal[] = { SIGHUP, SIGINT, SIGTERM };
-static char *volatile	 doomed[3];
+
+/*
+ * The outputs: names[i] is written as wkind[i], for player wwho[i] (-1:
+ * the umpire's).  The first three are the result, the next map and the
+ * trace; pictures and players' reports follow (--svg, --svg-next, --for).
+ */
+#define NOUTS	(5 + 3 * 64)
+enum { W_RESULT, W_NEXT, W_TRACE, W_SVG, W_SVGNEXT, W_VIEW, W_VIEWTEXT };
+static int		 wkind[NOUTS] = { W_RESULT, W_NEXT, W_TRACE };
+static int		 wwho[NOUTS] = { -1, -1, -1 };
+static int		 nnames = 3;
+static char *volatile	 doomed[NOUTS];
 static sigset_t		 unheld;
 
 static void
@@ -926,12 +937,26 @@ write_one(struct arb_turn *t, const struct out *o, int i, bool trace,
 	struct arb_error e;
 	int		 rc;
 
-	if (i == 0)
+	switch (wkind[i]) {
+	case W_RESULT:
 		rc = write_result(t, trace, fp, &e);
-	else if (i == 1)
+		break;
+	case W_NEXT:
 		rc = arb_turn_write_next(t, fp, &e);
-	else
-		rc = arb_turn_write_trace(t, textual, fp, &e);
+		break;
+	case W_TRACE:
+		rc = wwho[i] < 0 ? arb_turn_write_trace(t, textual, fp, &e) :
+		    arb_turn_write_trace_for(t, wwho[i], textual, fp, &e);
+		break;
+	case W_SVG:
+	case W_SVGNEXT:
+		rc = arb_turn_write_svg(t, wkind[i] == W_SVGNEXT ?
+		    ARB_SVG_NEXT : 0, wwho[i], fp, &e);
+		break;
+	default:
+		rc = arb_turn_write_view(t, wwho[i], (wkind[i] == W_VIEWTEXT ?
+		    ARB_VIEW_TEXT : 0) | (trace ? ARB_VIEW_TRACE : 0), fp, &e);
+	}
 	if (rc == 0)
 		return 0;
 	if (e.code != ARB_EWRITE)
@@ -946,33 +971,33 @@ write_one(struct arb_turn *t, const struct out *o, int i, bool trace,
  * not written).  Files first, all in place or none; standard output last.
  */
 static int
-write_all(struct arb_turn *t, const char *const names[3], bool trace,
+write_all(struct arb_turn *t, const char *const names[], bool trace,
     bool textual)
 {
-	struct out	 outs[3];
+	static struct out outs[NOUTS];
 	int		 i, rc = 0;
 
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < nnames; i++)
 		memset(&outs[i], 0, sizeof(outs[i]));
-	for (i = 0; rc == 0 && i < 3; i++)
+	for (i = 0; rc == 0 && i < nnames; i++)
 		if (names[i] != NULL)
 			rc = out_open(&outs[i], names[i], i);
-	for (i = 0; rc == 0 && i < 3; i++)
+	for (i = 0; rc == 0 && i < nnames; i++)
 		if (outs[i].fp != NULL && outs[i].fp != stdout)
 			rc = write_one(t, &outs[i], i, trace, textual,
 			    outs[i].fp);
-	for (i = 0; rc == 0 && i < 3; i++)
+	for (i = 0; rc == 0 && i < nnames; i++)
 		rc = out_finish(&outs[i]);
 	if (rc == 0) {
 		hold(true);
-		if (!commit(outs, 3))
+		if (!commit(outs, nnames))
 			rc = EXIT_CANTCREAT;
 		hold(false);
 	}
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < nnames; i++)
 		out_release(&outs[i]);
 	/* Standard output last, once the files are safely in place. */
-	for (i = 0; rc == 0 && i < 3; i++) {
+	for (i = 0; rc == 0 && i < nnames; i++) {
 		if (names[i] == NULL || strcmp(names[i], "-") != 0)
 			continue;
 		rc = write_one(t, &outs[i], i, trace, textual, stdout);
@@ -998,10 +1023,11 @@ struct operand {
  */
 static int
 check_names(const char *map, struct operand *ops, int nops,
-    const char *const names[3], const char *secret, const char *rolls)
+    const char *const names[], const char *secret, const char *rolls)
 {
-	static const char *const roles[3] = {
-		"the result", "the next map", "the trace"
+	static const char *const roles[] = {
+		"the result", "the next map", "the trace", "the picture",
+		"the next picture", "a player's report", "a player's report"
 	};
 	struct ident	*ids;
 	int		 i, j, n = 0, nout, rc = 0;
@@ -1016,11 +1042,12 @@ check_names(const char *map, struct operand *ops, int nops,
 		    !name_is_utf8(ops[i].player, "player name")))
 			return EXIT_USAGE;
 	}
-	if ((ids = calloc((size_t)nops + 6, sizeof(*ids))) == NULL)
+	if ((ids = calloc((size_t)nops + (size_t)nnames + 3, sizeof(*ids))) ==
+	    NULL)
 		return nomem();
 	/* A name for a descriptor must name one open now, before any file
 	 * of ours could take its number. */
-	for (i = 0; i < 3; i++) {
+	for (i = 0; i < nnames; i++) {
 		int	 fd = names[i] != NULL ? fd_name(names[i]) : -1;
 
 		if (fd >= 0 && fcntl(fd, F_GETFD) == -1) {
@@ -1030,9 +1057,9 @@ check_names(const char *map, struct operand *ops, int nops,
 			return EXIT_CANTCREAT;
 		}
 	}
-	for (i = 0; rc == 0 && i < 3; i++)
+	for (i = 0; rc == 0 && i < nnames; i++)
 		if (names[i] != NULL && !ident_init(&ids[n++], names[i],
-		    roles[i]))
+		    roles[wkind[i]]))
 			rc = nomem();
 	nout = n;
 	if (rc == 0 && !ident_init(&ids[n++], map, "the map"))
@@ -1922,6 +1949,65 @@ read_secret(const char *path, unsigned char key[ARB_SECRET_LEN])
 	return EXIT_DATA;
 }
 
+/*
+ * --for: the player's report in place of the result (and their picture
+ * for --svg), or with "all" every player's report in outdir, named
+ * PLAYER.json, PLAYER.txt and, with --svg, PLAYER.svg.  An unknown
+ * player is a usage error (64), with the nearest name; a player's name
+ * that cannot be a file's (a slash, a control character, "." or "..")
+ * is bad data (65).
+ */
+static int
+for_players(struct arb_turn *t, const char *forp, const char *outdir,
+    const char *names[], char **paths, int *npaths, bool svg)
+{
+	static const char *const ext[3] = { "json", "txt", "svg" };
+	const char	*hint, *name;
+	const unsigned char *c;
+	int		 p, i, k;
+
+	if (outdir == NULL) {
+		if ((p = arb_turn_find_player(t, forp, &hint)) < 0) {
+			fprintf(stderr, "%s: --for: no player \"%s\" on this "
+			    "map%s%s%s\n", progname, forp, hint != NULL ?
+			    " (did you mean \"" : "", hint != NULL ? hint : "",
+			    hint != NULL ? "\"?)" : "");
+			return EXIT_USAGE;
+		}
+		/* The trace too is cut to what the player may see. */
+		for (i = 0; i < nnames; i++)
+			if (wkind[i] == W_VIEW || wkind[i] == W_VIEWTEXT ||
+			    wkind[i] == W_SVG || wkind[i] == W_TRACE)
+				wwho[i] = p;
+		return 0;
+	}
+	for (p = 0; (name = arb_turn_player(t, p)) != NULL; p++) {
+		for (c = (const unsigned char *)name; *c != '\0'; c++)
+			if (*c == '/' || *c < ' ' || *c == 127)
+				break;
+		if (*c != '\0' || strcmp(name, ".") == 0 ||
+		    strcmp(name, "..") == 0) {
+			fprintf(stderr, "%s: --outdir: player \"%s\" cannot "
+			    "name a file\n", progname, name);
+			return EXIT_DATA;
+		}
+		for (k = 0; k < (svg ? 3 : 2); k++) {
+			char	*path;
+
+			if (nnames >= NOUTS || (path = malloc(strlen(outdir) +
+			    strlen(name) + 7)) == NULL)
+				return nomem();
+			sprintf(path, "%s/%s.%s", outdir, name, ext[k]);
+			paths[(*npaths)++] = path;
+			wkind[nnames] = k == 0 ? W_VIEW : k == 1 ? W_VIEWTEXT :
+			    W_SVG;
+			wwho[nnames] = p;
+			names[nnames++] = path;
+		}
+	}
+	return 0;
+}
+
 static int
 run(int argc, char **argv, struct arb_turn *t)
 {
@@ -1942,10 +2028,20 @@ run(int argc, char **argv, struct arb_turn *t)
 		{ "text", no_argument, NULL, 'X' },
 		{ "verify", no_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
+		/* Pictures and players' reports. */
+		{ "svg", required_argument, NULL, 'G' },
+		{ "svg-next", required_argument, NULL, 'g' },
+		{ "for", required_argument, NULL, 'F' },
+		{ "outdir", required_argument, NULL, 'D' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char	*output = "-", *next = NULL, *tracefile = NULL;
-	const char	*ruleset = NULL, *names[3], *argv0 = argv[0];
+	const char	*ruleset = NULL, *names[NOUTS], *argv0 = argv[0];
+	const char	*svg = NULL, *svgnext = NULL, *forp = NULL;
+	const char	*outdir = NULL;
+	char		*paths[3 * 64];
+	int		 npaths = 0;
+	bool		 output_set = false;
 	const char	*secret = NULL, *rolls = NULL, *newsecret = NULL;
 	unsigned char	 key[ARB_SECRET_LEN];
 	struct operand	*ops = NULL;
@@ -1958,12 +2054,12 @@ run(int argc, char **argv, struct arb_turn *t)
 	size_t		 k;
 	int		 nfiles;
 	bool		 verifying = false, turn_opts = false, seeded = false;
-	int		 ch, i, nops, rc;
+	int		 ch, i, nops, rc, nstd;
 
 	while ((ch = getopt_long(argc, argv, "chn:o:r:s:tV", longopts,
 	    NULL)) != -1) {
 		/* Options for one turn, which --verify does not take. */
-		if (strchr("cnorstTXRSP", ch) != NULL)
+		if (strchr("cnorstTXRSPGgFD", ch) != NULL)
 			turn_opts = true;
 		switch (ch) {
 		case 'c':
@@ -1986,6 +2082,19 @@ run(int argc, char **argv, struct arb_turn *t)
 			break;
 		case 'o':
 			output = optarg;
+			output_set = true;
+			break;
+		case 'G':
+			svg = optarg;
+			break;
+		case 'g':
+			svgnext = optarg;
+			break;
+		case 'F':
+			forp = optarg;
+			break;
+		case 'D':
+			outdir = optarg;
 			break;
 		case 'r':
 			ruleset = optarg;
@@ -2064,9 +2173,14 @@ run(int argc, char **argv, struct arb_turn *t)
 	}
 	if (verifying)
 		return verify(argv0, argc, argv);
-	if (textual && tracefile == NULL && !check) {
-		fprintf(stderr, "%s: --text goes with --trace-file or "
-		    "--check\n", progname);
+	if (textual && tracefile == NULL && !check && forp == NULL) {
+		fprintf(stderr, "%s: --text goes with --trace-file, --check or "
+		    "--for\n", progname);
+		return EXIT_USAGE;
+	}
+	if ((outdir != NULL) != (forp != NULL && strcmp(forp, "all") == 0)) {
+		fprintf(stderr, "%s: --outdir goes with --for all, and --for "
+		    "all with --outdir\n", progname);
 		return EXIT_USAGE;
 	}
 	/* --check --text: the report is text (and so is the trace). */
@@ -2104,6 +2218,30 @@ run(int argc, char **argv, struct arb_turn *t)
 	names[0] = output;
 	names[1] = next;
 	names[2] = tracefile;
+	/* --for all: the result only where -o says; --for PLAYER: the
+	 * player's report instead of it (text with --text). */
+	if (outdir != NULL && !output_set)
+		names[0] = NULL;
+	if (forp != NULL && outdir == NULL)
+		wkind[0] = textual ? W_VIEWTEXT : W_VIEW;
+	if (svg != NULL) {
+		wkind[nnames] = W_SVG;
+		wwho[nnames] = -1;
+		names[nnames++] = svg;
+	}
+	if (svgnext != NULL) {
+		wkind[nnames] = W_SVGNEXT;
+		wwho[nnames] = -1;
+		names[nnames++] = svgnext;
+	}
+	for (i = 0, nstd = 0; i < nnames; i++)
+		nstd += names[i] != NULL && strcmp(names[i], "-") == 0;
+	if (nstd > 1) {
+		fprintf(stderr, "%s: only one output can go to standard "
+		    "output\n", progname);
+		rc = EXIT_USAGE;
+		goto out;
+	}
 	if ((rc = check_names(argv[0], ops, nops, names, secret, rolls)) != 0)
 		goto out;
 	catch_fatal();
@@ -2133,6 +2271,11 @@ run(int argc, char **argv, struct arb_turn *t)
 		rc = EXIT_DATA;
 		goto out;
 	}
+	if (forp != NULL && (rc = for_players(t, forp, outdir, names,
+	    paths, &npaths, svg != NULL)) == 0)
+		rc = check_names(argv[0], ops, nops, names, secret, rolls);
+	if (rc != 0)
+		goto out;
 	for (i = 0; i < nops; i++) {
 		if ((text = slurp(ops[i].path, &len, &rc)) == NULL)
 			goto out;
@@ -2173,6 +2316,8 @@ run(int argc, char **argv, struct arb_turn *t)
 	    nfiles > 0)))
 		rc = EXIT_ILLEGAL;
 out:
+	while (npaths > 0)
+		free(paths[--npaths]);
 	free(ops);
 	return rc;
 }

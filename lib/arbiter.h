@@ -170,6 +170,35 @@ int		 arb_turn_write_next(struct arb_turn *t, FILE *fp,
 int		 arb_turn_write_trace(struct arb_turn *t, int text, FILE *fp,
 		    struct arb_error *e);
 
+/*
+ * Pictures and players' reports (after arb_turn_run()).  Players are
+ * numbered from 0 in the map's order; arb_turn_player() gives the name
+ * of player i (lent), or NULL past the last; arb_turn_find_player() the
+ * number of the player named, or -1 with *hint the nearest name (lent)
+ * or NULL.
+ *
+ * arb_turn_write_svg() draws the turn as SVG (arbiter(1), --svg): with
+ * ARB_SVG_NEXT the board as the next turn begins; player -1 for the
+ * umpire's picture, else as that player sees it.  arb_turn_write_view()
+ * writes the result as player sees it (arbiter-result(5), A player's
+ * report): JSON, with the trace under ARB_VIEW_TRACE, or plain text under
+ * ARB_VIEW_TEXT.  Both return 0, or -1 with e filled as the writers
+ * above.
+ */
+#define ARB_SVG_NEXT	0x01
+#define ARB_VIEW_TEXT	0x01
+#define ARB_VIEW_TRACE	0x02
+const char	*arb_turn_player(const struct arb_turn *t, int i);
+int		 arb_turn_find_player(struct arb_turn *t, const char *name,
+		    const char **hint);
+int		 arb_turn_write_svg(struct arb_turn *t, int flags, int player,
+		    FILE *fp, struct arb_error *e);
+int		 arb_turn_write_view(struct arb_turn *t, int player, int flags,
+		    FILE *fp, struct arb_error *e);
+/* The trace as player may see it (arbiter-result(5), A player's report). */
+int		 arb_turn_write_trace_for(struct arb_turn *t, int player,
+		    int text, FILE *fp, struct arb_error *e);
+
 /* The names of the rule systems, NULL-terminated; lent, static. */
 const char	*const *arb_rulesets(void);
 

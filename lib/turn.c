@@ -401,3 +401,57 @@ arb_turn_write_trace(struct arb_turn *t, int text, FILE *fp,
 	return 0;
 }
 
+
+/* Pictures and players' reports (arbiter.h; format/svg.c, view.c). */
+const char *
+arb_turn_player(const struct arb_turn *t, int i)
+{
+	return i >= 0 && (size_t)i < t->players.n ? t->players.v[i].name :
+	    NULL;
+}
+
+int
+arb_turn_find_player(struct arb_turn *t, const char *name,
+    const char **hint)
+{
+	return view_player(t, name, hint);
+}
+
+int
+arb_turn_write_svg(struct arb_turn *t, int flags, int player, FILE *fp,
+    struct arb_error *e)
+{
+	jmp_buf		 jb;
+
+	GUARD(t, e, emit_release(t));
+	emit_svg(t, (flags & ARB_SVG_NEXT) ? SVG_NEXT : 0, player, fp);
+	t->mem.jmp = NULL;
+	return 0;
+}
+
+int
+arb_turn_write_view(struct arb_turn *t, int player, int flags, FILE *fp,
+    struct arb_error *e)
+{
+	jmp_buf		 jb;
+
+	GUARD(t, e, emit_release(t));
+	emit_view(t, player, ((flags & ARB_VIEW_TEXT) ? VIEW_TEXT : 0) |
+	    ((flags & ARB_VIEW_TRACE) ? VIEW_TRACE : 0), fp);
+	t->mem.jmp = NULL;
+	return 0;
+}
+
+int
+arb_turn_write_trace_for(struct arb_turn *t, int player, int text, FILE *fp,
+    struct arb_error *e)
+{
+	jmp_buf		 jb;
+
+	GUARD(t, e, t->trace_for = 0; emit_release(t));
+	t->trace_for = player + 1;
+	emit_trace(t, text, fp);
+	t->trace_for = 0;
+	t->mem.jmp = NULL;
+	return 0;
+}

@@ -883,6 +883,8 @@ emit_trace(struct arb_turn *t, int text, FILE *fp)
 		w->owner = t;
 		w->fp = fp;
 		for (i = 0; i < t->trace.n; i++) {
+			if (!view_event(t, &t->trace.v[i]))	/* view.c */
+				continue;
 			t->json = event_json(t, &t->trace.v[i]);
 			o_value(w, t->json, 0, false);
 			o_put(w, "\n", 1);
@@ -897,6 +899,8 @@ emit_trace(struct arb_turn *t, int text, FILE *fp)
 	for (i = 0; i < t->trace.n; i++) {
 		const struct tevent *te = &t->trace.v[i];
 
+		if (!view_event(t, te))	/* view.c */
+			continue;
 		/* "step: order=1 from=0304 to=0404 cost=2" */
 		fprintf(fp, "%s:", te->f[0].s);
 		for (k = 1; k < te->nf; k++) {
@@ -1192,6 +1196,7 @@ emit_next(struct arb_turn *t, FILE *fp)
 		jw_add(a, uj);
 	}
 	jw_set(root, "units", a);
+	emit_display(t, (struct jv *)root);	/* display.c */
 	jw_dump(&t->mem, t, root, true, fp);
 	end(t);
 }

@@ -22,4 +22,18 @@ void	 emit_next(struct arb_turn *, FILE *);
 void	 emit_trace(struct arb_turn *, int text, FILE *);
 void	 emit_release(struct arb_turn *);	/* the document being built */
 
+/* display.c: the map's "display" and "reveal_orders", read and carried
+ * to the next map; svg.c: the picture; view.c: a player's report. */
+void	 load_display(struct arb_turn *, struct ld *, const struct jv *root);
+void	 emit_display(struct arb_turn *, struct jv *root);
+bool	 view_reveals(const struct arb_turn *);
+int	 view_player(struct arb_turn *, const char *name, const char **hint);
+#define SVG_NEXT	0x01	/* the board as the next turn begins */
+void	 emit_svg(struct arb_turn *, int flags, int player, FILE *);
+#define VIEW_TEXT	0x01	/* plain text, for a mail */
+#define VIEW_TRACE	0x02	/* with the trace, filtered */
+void	 emit_view(struct arb_turn *, int player, int flags, FILE *);
+/* Whether the trace written shows event (t->trace_for). */
+bool	 view_event(const struct arb_turn *, const struct tevent *);
+
 #endif /* ARBITER_FORMAT_H */

@@ -29,7 +29,7 @@ parse(struct arb_turn *t, struct ld *ld)
 static const char *const map_keys[] = {
 	"$schema", "arbiter", "ruleset", "game", "turn", "seed", "dice",
 	"board", "cells", "hexsides", "connections", "players", "turn_order",
-	"units", NULL
+	"units", "display", "reveal_orders", NULL
 };
 static const char *const board_keys[] = {
 	"grid", "cols", "rows", "default", "layout", "legend", "terrain", NULL
@@ -820,6 +820,7 @@ load_map(struct arb_turn *t, struct ld *ld)
 		load_units(t, ld, v);
 	if (t->rs->loaded != NULL)
 		t->rs->loaded(t, ld, root);
+	load_display(t, ld, root);	/* display.c */
 	t->ld = NULL;
 	ld_close(ld);
 }

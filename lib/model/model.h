@@ -477,6 +477,13 @@ struct arb_turn {
 	void			*json;		/* a document being written */
 	struct pool		 wpool;		/* where it is built */
 	bool			 wpooled;	/* it is (jv_pool()) */
+	/* The map's "display" and "reveal_orders" (format/display.c). */
+	bool			 has_display;
+	int			*disp_x, *disp_y;	/* graph: by cell */
+	const char		*disp_bg;	/* a background image, or NULL */
+	int			 reveal_orders;	/* 0: not given, 1: true, 2: false */
+	int			 trace_for;	/* 0, or 1 + the player whose
+						 * view of the trace is written */
 };
 
 /* fairdice.c: fair dice over the turn (arbiter-rules(7), Dice): the

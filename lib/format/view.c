@@ -1,0 +1,457 @@
+/*
+ * arbiter: a turn adjudicator for hex and territory wargames.
+ * Copyright (c) 2026 the arbiter developers.  ISC license (see README.md).
+ *
+ * The formats layer (format.h): the result as one player may see it
+ * (arbiter-result(5), A player's report).  The whole result is written,
+ * read back and cut, so that whatever a rule system adds is cut by the
+ * same rules without knowing it:
+ *
+ *  - the player's own orders, files and attacks stay in full;
+ *  - of the other players', with the map's reveal_orders true (the
+ *    default), their orders after adjudication stay too; with it false,
+ *    their orders, files and attacks go, every member that names one of
+ *    their orders goes with the member naming its player (X and
+ *    X_player, and the matching elements of X and X_players), the other
+ *    players' resources go (their spending tells their orders), the dice
+ *    keep their values but not why they were rolled, the refusals are
+ *    counted for the player alone, and the trace keeps only the events
+ *    that name an order of the player's and no other's;
+ *  - the board after the turn (units, losses, ownership, cells) stays.
+ *
+ * With VIEW_TEXT the same cut is written as plain text for a mail.
+ */
+#define _POSIX_C_SOURCE 200809L	/* open_memstream */
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/format.h"
+#include "json/doc.h"
+
+struct cut {
+	const char	*me;
+	bool		 reveal;
+};
+
+static bool
+is(const json_t *v, const char *s)
+{
+	return json_is_string(v) && strcmp(json_string_value(v), s) == 0;
+}
+
+/* Whether an element of orders, files or attacks is someone else's. */
+static bool
+others(const struct cut *c, const json_t *v)
+{
+	const json_t	*p = json_object_get(v, "player");
+
+	return !c->reveal && p != NULL && !is(p, c->me);
+}
+
+static void
+keep_mine(const struct cut *c, json_t *arr)
+{
+	size_t	 i;
+
+	for (i = 0; i < json_array_size(arr);)
+		if (others(c, json_array_get(arr, i)))
+			json_array_remove(arr, i);
+		else
+			i++;
+}
+
+/* Every member naming another player's order goes, with its player. */
+static void
+strip(const struct cut *c, json_t *v)
+{
+	const char	*key;
+	json_t		*m;
+	void		*tmp;
+	size_t		 i;
+	char		 base[128];
+
+	if (json_is_array(v)) {
+		for (i = 0; i < json_array_size(v); i++)
+			strip(c, json_array_get(v, i));
+		return;
+	}
+	if (!json_is_object(v))
+		return;
+	json_object_foreach_safe(v, tmp, key, m) {
+		size_t	 n = strlen(key);
+
+		if (n > 7 && n - 7 < sizeof(base) &&
+		    strcmp(key + n - 7, "_player") == 0) {
+			memcpy(base, key, n - 7);
+			base[n - 7] = '\0';
+			if (json_object_get(v, base) != NULL && !is(m, c->me)) {
+				json_object_del(v, base);
+				json_object_del(v, key);
+			}
+		} else if (n > 8 && n - 8 < sizeof(base) &&
+		    strcmp(key + n - 8, "_players") == 0 &&
+		    json_is_array(m)) {
+			json_t	*b;
+
+			memcpy(base, key, n - 8);
+			base[n - 8] = '\0';
+			b = json_object_get(v, base);
+			/* breakaways and breakaway_players */
+			if (b == NULL) {
+				snprintf(base + n - 8, sizeof(base) - (n - 8),
+				    "s");
+				b = json_object_get(v, base);
+			}
+			if (b == NULL || !json_is_array(b))
+				continue;
+			for (i = json_array_size(m); i-- > 0;)
+				if (!is(json_array_get(m, i), c->me)) {
+					json_array_remove(m, i);
+					json_array_remove(b, i);
+				}
+		}
+	}
+	json_object_foreach(v, key, m)
+		strip(c, m);
+}
+
+/* A trace event is kept when every order it names is the player's. */
+static bool
+event_mine(const struct cut *c, json_t *ev)
+{
+	const char	*key;
+	json_t		*m, *p;
+	char		 pk[160];
+	bool		 named = false;
+
+	json_object_foreach(ev, key, m) {
+		size_t	 n = strlen(key);
+
+		if (strcmp(key, "order") == 0)
+			p = json_object_get(ev, "player");
+		else if (n >= 5 && strcmp(key + n - 5, "order") == 0 &&
+		    n + 8 < sizeof(pk)) {
+			snprintf(pk, sizeof(pk), "%s_player", key);
+			p = json_object_get(ev, pk);
+		} else
+			continue;
+		if (p == NULL || !is(p, c->me))
+			return false;
+		named = true;
+	}
+	return named;
+}
+
+static void
+cut(struct arb_turn *t, const struct cut *c, int player, json_t *r)
+{
+	json_t		*v, *out;
+	size_t		 i;
+	int		 ro = 0, rf = 0;
+
+	if (c->reveal)
+		return;
+	keep_mine(c, json_object_get(r, "files"));
+	keep_mine(c, json_object_get(r, "orders"));
+	keep_mine(c, json_object_get(r, "attacks"));
+	for (i = 0; i < t->orders.n; i++)
+		ro += t->orders.v[i].refused && t->orders.v[i].player == player;
+	for (i = 0; i < t->files.n; i++)
+		rf += t->files.v[i].refused && t->files.v[i].player == player;
+	if ((v = json_object_get(r, "refused")) != NULL) {
+		jw_set(v, "orders", jw_ok(json_integer(ro)));
+		jw_set(v, "files", jw_ok(json_integer(rf)));
+	}
+	if ((v = json_object_get(r, "players")) != NULL) {
+		const char	*key;
+		json_t		*m;
+		void		*tmp;
+
+		json_object_foreach_safe(v, tmp, key, m)
+			if (strcmp(key, c->me) != 0)
+				json_object_del(v, key);
+	}
+	if ((v = json_object_get(r, "dice")) != NULL &&
+	    (v = json_object_get(v, "draws")) != NULL)
+		for (i = 0; i < json_array_size(v); i++)
+			json_object_del(json_array_get(v, i), "why");
+	if ((v = json_object_get(r, "trace")) != NULL) {
+		out = jw_ok(json_array());
+		for (i = 0; i < json_array_size(v); i++)
+			if (event_mine(c, json_array_get(v, i)))
+				jw_add(out, json_incref(json_array_get(v,
+				    i)));
+		json_object_set_new(r, "trace", out);
+	}
+	strip(c, r);
+}
+
+/* The value's text, for the plain report. */
+static const char *
+sv(const json_t *v)
+{
+	return json_is_string(v) ? json_string_value(v) : "";
+}
+
+static void
+cells_text(FILE *fp, const json_t *a, const char *sep)
+{
+	size_t	 i;
+
+	for (i = 0; i < json_array_size(a); i++)
+		fprintf(fp, "%s%s", i > 0 ? sep : "",
+		    sv(json_array_get(a, i)));
+}
+
+static void
+text_report(struct arb_turn *t, const struct cut *c, json_t *r, FILE *fp)
+{
+	json_t		*a, *v, *m;
+	const char	*key;
+	size_t		 i;
+	int		 n;
+
+	fprintf(fp, "%s, turn %d: the report for %s\n", t->rs->name,
+	    t->number, c->me);
+	fprintf(fp, "\nYour orders\n");
+	a = json_object_get(r, "orders");
+	for (i = 0, n = 0; i < json_array_size(a); i++) {
+		const json_t *o = json_array_get(a, i);
+
+		if (!is(json_object_get(o, "player"), c->me))
+			continue;
+		n++;
+		fprintf(fp, "  %s: %s", sv(json_object_get(o, "id")),
+		    sv(json_object_get(o, "kind")));
+		if (json_array_size(json_object_get(o, "units")) > 0) {
+			fputs(" ", fp);
+			cells_text(fp, json_object_get(o, "units"), ",");
+		}
+		if ((v = json_object_get(o, "path")) != NULL) {
+			fputs(" along ", fp);
+			cells_text(fp, v, "-");
+		} else if ((v = json_object_get(o, "target")) != NULL)
+			fprintf(fp, " at %s", sv(v));
+		fprintf(fp, ": %s", sv(json_object_get(o, "status")));
+		if (!is(json_object_get(o, "status"), "done"))
+			fprintf(fp, " (%s, %s)", sv(json_object_get(o,
+			    "reason")), sv(json_object_get(o, "rule")));
+		fputs("\n", fp);
+		if (*sv(json_object_get(o, "message")) != '\0')
+			fprintf(fp, "    %s\n", sv(json_object_get(o,
+			    "message")));
+	}
+	if (n == 0)
+		fputs("  none\n", fp);
+	fputs("\nWhat you lost\n", fp);
+	a = json_object_get(r, "losses");
+	for (i = 0, n = 0; i < json_array_size(a); i++) {
+		const json_t *l = json_array_get(a, i);
+		const char *what = "strength";
+
+		if (!is(json_object_get(l, "player"), c->me))
+			continue;
+		n++;
+		if (json_object_get(l, "strength") == NULL &&
+		    t->rs->cell_x != NULL)
+			what = t->rs->cell_x[0].name;
+		fprintf(fp, "  %s%s%lld %s", sv(json_object_get(l, "unit")),
+		    json_object_get(l, "unit") != NULL ? ": " : "",
+		    (long long)json_integer_value(json_object_get(l, what)),
+		    what);
+		if ((v = json_object_get(l, "at")) != NULL)
+			fprintf(fp, " at %s", sv(v));
+		fprintf(fp, " (%s)\n", sv(json_object_get(l, "cause")));
+	}
+	a = json_object_get(r, "units");
+	for (i = 0; i < json_array_size(a); i++) {
+		const json_t *u = json_array_get(a, i);
+
+		if (is(json_object_get(u, "player"), c->me) &&
+		    is(json_object_get(u, "status"), "eliminated")) {
+			n++;
+			fprintf(fp, "  %s was eliminated\n",
+			    sv(json_object_get(u, "id")));
+		}
+	}
+	if (n == 0)
+		fputs("  nothing\n", fp);
+	fputs("\nGround changing hands\n", fp);
+	a = json_object_get(r, "ownership");
+	for (i = 0, n = 0; i < json_array_size(a); i++) {
+		const json_t *o = json_array_get(a, i);
+		const json_t *f = json_object_get(o, "from");
+		const json_t *to = json_object_get(o, "to");
+
+		if (!is(f, c->me) && !is(to, c->me))
+			continue;
+		n++;
+		fprintf(fp, "  %s: %s %s (%s)\n", sv(json_object_get(o,
+		    "cell")), is(to, c->me) ? "gained from" : "lost to",
+		    is(to, c->me) ? (json_is_null(f) ? "no one" : sv(f)) :
+		    (json_is_null(to) ? "no one" : sv(to)),
+		    sv(json_object_get(o, "why")));
+	}
+	if (n == 0)
+		fputs("  none\n", fp);
+	fputs("\nYour units after the turn\n", fp);
+	a = json_object_get(r, "units");
+	for (i = 0; i < json_array_size(a); i++) {
+		const json_t *u = json_array_get(a, i);
+
+		if (!is(json_object_get(u, "player"), c->me))
+			continue;
+		fprintf(fp, "  %s %s, strength %lld", sv(json_object_get(u,
+		    "id")), sv(json_object_get(u, "type")),
+		    (long long)json_integer_value(json_object_get(u,
+		    "strength")));
+		if ((v = json_object_get(u, "at")) != NULL &&
+		    json_is_string(v))
+			fprintf(fp, ", at %s", sv(v));
+		fprintf(fp, " (%s)\n", sv(json_object_get(u, "status")));
+	}
+	v = json_object_get(json_object_get(r, "players"), c->me);
+	fputs("\nYour points\n", fp);
+	n = 0;
+	json_object_foreach(v, key, m) {
+		if (json_is_integer(m)) {
+			fprintf(fp, "  %s: %lld\n", key,
+			    (long long)json_integer_value(m));
+			n++;
+		}
+	}
+	if (n == 0)
+		fputs("  none kept by this rule system\n", fp);
+	if (c->reveal) {
+		fputs("\nThe other players' orders\n", fp);
+		a = json_object_get(r, "orders");
+		for (i = 0, n = 0; i < json_array_size(a); i++) {
+			const json_t *o = json_array_get(a, i);
+
+			if (is(json_object_get(o, "player"), c->me))
+				continue;
+			n++;
+			fprintf(fp, "  %s of %s: %s: %s\n",
+			    sv(json_object_get(o, "id")),
+			    sv(json_object_get(o, "player")),
+			    sv(json_object_get(o, "kind")),
+			    sv(json_object_get(o, "status")));
+		}
+		if (n == 0)
+			fputs("  none\n", fp);
+	} else
+		fputs("\nThe other players' orders are not shown "
+		    "(reveal_orders is false).\n", fp);
+}
+
+/*
+ * The player's report: the result (with the trace under VIEW_TRACE)
+ * written, read back, cut and written again.
+ */
+void
+emit_view(struct arb_turn *t, int player, int flags, FILE *fp)
+{
+	struct cut	 c;
+	json_t		*r, *n;
+	json_error_t	 je;
+	char		*buf = NULL;
+	size_t		 len = 0;
+	FILE		*mem;
+	const char	*key;
+	json_t		*m;
+
+	c.me = t->players.v[player].name;
+	c.reveal = view_reveals(t);
+	if ((mem = open_memstream(&buf, &len)) == NULL)
+		t_nomem(t);
+	emit_result(t, (flags & VIEW_TRACE) ? ARB_RESULT_TRACE : 0, mem);
+	if (fclose(mem) != 0) {
+		free(buf);
+		t_nomem(t);
+	}
+	r = json_loadb(buf, len, 0, &je);
+	free(buf);
+	if (r == NULL)
+		t_fail(t, ARB_EINTERNAL, "the result does not read back: %s",
+		    je.text);
+	/* Held where a failure drops it (emit_release), malloc'ed. */
+	t->wpooled = false;
+	t->json = r;
+	jw_begin(&t->mem);
+	cut(t, &c, player, r);
+	if (flags & VIEW_TEXT)
+		text_report(t, &c, r, fp);
+	else {
+		/* "for" and "reveal_orders" after "turn". */
+		n = t->json = jw_ok(json_object());
+		json_object_foreach(r, key, m) {
+			jw_set(n, key, json_incref(m));
+			if (strcmp(key, "turn") == 0) {
+				jw_set(n, "for", jw_ok(json_string(c.me)));
+				jw_set(n, "reveal_orders",
+				    jw_ok(json_boolean(c.reveal)));
+			}
+		}
+		json_decref(r);
+		r = n;
+		jw_dump(&t->mem, t, r, true, fp);
+	}
+	if (ferror(fp))
+		jw_fail(&t->mem, fp, errno);
+	json_decref(r);
+	t->json = NULL;
+}
+
+/* The player named, or -1 with *hint the nearest name (or NULL). */
+int
+view_player(struct arb_turn *t, const char *name, const char **hint)
+{
+	struct suggest	 sg;
+	size_t		 i;
+
+	*hint = NULL;
+	for (i = 0; i < t->players.n; i++)
+		if (strcmp(t->players.v[i].name, name) == 0)
+			return (int)i;
+	suggest_start(&sg, name);
+	for (i = 0; i < t->players.n; i++)
+		suggest_offer(&sg, t->players.v[i].name);
+	*hint = sg.best;
+	return -1;
+}
+
+/* The trace's event as written for t->trace_for: as event_mine() does. */
+bool
+view_event(const struct arb_turn *t, const struct tevent *te)
+{
+	const char	*me;
+	char		 pk[160];
+	bool		 named = false;
+	int		 i, k;
+
+	if (t->trace_for == 0 || view_reveals(t))
+		return true;
+	me = t->players.v[t->trace_for - 1].name;
+	for (i = 0; i < te->nf; i++) {
+		const char	*key = te->f[i].key;
+		size_t		 n = strlen(key);
+
+		if (strcmp(key, "order") == 0)
+			snprintf(pk, sizeof(pk), "player");
+		else if (n >= 5 && strcmp(key + n - 5, "order") == 0 &&
+		    n + 8 < sizeof(pk))
+			snprintf(pk, sizeof(pk), "%s_player", key);
+		else
+			continue;
+		for (k = 0; k < te->nf; k++)
+			if (strcmp(te->f[k].key, pk) == 0)
+				break;
+		if (k == te->nf || te->f[k].type != TF_STR ||
+		    strcmp(te->f[k].s, me) != 0)
+			return false;
+		named = true;
+	}
+	return named;
+}
