@@ -271,7 +271,7 @@ install: arbiter libarbiter.a
 	printf '%s\n' "prefix=$(PREFIX)" "libdir=$$l" \
 	    "includedir=$$i" "" "Name: arbiter" \
 	    "Description: turn adjudicator for hex and territory wargames" \
-	    "Version: $$v" "Requires.private: jansson libsodium" \
+	    "Version: $$v" "Requires.private: jansson libsodium libgvc" \
 	    'Libs: -L$${libdir} -larbiter' "Libs.private: -lm" \
 	    'Cflags: -I$${includedir}' \
 	    >"$(DESTDIR)$(LIBDIR)/pkgconfig/arbiter.pc"

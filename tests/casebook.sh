@@ -9,7 +9,11 @@
 # byte-identical) and once more with the order files reversed on the
 # command line (the result must not change).  Where a case has expect.txt,
 # the outcome worked out by hand, tests/expect checks the result against it
-# too, so that a golden cannot drift from the hand computation.
+# too, so that a golden cannot drift from the hand computation.  Where a
+# case has expected.svg, the first and the reversed runs also write the
+# picture (--svg), which must be those bytes; where it has expected.txt, a
+# run with --text added (a player's report as text: args hold --for) must
+# write those bytes.
 #
 #	ARBITER=path	the program (default ./arbiter)
 #	VERBOSE=1	print each command
@@ -42,11 +46,14 @@ for dir in "$top"/fixtures/*/*/; do
 	args=$(cat args 2>/dev/null)
 	orders=$(ls orders/*.json 2>/dev/null)
 	reversed=$(printf '%s\n' $orders | sort -r)
-	nextarg=
+	nextarg= svg= svg3=
 	[ -f expected.next.json ] && nextarg="--next $tmp/next.json"
-	[ -n "$VERBOSE" ] && echo "# (cd $dir && arbiter $args $nextarg map.json" $orders ")"
-	$run $args $nextarg map.json $orders >"$tmp/out" 2>"$tmp/err"
+	[ -f expected.svg ] && svg="--svg $tmp/pic.svg" svg3="--svg $tmp/pic3.svg"
+	[ -n "$VERBOSE" ] && echo "# (cd $dir && arbiter $args $nextarg $svg map.json" $orders ")"
+	rm -f "$tmp/pic.svg" "$tmp/pic3.svg" "$tmp/txt"
+	$run $args $nextarg $svg map.json $orders >"$tmp/out" 2>"$tmp/err"
 	status=$?
+	[ -f expected.txt ] && $run $args --text map.json $orders >"$tmp/txt" 2>&1
 	why=
 	if [ -n "$UPDATE" ]; then
 		if [ $status -ne 0 -a $status -ne 1 ]; then
@@ -63,6 +70,8 @@ for dir in "$top"/fixtures/*/*/; do
 			else rm -f expected.status; fi
 		fi
 		[ -n "$nextarg" ] && cp "$tmp/next.json" expected.next.json
+		[ -n "$svg" ] && cp "$tmp/pic.svg" expected.svg
+		[ -f expected.txt ] && cp "$tmp/txt" expected.txt
 	fi
 	# The result, the diagnostic, the exit status and the next map
 	# are compared by arbiter --verify, as users compare their own
@@ -84,6 +93,12 @@ for dir in "$top"/fixtures/*/*/; do
 		*)
 			grep -v '^verify: ' "$tmp/verify" | head -20 ;;
 		esac | sed 's/^/# /'
+	elif [ -n "$svg" ] && ! cmp -s expected.svg "$tmp/pic.svg"; then
+		why="the picture differs from expected.svg"
+		diff -u expected.svg "$tmp/pic.svg" | sed 's/^/# /' | head -20
+	elif [ -f expected.txt ] && ! cmp -s expected.txt "$tmp/txt"; then
+		why="the text report differs from expected.txt"
+		diff -u expected.txt "$tmp/txt" | sed 's/^/# /' | head -20
 	elif [ -n "$nextarg" ] && ! $run $args "$tmp/next.json" >/dev/null 2>"$tmp/err2"; then
 		why="the next map does not load again: $(cat "$tmp/err2")"
 	elif [ -f expect.txt ] && ! "$expect" expect.txt "$tmp/out" >"$tmp/exp" 2>&1; then
@@ -102,12 +117,14 @@ for dir in "$top"/fixtures/*/*/; do
 		    "$tmp/next3.json"
 		$run $args --trace-file "$tmp/trace2" $n2 map.json $orders \
 		    >"$tmp/out2" 2>"$tmp/err2"
-		$run $args --trace-file "$tmp/trace3" $n3 map.json $reversed \
-		    >"$tmp/out3" 2>"$tmp/err3"
+		$run $args --trace-file "$tmp/trace3" $n3 $svg3 map.json \
+		    $reversed >"$tmp/out3" 2>"$tmp/err3"
 		if ! cmp -s "$tmp/out" "$tmp/out2" || ! cmp -s "$tmp/err" "$tmp/err2"; then
 			why="a second run gave other output"
 		elif [ -f expected.json ] && ! cmp -s "$tmp/out" "$tmp/out3"; then
 			why="reversing the order files changed the result"
+		elif [ -n "$svg" ] && ! cmp -s "$tmp/pic.svg" "$tmp/pic3.svg"; then
+			why="reversing the order files changed the picture"
 		elif [ -f expected.json ] &&
 		    ! cmp -s "$tmp/trace2" "$tmp/trace3"; then
 			why="reversing the order files changed the trace"

@@ -4,7 +4,8 @@
 # valgrind with VALGRIND=1), the JSONTestSuite cases, the error-path tests, the fuzz
 # replays, the property test, the casebook against the JSON Schemas, the
 # example games against the manuals that quote them, the consistency of
-# the trace with the result (tests/consistency.py) and the man page lint.  Ends with one line: "N passed, N failed".
+# the trace with the result (tests/consistency.py), the pictures and
+# players' reports (tests/svg.sh, tests/views.py) and the man page lint.  Ends with one line: "N passed, N failed".
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 70
 log=$(mktemp) || exit 70
@@ -68,6 +69,11 @@ suite "schema" sh tests/schema.sh
 # up from their parts, every event documented (arbiter-result(5)).
 suite "consistency" python3 tests/consistency.py "$top" "$ARBITER" \
     tests/prop 20
+# Pictures and players' reports (issue 16): the golden SVGs parsed and
+# rendered in headless Chromium, doc/demo-turn.svg up to date; nothing of
+# another player's orders in a report when the map hides them, --outdir.
+suite "svg" sh tests/svg.sh
+suite "views" python3 tests/views.py "$top" "$ARBITER"
 # Refused orders: every member of every order kind spoilt in turn, and
 # orders for another player's unit (issue 12).
 suite "refusals" python3 tests/refusals.py

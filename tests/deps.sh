@@ -2,8 +2,11 @@
 # Installs what arbiter needs to build and test, where it is missing:
 # jansson (libjansson-dev, found with pkg-config), libsodium
 # (libsodium-dev: the fair dice' HMAC-SHA-256, SHA-256 and random bytes),
-# mandoc (man page lint) and python3 with python3-jsonschema (the schema
-# check).  Uses
+# Graphviz's library (libgraphviz-dev, pkg-config libgvc: the layout of a
+# graph board's picture), mandoc (man page lint) and python3 with
+# python3-jsonschema (the schema check); and, for make check only,
+# Chromium (chromium: tests/svg.sh renders the golden pictures with it),
+# whose absence skips that rendering instead of failing.  Uses
 # apt-get when it can; says what to install when it cannot.
 #
 # With --check (plain make), only what the build needs is looked for, and
@@ -14,6 +17,8 @@ if [ "$1" = --check ]; then
 	pkg-config --exists jansson 2>/dev/null || need="$need libjansson-dev"
 	pkg-config --exists libsodium 2>/dev/null ||
 	    need="$need libsodium-dev"
+	pkg-config --exists libgvc 2>/dev/null ||
+	    need="$need libgraphviz-dev"
 	[ -z "$need" ] && exit 0
 	echo "arbiter: cannot build: missing$need; install it (Debian:" \
 	    "apt-get install$need) or run make demo, which does" >&2
@@ -26,6 +31,7 @@ command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
 pkg-config --exists jansson 2>/dev/null || missing="$missing libjansson-dev"
 pkg-config --exists libsodium 2>/dev/null ||
     missing="$missing libsodium-dev"
+pkg-config --exists libgvc 2>/dev/null || missing="$missing libgraphviz-dev"
 command -v mandoc >/dev/null 2>&1 || missing="$missing mandoc"
 command -v cc >/dev/null 2>&1 || missing="$missing gcc"
 command -v make >/dev/null 2>&1 || missing="$missing make"
@@ -35,6 +41,21 @@ probe='import jsonschema; jsonschema.Draft202012Validator'
 if ! /usr/bin/python3 -c "$probe" >/dev/null 2>&1 &&
     ! python3 -c "$probe" >/dev/null 2>&1; then
 	missing="$missing python3-jsonschema"
+fi
+# Chromium is tried on its own: a machine without it still builds and
+# tests, and tests/svg.sh says that it skipped the rendering.
+if [ -z "$SVG_NO_CHROMIUM" ] && ! command -v chromium >/dev/null 2>&1 &&
+    command -v apt-get >/dev/null 2>&1; then
+	sudo=
+	[ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && sudo=sudo
+	if [ "$(id -u)" -eq 0 ] || [ -n "$sudo" ]; then
+		echo "arbiter: installing: chromium (for tests/svg.sh)"
+		export DEBIAN_FRONTEND=noninteractive
+		{ $sudo apt-get update -qq &&
+		    $sudo apt-get install -y -qq chromium; } >/dev/null 2>&1 ||
+		    echo "arbiter: chromium could not be installed:" \
+		    "tests/svg.sh will not render the pictures" >&2
+	fi
 fi
 [ -z "$missing" ] && exit 0
 

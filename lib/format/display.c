@@ -40,8 +40,13 @@ positions(struct arb_turn *t, struct ld *ld, const struct jv *v)
 	for (it = ld_iter(v); ld_next(v, &it, &key, &xy);) {
 		ld_push(ld, key);
 		if ((c = board_find(b, key)) < 0) {
-			ld->hint = hint_cell(ld, key);
-			ld_fail(ld, "unknown territory \"%.40s\"", key);
+			const char	*hint;
+
+			ld->hints = true;	/* failing: the cost is one */
+			hint = hint_cell(ld, key);
+			ld_fail(ld, "unknown territory \"%.40s\"%s%s%s", key,
+			    hint != NULL ? " (" : "", hint != NULL ? hint : "",
+			    hint != NULL ? ")" : "");
 		}
 		if (!ld_is_array(xy) || ld_len(ld, xy) != 2)
 			ld_expect(ld, xy, "position", "[x, y], two integers");

@@ -151,8 +151,11 @@ ty(const struct pic *pc, double y)
 	return TOP + px(pc->t->board.th) - px(y);
 }
 
-/* Graphviz keeps global state: one layout at a time in the process. */
+/* Graphviz keeps global state: one layout at a time in the process, in
+ * one context made at the first layout and kept (Graphviz 2.43 loses
+ * memory with each context it frees). */
 static pthread_mutex_t gv_lock = PTHREAD_MUTEX_INITIALIZER;
+static GVC_t	*gvc;
 
 /*
  * A graph laid out by Graphviz's neato with a fixed seed (start=1): the
@@ -164,7 +167,6 @@ graph_layout(struct pic *pc)
 {
 	struct arb_turn	*t = pc->t;
 	const struct board *b = &t->board;
-	GVC_t		*gvc;
 	Agraph_t	*g;
 	Agnode_t	**nodes;
 	char		 name[32];
@@ -173,7 +175,7 @@ graph_layout(struct pic *pc)
 
 	nodes = t_alloc(t, (size_t)b->ncells * sizeof(*nodes) + 1);
 	pthread_mutex_lock(&gv_lock);
-	if ((gvc = gvContext()) == NULL ||
+	if ((gvc == NULL && (gvc = gvContext()) == NULL) ||
 	    (g = agopen("g", Agundirected, NULL)) == NULL) {
 		pthread_mutex_unlock(&gv_lock);
 		t_nomem(t);
@@ -182,6 +184,7 @@ graph_layout(struct pic *pc)
 	agattr(g, AGRAPH, "overlap", "false");
 	agattr(g, AGRAPH, "sep", "+20");
 	agattr(g, AGNODE, "shape", "circle");
+	agattr(g, AGNODE, "label", "");	/* no text to measure */
 	agattr(g, AGNODE, "fixedsize", "true");
 	agattr(g, AGNODE, "width", "1.2");
 	agattr(g, AGEDGE, "len", "2.2");
@@ -203,7 +206,6 @@ graph_layout(struct pic *pc)
 	}
 	gvFreeLayout(gvc, g);
 	agclose(g);
-	gvFreeContext(gvc);
 	pthread_mutex_unlock(&gv_lock);
 }
 
@@ -716,13 +718,15 @@ legend(struct pic *pc)
 			y += 15;
 		}
 	}
-	if (b->kind != BOARD_TABLE) {
+	if (b->kind != BOARD_TABLE && b->nterrains > 0) {
 		y += 6;
 		text(pc, x, y, 12, "start", "#000000", "Terrain");
 		y += 16;
 		for (k = 0; k < b->nterrains; k++)
 			swatch(pc, x, &y, tcolour(b, k),
 			    b->terrains[k]);
+	}
+	if (b->kind != BOARD_TABLE) {
 		if (b->nfeatures > 0) {
 			y += 6;
 			text(pc, x, y, 12, "start", "#000000", "Features");

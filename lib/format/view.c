@@ -12,7 +12,8 @@
  *    default), their orders after adjudication stay too; with it false,
  *    their orders, files and attacks go, every member that names one of
  *    their orders goes with the member naming its player (X and
- *    X_player, and the matching elements of X and X_players), the other
+ *    X_player, and the matching elements of X and X_players; the target
+ *    of an order goes with it), the other
  *    players' resources go (their spending tells their orders), the dice
  *    keep their values but not why they were rolled, the refusals are
  *    counted for the player alone, and the trace keeps only the events
@@ -87,6 +88,10 @@ strip(const struct cut *c, json_t *v)
 			memcpy(base, key, n - 7);
 			base[n - 7] = '\0';
 			if (json_object_get(v, base) != NULL && !is(m, c->me)) {
+				/* The cell an order fought for is where it
+				 * went: it goes with the order. */
+				if (strcmp(base, "order") == 0)
+					json_object_del(v, "target");
 				json_object_del(v, base);
 				json_object_del(v, key);
 			}
@@ -298,11 +303,12 @@ text_report(struct arb_turn *t, const struct cut *c, json_t *r, FILE *fp)
 		fputs("  none\n", fp);
 	fputs("\nYour units after the turn\n", fp);
 	a = json_object_get(r, "units");
-	for (i = 0; i < json_array_size(a); i++) {
+	for (i = 0, n = 0; i < json_array_size(a); i++) {
 		const json_t *u = json_array_get(a, i);
 
 		if (!is(json_object_get(u, "player"), c->me))
 			continue;
+		n++;
 		fprintf(fp, "  %s %s, strength %lld", sv(json_object_get(u,
 		    "id")), sv(json_object_get(u, "type")),
 		    (long long)json_integer_value(json_object_get(u,
@@ -312,6 +318,8 @@ text_report(struct arb_turn *t, const struct cut *c, json_t *r, FILE *fp)
 			fprintf(fp, ", at %s", sv(v));
 		fprintf(fp, " (%s)\n", sv(json_object_get(u, "status")));
 	}
+	if (n == 0)
+		fputs("  none\n", fp);
 	v = json_object_get(json_object_get(r, "players"), c->me);
 	fputs("\nYour points\n", fp);
 	n = 0;
