@@ -431,6 +431,12 @@ table_base(struct pic *pc, const struct unit *u, const struct pose *ps,
 		    MARGIN + px(q[k].x), ty(pc, q[k].y));
 	fprintf(pc->fp, "\" fill=\"%s\" stroke=\"#000000\" "
 	    "stroke-width=\"1\"%s/>\n", fill, extra);
+	/* The middle notch of each side. */
+	for (k = 0; k < 4; k++)
+		fprintf(pc->fp, "<circle class=\"notch\" cx=\"%d\" cy=\"%d\" "
+		    "r=\"2\" fill=\"#000000\"/>\n", MARGIN + px((q[k].x +
+		    q[(k + 1) % 4].x) / 2), ty(pc, (q[k].y + q[(k + 1) % 4].y) /
+		    2));
 	fprintf(pc->fp, "<line class=\"facing\" x1=\"%d\" y1=\"%d\" "
 	    "x2=\"%d\" y2=\"%d\" stroke=\"#000000\" stroke-width=\"3\"/>\n",
 	    MARGIN + px(ps->x), ty(pc, ps->y),
@@ -513,6 +519,88 @@ shown(const struct pic *pc, const struct order *o)
 	    view_reveals(pc->t);
 }
 
+/*
+ * What the rule system reports of an order (its report_order hook), as
+ * the result has it: a table's maneuvers, with their poses and the
+ * turning tool where a turn was made.  Held in t->json (malloc'ed) until
+ * dropped.
+ */
+static json_t *
+order_report(struct arb_turn *t, const struct order *o)
+{
+	json_t	*r;
+
+	if (t->rs->report_order == NULL)
+		return NULL;
+	jw_begin(&t->mem);
+	t->wpooled = false;
+	r = t->json = jw_ok(json_object());
+	t->rs->report_order(t, o, (struct jv *)r);
+	return r;
+}
+
+static double
+realv(const json_t *v)
+{
+	return json_is_number(v) ? json_number_value(v) : 0;
+}
+
+/* A table order's maneuvers: the way through the poses it reached, and
+ * the turning tool's triangle where one was set down.  False when the
+ * report has none. */
+static bool
+maneuvers(struct pic *pc, const struct order *o, const char *col,
+    const char *dash)
+{
+	struct arb_turn	*t = pc->t;
+	json_t		*r = order_report(t, o), *ms, *m, *c, *tool;
+	size_t		 i, k;
+	int		 n = 0;
+
+	ms = r != NULL ? json_object_get(r, "maneuvers") : NULL;
+	for (i = 0; i < json_array_size(ms); i++) {
+		m = json_array_get(ms, i);
+		if ((tool = json_object_get(m, "tool")) == NULL ||
+		    json_array_size(c = json_object_get(tool, "corners")) != 3)
+			continue;
+		fprintf(pc->fp, "<polygon class=\"tool\" points=\"");
+		for (k = 0; k < 3; k++) {
+			json_t	*p = json_array_get(c, k);
+
+			fprintf(pc->fp, "%s%d,%d", k > 0 ? " " : "", MARGIN +
+			    px(realv(json_array_get(p, 0))), ty(pc,
+			    realv(json_array_get(p, 1))));
+		}
+		fprintf(pc->fp, "\" fill=\"#cccccc\" fill-opacity=\"0.6\" "
+		    "stroke=\"#555555\" stroke-dasharray=\"2 2\"/>\n");
+	}
+	for (i = 0; i < json_array_size(ms); i++) {
+		m = json_array_get(ms, i);
+		if (json_object_get(m, "to") == NULL ||
+		    (i == 0 && json_object_get(m, "from") == NULL))
+			break;
+		if (i == 0) {
+			c = json_object_get(m, "from");
+			fprintf(pc->fp, "<polyline class=\"move %s\" "
+			    "points=\"%d,%d", status_word[o->status], MARGIN +
+			    px(realv(json_object_get(c, "x"))), ty(pc,
+			    realv(json_object_get(c, "y"))));
+		}
+		c = json_object_get(m, "to");
+		fprintf(pc->fp, " %d,%d", MARGIN + px(realv(json_object_get(c,
+		    "x"))), ty(pc, realv(json_object_get(c, "y"))));
+		n++;
+	}
+	if (n > 0)
+		fprintf(pc->fp, "\" fill=\"none\" stroke=\"%s\" "
+		    "stroke-width=\"3\"%s marker-end=\"url(#arrow-%s)\"/>\n",
+		    col, dash, status_word[o->status]);
+	if (r != NULL)
+		json_decref(r);
+	t->json = NULL;
+	return n > 0;
+}
+
 /* Each order's move as an arrow, in adjudication order. */
 static void
 draw_orders(struct pic *pc)
@@ -536,6 +624,8 @@ draw_orders(struct pic *pc)
 		if (o->refused || !shown(pc, o))
 			continue;
 		if (b->kind == BOARD_TABLE) {
+			bool	 drawn = maneuvers(pc, o, col, dash);
+
 			for (k = 0; k < o->nunits; k++) {
 				const struct unit *u = &t->units.v[o->units[k]];
 
@@ -546,6 +636,8 @@ draw_orders(struct pic *pc)
 					continue;
 				table_base(pc, u, &u->pose0, "none",
 				    " stroke-dasharray=\"3 3\"");
+				if (drawn)
+					continue;
 				fprintf(pc->fp, "<line class=\"move %s\" "
 				    "x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
 				    "stroke=\"%s\" stroke-width=\"3\"%s "
@@ -710,6 +802,16 @@ legend(struct pic *pc)
 			    "stroke-dasharray=\"4 2\"/>\n", x + 7, y - 4);
 			text(pc, x + 20, y, 10, "start", "#000000",
 			    "attacked, invaded");
+			y += 15;
+		}
+		if (b->kind == BOARD_TABLE) {
+			swatch(pc, x, &y, "#cccccc",
+			    "the turning tool, where a turn was made");
+			fprintf(pc->fp, "<rect x=\"%d\" y=\"%d\" width=\"14\" "
+			    "height=\"10\" fill=\"none\" stroke=\"#000000\" "
+			    "stroke-dasharray=\"3 3\"/>\n", x, y - 9);
+			text(pc, x + 20, y, 10, "start", "#000000",
+			    "a base where its move began");
 			y += 15;
 		}
 		if (pc->player >= 0 && !view_reveals(t)) {
