@@ -261,6 +261,34 @@ try:
     except ET.ParseError as e:
         good, err = False, str(e)
     ok(good, "ids with <, &, quotes are escaped in the picture", err)
+
+    # 6. A long name cut in the title stays whole UTF-8.
+    long = "x" + "\u00e9" * 50
+    m = json.loads(json.dumps(hx))
+    m["players"][long] = m["players"].pop("red")
+    m["turn_order"] = [long if p == "red" else p for p in m["turn_order"]]
+    for u in m["units"]:
+        if u["player"] == "red":
+            u["player"] = long
+    for c in m.get("cells", {}).values():
+        if c.get("owner") == "red":
+            c["owner"] = long
+    red = json.load(open(os.path.join(d, "orders", "red.json")))
+    red["player"] = long
+    os.makedirs(os.path.join(tmp, "long", "orders"))
+    with open(os.path.join(tmp, "long", "map.json"), "w") as f:
+        json.dump(m, f)
+    with open(os.path.join(tmp, "long", "orders", "red.json"), "w") as f:
+        json.dump(red, f)
+    pic = os.path.join(tmp, "long.svg")
+    st, out, err = arb(["--for", long, "--svg", pic, "map.json",
+                        "orders/red.json"], os.path.join(tmp, "long"))
+    try:
+        ET.parse(pic)
+        good = st == 0
+    except (ET.ParseError, OSError) as e:
+        good, err = False, str(e)
+    ok(good, "a long player name cut in the title stays UTF-8", err)
 finally:
     shutil.rmtree(tmp)
 

@@ -294,6 +294,7 @@ features_text(struct pic *pc, int c, int x, int y)
 			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%.4s",
 			    n > 0 ? " " : "", b->features[f]);
 		}
+	utf8_mend(buf);		/* a name cut in a character */
 	if (n > 0)
 		text(pc, x, y, 8, "middle", "#000000", buf);
 }
@@ -501,6 +502,7 @@ draw_unit(struct pic *pc, int ui)
 	text(pc, x, y + 1, 7, "middle", "#ffffff", u->id);
 	snprintf(buf, sizeof(buf), "%.24s %d", t->types.v[u->type].name,
 	    u->strength);
+	utf8_mend(buf);
 	text(pc, x, y + 10, 7, "middle", "#ffffff", buf);
 	if (gone)
 		fprintf(pc->fp, "<path class=\"eliminated\" d=\"M%d %dL%d %d"
@@ -838,6 +840,7 @@ legend(struct pic *pc)
 
 				snprintf(buf, sizeof(buf), "%.4s: %.120s",
 				    b->features[k], b->features[k]);
+				utf8_mend(buf);
 				text(pc, x, y, 10, "start", "#000000", buf);
 				y += 14;
 			}
@@ -936,6 +939,7 @@ emit_svg(struct arb_turn *t, int flags, int player, FILE *fp)
 	    (flags & SVG_NEXT) ? " begins" : player >= 0 ? ", as " : "",
 	    player >= 0 && !(flags & SVG_NEXT) ? t->players.v[player].name :
 	    "", player >= 0 && !(flags & SVG_NEXT) ? " sees it" : "");
+	utf8_mend(title);
 	text(&pc, MARGIN, 30, 16, "start", "#000000", title);
 	if (b->kind == BOARD_HEX)
 		draw_hexes(&pc);

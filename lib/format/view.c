@@ -34,6 +34,7 @@
 struct cut {
 	const char	*me;
 	bool		 reveal;
+	json_t		*hold;		/* what is being built, held in r */
 };
 
 static bool
@@ -68,8 +69,7 @@ static void
 strip(const struct cut *c, json_t *v)
 {
 	const char	*key;
-	json_t		*m;
-	void		*tmp;
+	json_t		*m, *gone;
 	size_t		 i;
 	char		 base[128];
 
@@ -80,7 +80,11 @@ strip(const struct cut *c, json_t *v)
 	}
 	if (!json_is_object(v))
 		return;
-	json_object_foreach_safe(v, tmp, key, m) {
+	/* The keys to drop are listed first and dropped after: an object
+	 * is not changed while it is walked. */
+	gone = jw_ok(json_array());
+	json_object_set_new(c->hold, "", gone);
+	json_object_foreach(v, key, m) {
 		size_t	 n = strlen(key);
 
 		if (n > 7 && n - 7 < sizeof(base) &&
@@ -91,9 +95,9 @@ strip(const struct cut *c, json_t *v)
 				/* The cell an order fought for is where it
 				 * went: it goes with the order. */
 				if (strcmp(base, "order") == 0)
-					json_object_del(v, "target");
-				json_object_del(v, base);
-				json_object_del(v, key);
+					jw_add(gone, jw_ok(json_string("target")));
+				jw_add(gone, jw_ok(json_string(base)));
+				jw_add(gone, jw_ok(json_string(key)));
 			}
 		} else if (n > 8 && n - 8 < sizeof(base) &&
 		    strcmp(key + n - 8, "_players") == 0 &&
@@ -118,6 +122,9 @@ strip(const struct cut *c, json_t *v)
 				}
 		}
 	}
+	for (i = 0; i < json_array_size(gone); i++)
+		json_object_del(v, json_string_value(json_array_get(gone, i)));
+	json_object_del(c->hold, "");
 	json_object_foreach(v, key, m)
 		strip(c, m);
 }
@@ -150,7 +157,7 @@ event_mine(const struct cut *c, json_t *ev)
 }
 
 static void
-cut(struct arb_turn *t, const struct cut *c, int player, json_t *r)
+cut(struct arb_turn *t, struct cut *c, int player, json_t *r)
 {
 	json_t		*v, *out;
 	size_t		 i;
@@ -158,6 +165,10 @@ cut(struct arb_turn *t, const struct cut *c, int player, json_t *r)
 
 	if (c->reveal)
 		return;
+	/* Built values hang from r while they are built, so that a
+	 * failure drops them with it. */
+	c->hold = jw_ok(json_object());
+	json_object_set_new(r, "", c->hold);
 	keep_mine(c, json_object_get(r, "files"));
 	keep_mine(c, json_object_get(r, "orders"));
 	keep_mine(c, json_object_get(r, "attacks"));
@@ -184,13 +195,15 @@ cut(struct arb_turn *t, const struct cut *c, int player, json_t *r)
 			json_object_del(json_array_get(v, i), "why");
 	if ((v = json_object_get(r, "trace")) != NULL) {
 		out = jw_ok(json_array());
+		json_object_set_new(c->hold, "trace", out);
 		for (i = 0; i < json_array_size(v); i++)
 			if (event_mine(c, json_array_get(v, i)))
 				jw_add(out, json_incref(json_array_get(v,
 				    i)));
-		json_object_set_new(r, "trace", out);
+		json_object_set(r, "trace", out);
 	}
 	strip(c, r);
+	json_object_del(r, "");
 }
 
 /* The value's text, for the plain report. */
