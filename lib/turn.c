@@ -435,7 +435,7 @@ arb_turn_write_view(struct arb_turn *t, int player, int flags, FILE *fp,
 {
 	jmp_buf		 jb;
 
-	GUARD(t, e, emit_release(t));
+	GUARD(t, e, view_drop(t); emit_release(t));
 	emit_view(t, player, ((flags & ARB_VIEW_TEXT) ? VIEW_TEXT : 0) |
 	    ((flags & ARB_VIEW_TRACE) ? VIEW_TRACE : 0), fp);
 	t->mem.jmp = NULL;

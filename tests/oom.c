@@ -4,7 +4,8 @@
  *
  * Running out of memory anywhere, and a full disk: for each k, the k-th
  * allocation of a whole turn (loading, running, writing the result with
- * its trace, the next map and the text trace) fails, and the turn must
+ * its trace, the next map, the text trace, the pictures and a player's
+ * reports) fails, and the turn must
  * then fail with ARB_ENOMEM, never another code, and give back every
  * byte it took (the allocations still live after arb_turn_free() are
  * counted).  Then the same turn written to /dev/full must fail with
@@ -19,6 +20,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,10 +37,16 @@ static long	 calls;		/* allocations since armed */
 static long	 fail_at = -1;	/* the one that fails, from 1 */
 static int	 armed;
 
+/* A failure sets errno as the real allocator's does (POSIX): a stream
+ * in memory (a player's report) reports it so. */
 static int
 failing(void)
 {
-	return armed && ++calls == fail_at;
+	if (armed && ++calls == fail_at) {
+		errno = ENOMEM;
+		return 1;
+	}
+	return 0;
 }
 
 void *
@@ -132,6 +140,17 @@ turn(struct input *in, int n, FILE *out)
 		rc = arb_turn_write_next(t, out, &e);
 	if (rc == 0)
 		rc = arb_turn_write_trace(t, 1, out, &e);
+	/* The pictures and the first player's reports (issue 16); not a
+	 * graph laid out by Graphviz, which exits when memory runs out
+	 * (arbiter(1), BUGS). */
+	if (rc == 0 && strcmp(arb_turn_ruleset(t), "territory") != 0)
+		rc = arb_turn_write_svg(t, 0, 0, out, &e);
+	if (rc == 0 && strcmp(arb_turn_ruleset(t), "territory") != 0)
+		rc = arb_turn_write_svg(t, ARB_SVG_NEXT, -1, out, &e);
+	if (rc == 0)
+		rc = arb_turn_write_view(t, 0, ARB_VIEW_TRACE, out, &e);
+	if (rc == 0)
+		rc = arb_turn_write_view(t, 0, ARB_VIEW_TEXT, out, &e);
 	arb_turn_free(t);
 	return rc == 0 ? 0 : (int)e.code;
 }

@@ -33,6 +33,7 @@ void	 emit_svg(struct arb_turn *, int flags, int player, FILE *);
 #define VIEW_TEXT	0x01	/* plain text, for a mail */
 #define VIEW_TRACE	0x02	/* with the trace, filtered */
 void	 emit_view(struct arb_turn *, int player, int flags, FILE *);
+void	 view_drop(struct arb_turn *);	/* after a failure */
 /* Whether the trace written shows event (t->trace_for). */
 bool	 view_event(const struct arb_turn *, const struct tevent *);
 

@@ -375,54 +375,76 @@ void
 emit_view(struct arb_turn *t, int player, int flags, FILE *fp)
 {
 	struct cut	 c;
-	json_t		*r, *n;
+	json_t		*r;
 	json_error_t	 je;
-	char		*buf = NULL;
-	size_t		 len = 0;
-	FILE		*mem;
 	const char	*key;
 	json_t		*m;
 
 	c.me = t->players.v[player].name;
 	c.reveal = view_reveals(t);
-	if ((mem = open_memstream(&buf, &len)) == NULL)
+	/* In the turn, where a failure finds them (view_drop). */
+	t->vbuf = NULL;
+	t->vlen = 0;
+	if ((t->vmem = open_memstream(&t->vbuf, &t->vlen)) == NULL)
 		t_nomem(t);
-	emit_result(t, (flags & VIEW_TRACE) ? ARB_RESULT_TRACE : 0, mem);
-	if (fclose(mem) != 0) {
-		free(buf);
+	emit_result(t, (flags & VIEW_TRACE) ? ARB_RESULT_TRACE : 0, t->vmem);
+	/* glibc's memory stream may lose its buffer at the last realloc
+	 * and still close without an error. */
+	if (fclose(t->vmem) != 0 || t->vbuf == NULL) {
+		t->vmem = NULL;
 		t_nomem(t);
 	}
-	r = json_loadb(buf, len, 0, &je);
-	free(buf);
+	t->vmem = NULL;
+	/* Read back into the turn's write pool, where a failure drops it
+	 * (emit_release) and so does the end. */
+	jw_begin(&t->mem);
+	t->wpooled = jv_pool(&t->wpool);
+	r = t->json = jw_load(&t->mem, t->vbuf, t->vlen, &je);
+	view_drop(t);
 	if (r == NULL)
 		t_fail(t, ARB_EINTERNAL, "the result does not read back: %s",
 		    je.text);
-	/* Held where a failure drops it (emit_release), malloc'ed. */
-	t->wpooled = false;
-	t->json = r;
-	jw_begin(&t->mem);
 	cut(t, &c, player, r);
 	if (flags & VIEW_TEXT)
 		text_report(t, &c, r, fp);
 	else {
-		/* "for" and "reveal_orders" after "turn". */
-		n = t->json = jw_ok(json_object());
+		/* "for" and "reveal_orders" after "turn": they are added
+		 * last, and the members after "turn" moved behind them. */
+		const char	**ks = t_alloc(t, (json_object_size(r) + 1) *
+				    sizeof(*ks));
+		size_t		 nk = 0, i;
+		bool		 after = false;
+
 		json_object_foreach(r, key, m) {
-			jw_set(n, key, json_incref(m));
-			if (strcmp(key, "turn") == 0) {
-				jw_set(n, "for", jw_ok(json_string(c.me)));
-				jw_set(n, "reveal_orders",
-				    jw_ok(json_boolean(c.reveal)));
-			}
+			if (after)
+				ks[nk++] = t_strdup(t, key);
+			after = after || strcmp(key, "turn") == 0;
 		}
-		json_decref(r);
-		r = n;
+		jw_set(r, "for", jw_ok(json_string(c.me)));
+		jw_set(r, "reveal_orders", jw_ok(json_boolean(c.reveal)));
+		for (i = 0; i < nk; i++) {
+			m = json_incref(json_object_get(r, ks[i]));
+			json_object_del(r, ks[i]);
+			jw_set(r, ks[i], m);
+		}
 		jw_dump(&t->mem, t, r, true, fp);
 	}
 	if (ferror(fp))
 		jw_fail(&t->mem, fp, errno);
-	json_decref(r);
-	t->json = NULL;
+	emit_release(t);
+	jv_pool(NULL);
+}
+
+/* Closes and frees the result written to memory, if any. */
+void
+view_drop(struct arb_turn *t)
+{
+	if (t->vmem != NULL)
+		fclose(t->vmem);
+	free(t->vbuf);
+	t->vmem = NULL;
+	t->vbuf = NULL;
+	t->vlen = 0;
 }
 
 /* The player named, or -1 with *hint the nearest name (or NULL). */

@@ -20,6 +20,9 @@ void	 jw_set(json_t *obj, const char *key, json_t *v);	/* takes v */
 void	 jw_add(json_t *arr, json_t *v);			/* takes v */
 /* Fails after writing to fp went wrong: as the system's errnum says. */
 void	 jw_fail(struct mem *, FILE *fp, int errnum) __attribute__((noreturn));
+/* A document written here read back (read.c); failed allocations fail
+ * to the mem; NULL with je for text that is not JSON. */
+json_t	*jw_load(struct mem *, const char *text, size_t len, json_error_t *je);
 /* A whole document and a newline, pretty (two-space indents) or not. */
 void	 jw_dump(struct mem *, void *owner, json_t *root, bool pretty,
 	    FILE *fp);

@@ -17,7 +17,7 @@
 
 #include <jansson.h>
 
-#include "json/json.h"
+#include "json/doc.h"
 
 #define J(v)	((json_t *)(v))
 #define V(j)	((const struct jv *)(j))
@@ -439,8 +439,11 @@ pool_malloc(size_t n)
 {
 	void	*p;
 
-	if (P == NULL)
-		return host_malloc(n);
+	if (P == NULL) {
+		if ((p = host_malloc(n)) == NULL)
+			short_of_memory = true;
+		return p;
+	}
 	if ((p = pool_alloc(P, n)) == NULL)
 		short_of_memory = true;	/* jansson does not always say */
 	return p;
@@ -514,6 +517,25 @@ load(struct ld *ld, size_t flags, json_error_t *je)
 	    json_error_code(je) == json_error_out_of_memory))
 		mem_nomem(ld->m);
 	ld->doc = root;
+	return root;
+}
+
+/*
+ * A document the formats layer wrote, read back (a player's report cuts
+ * the result): into this thread's write pool when jv_pool() set one, else
+ * malloc'ed.  A failed allocation fails to m, however jansson reports it;
+ * NULL with je for text that is not JSON.
+ */
+json_t *
+jw_load(struct mem *m, const char *text, size_t len, json_error_t *je)
+{
+	json_t	*root;
+
+	short_of_memory = false;
+	root = json_loadb(text, len, 0, je);
+	if (root == NULL && (short_of_memory || je->text[0] == '\0' ||
+	    json_error_code(je) == json_error_out_of_memory))
+		mem_nomem(m);
 	return root;
 }
 

@@ -484,6 +484,9 @@ struct arb_turn {
 	int			 reveal_orders;	/* 0: not given, 1: true, 2: false */
 	int			 trace_for;	/* 0, or 1 + the player whose
 						 * view of the trace is written */
+	FILE			*vmem;		/* a player's report: the */
+	char			*vbuf;		/* result written to memory */
+	size_t			 vlen;
 };
 
 /* fairdice.c: fair dice over the turn (arbiter-rules(7), Dice): the
