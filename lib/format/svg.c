@@ -63,6 +63,30 @@ static const char *const tnamed[][2] = {
 	{ "ruins", "#b4a7d6" }, { "rough", "#d5a6bd" }
 };
 
+/* Patterns over the colour, for the terrains that have one: trees,
+ * ridges, marsh reeds, dunes and waves, as printed maps draw them. */
+static const char *const tpatterns[][2] = {
+	{ "forest", "trees" }, { "woods", "trees" },
+	{ "hills", "ridges" }, { "hill", "ridges" },
+	{ "mountain", "ridges" }, { "mountains", "ridges" },
+	{ "swamp", "reeds" }, { "marsh", "reeds" },
+	{ "desert", "dunes" }, { "sand", "dunes" },
+	{ "lake", "waves" }, { "sea", "waves" }, { "ocean", "waves" },
+	{ "water", "waves" }, { "river", "waves" }
+};
+
+static const char *
+tpattern(const struct board *b, int k)
+{
+	size_t	 i;
+
+	for (i = 0; k < b->nterrains && i < sizeof(tpatterns) /
+	    sizeof(tpatterns[0]); i++)
+		if (strcmp(b->terrains[k], tpatterns[i][0]) == 0)
+			return tpatterns[i][1];
+	return NULL;
+}
+
 static const char *
 tcolour(const struct board *b, int k)
 {
@@ -89,6 +113,7 @@ struct pic {
 	int		*x, *y;		/* cell centres */
 	int		 w, h;		/* the board's part */
 	int		*nstack;	/* units drawn so far in a cell */
+	const char	*pattern;	/* a swatch's, or NULL */
 };
 
 /* Text for XML: the five specials escaped, control characters (not
@@ -316,6 +341,13 @@ draw_hexes(struct pic *pc)
 		fprintf(pc->fp, "\" fill=\"%s\" stroke=\"#777777\" "
 		    "stroke-width=\"1\"/>\n",
 		    tcolour(b, ce->terrain));
+		if (tpattern(b, ce->terrain) != NULL) {
+			fprintf(pc->fp, "<polygon class=\"pattern\" "
+			    "points=\"");
+			hex_points(pc, c, 0);
+			fprintf(pc->fp, "\" fill=\"url(#pat-%s)\"/>\n",
+			    tpattern(b, ce->terrain));
+		}
 		if (ce->owner >= 0) {
 			fprintf(pc->fp, "<polygon class=\"owner\" points=\"");
 			hex_points(pc, c, 3);
@@ -745,6 +777,10 @@ swatch(struct pic *pc, int x, int *y, const char *fill, const char *what)
 	fprintf(pc->fp, "<rect x=\"%d\" y=\"%d\" width=\"14\" height=\"10\" "
 	    "fill=\"%s\" stroke=\"#333333\" stroke-width=\"1\"/>\n", x,
 	    *y - 9, fill);
+	if (pc->pattern != NULL)
+		fprintf(pc->fp, "<rect x=\"%d\" y=\"%d\" width=\"14\" "
+		    "height=\"10\" fill=\"url(#pat-%s)\"/>\n", x, *y - 9,
+		    pc->pattern);
 	text(pc, x + 20, *y, 10, "start", "#000000", what);
 	*y += 15;
 }
@@ -826,9 +862,12 @@ legend(struct pic *pc)
 		y += 6;
 		text(pc, x, y, 12, "start", "#000000", "Terrain");
 		y += 16;
-		for (k = 0; k < b->nterrains; k++)
+		for (k = 0; k < b->nterrains; k++) {
+			pc->pattern = tpattern(b, k);
 			swatch(pc, x, &y, tcolour(b, k),
 			    b->terrains[k]);
+			pc->pattern = NULL;
+		}
 	}
 	if (b->kind != BOARD_TABLE) {
 		if (b->nfeatures > 0) {
@@ -924,6 +963,24 @@ emit_svg(struct arb_turn *t, int flags, int player, FILE *fp)
 		    "orient=\"auto\"><path d=\"M0 0L10 5L0 10z\" fill=\"%s\"/>"
 		    "</marker>\n", status_word[s], status_colour[s]);
 	}
+	/* The terrains' patterns (tpatterns). */
+	fputs("<pattern id=\"pat-trees\" width=\"10\" height=\"10\" "
+	    "patternUnits=\"userSpaceOnUse\"><circle cx=\"5\" cy=\"5\" "
+	    "r=\"2\" fill=\"#38761d\"/></pattern>\n"
+	    "<pattern id=\"pat-ridges\" width=\"12\" height=\"8\" "
+	    "patternUnits=\"userSpaceOnUse\"><path d=\"M1 7L6 2L11 7\" "
+	    "fill=\"none\" stroke=\"#5b3a1a\" stroke-width=\"1\"/>"
+	    "</pattern>\n"
+	    "<pattern id=\"pat-reeds\" width=\"10\" height=\"6\" "
+	    "patternUnits=\"userSpaceOnUse\"><path d=\"M1 3H7\" "
+	    "stroke=\"#274e13\" stroke-width=\"1\"/></pattern>\n"
+	    "<pattern id=\"pat-dunes\" width=\"8\" height=\"8\" "
+	    "patternUnits=\"userSpaceOnUse\"><circle cx=\"2\" cy=\"2\" "
+	    "r=\"1\" fill=\"#b45f06\"/></pattern>\n"
+	    "<pattern id=\"pat-waves\" width=\"12\" height=\"8\" "
+	    "patternUnits=\"userSpaceOnUse\"><path d=\"M0 4Q3 1 6 4T12 4\" "
+	    "fill=\"none\" stroke=\"#0b5394\" stroke-width=\"1\"/>"
+	    "</pattern>\n", fp);
 	fputs("</defs>\n", fp);
 	fprintf(fp, "<rect width=\"100%%\" height=\"100%%\" "
 	    "fill=\"#ffffff\"/>\n");
