@@ -6,6 +6,9 @@
 dir=$1
 cc=$2
 shift 2
+# Quiet under make -s (GNU make puts its one-letter flags first).
+flags=${MAKEFLAGS%% *}
+case $flags in -*) quiet= ;; *s*) quiet=1 ;; *) quiet= ;; esac
 rm -rf "$dir" || exit 1
 for f in "$@"; do
 	d=$(dirname "$dir/${f#lib/}")
@@ -14,5 +17,5 @@ done
 printf '%s\n' "$@" | xargs -P "${JOBS:-2}" -I @FILE@ sh -c '
 	f=$2
 	o=$1/${f#lib/}
-	echo "$3 -c -o ${o%.c}.o $f"
-	eval "$3 -c -o \"\${o%.c}.o\" \"\$f\""' sh "$dir" @FILE@ "$cc"
+	[ -n "$4" ] || echo "$3 -c -o ${o%.c}.o $f"
+	eval "$3 -c -o \"\${o%.c}.o\" \"\$f\""' sh "$dir" @FILE@ "$cc" "$quiet"
