@@ -57,15 +57,19 @@ all: arbiter
 # the program is linked against it.
 libarbiter.a: $(LIBSRC) $(HDRS)
 	@sh tests/deps.sh --check
-	rm -rf build-lib
-	mkdir -p build-lib/base build-lib/json build-lib/model build-lib/rules \
-	    build-lib/format
-	for f in $(LIBSRC); do \
-	    o=build-lib/$${f#lib/}; \
-	    $(CC) $(ARB_CFLAGS) $(JANSSON_CFLAGS) -c -o $${o%.c}.o $$f \
-	    || exit 1; done
+	@sh tests/objs.sh build-lib '$(CC) $(ARB_CFLAGS) $(JANSSON_CFLAGS)' \
+	    $(LIBSRC)
 	rm -f $@
-	ar rcs $@ build-lib/*.o build-lib/*/*.o
+	ar rcs $@ `find build-lib -name '*.o' | sort`
+
+# The library once more under AddressSanitizer and UndefinedBehaviorSanitizer,
+# for the programs make check runs.
+build-san/libarbiter.a: $(LIBSRC) $(HDRS)
+	@sh tests/deps.sh --check
+	@sh tests/objs.sh build-san/lib \
+	    '$(CC) $(ARB_CFLAGS) $(SAN_CFLAGS) $(JANSSON_CFLAGS)' $(LIBSRC)
+	rm -f $@
+	ar rcs $@ `find build-san/lib -name '*.o' | sort`
 
 arbiter: $(CLISRC) libarbiter.a
 	$(CC) $(ARB_CFLAGS) $(JANSSON_CFLAGS) -o $@ $(CLISRC) libarbiter.a \
@@ -77,19 +81,15 @@ tests/threads: tests/threads.c $(LIBSRC) $(HDRS)
 	    $(JANSSON_CFLAGS) -o $@ tests/threads.c $(LIBSRC) $(JANSSON_LIBS)
 
 # The same program under AddressSanitizer and UndefinedBehaviorSanitizer.
-build-san/arbiter: $(CLISRC) $(LIBSRC) $(HDRS)
-	mkdir -p build-san
+build-san/arbiter: $(CLISRC) build-san/libarbiter.a
 	$(CC) $(ARB_CFLAGS) $(SAN_CFLAGS) $(JANSSON_CFLAGS) -o $@ $(CLISRC) \
-	    $(LIBSRC) $(JANSSON_LIBS)
+	    build-san/libarbiter.a $(JANSSON_LIBS)
 
 # Every source compiled with -Werror, whatever flags built ./arbiter
 # (make check runs it with gcc, and arbiter-clang with clang).
 werror-build:
-	rm -rf build-werror
-	mkdir -p build-werror
-	for f in $(CLISRC) $(LIBSRC); do \
-	    $(CC) $(ARB_CFLAGS) -Werror $(JANSSON_CFLAGS) -c \
-	    -o build-werror/`echo $$f | tr / _`.o $$f || exit 1; done
+	@sh tests/objs.sh build-werror \
+	    '$(CC) $(ARB_CFLAGS) -Werror $(JANSSON_CFLAGS)' $(LIBSRC) $(CLISRC)
 
 # A warning check with another compiler (make check runs it with clang).
 arbiter-clang: $(CLISRC) $(LIBSRC) $(HDRS)
@@ -107,9 +107,9 @@ tests/expect: tests/expect.c
 	$(CC) $(ARB_CFLAGS) $(JANSSON_CFLAGS) -o $@ tests/expect.c \
 	    $(JANSSON_LIBS)
 
-tests/unit: tests/unit.c $(LIBSRC) $(HDRS)
+tests/unit: tests/unit.c build-san/libarbiter.a
 	$(CC) $(ARB_CFLAGS) $(SAN_CFLAGS) $(JANSSON_CFLAGS) -o $@ \
-	    tests/unit.c $(LIBSRC) $(JANSSON_LIBS)
+	    tests/unit.c build-san/libarbiter.a $(JANSSON_LIBS)
 
 # Fuzzing (see tests/fuzz/README).  Two libFuzzer targets, built with
 # clang: tests/fuzz_load (the loaders; the first byte picks the role) and
@@ -134,13 +134,16 @@ FUZZ_FLAGS = -jobs=1 -workers=1 -max_total_time=$(FUZZ_TIME) \
 	     -runs=$(FUZZ_RUNS) -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
 	     -print_final_stats=1
 
-tests/fuzz_main: tests/fuzz_main.c tests/fuzz_load.c $(LIBSRC) $(HDRS)
+tests/fuzz_main: tests/fuzz_main.c tests/fuzz_load.c build-san/libarbiter.a
 	$(CC) $(ARB_CFLAGS) $(SAN_CFLAGS) $(JANSSON_CFLAGS) -o $@ \
-	    tests/fuzz_main.c tests/fuzz_load.c $(LIBSRC) $(JANSSON_LIBS)
+	    tests/fuzz_main.c tests/fuzz_load.c build-san/libarbiter.a \
+	    $(JANSSON_LIBS)
 
-tests/fuzz_turn_main: tests/fuzz_main.c tests/fuzz_turn.c $(LIBSRC) $(HDRS)
+tests/fuzz_turn_main: tests/fuzz_main.c tests/fuzz_turn.c \
+    build-san/libarbiter.a
 	$(CC) $(ARB_CFLAGS) $(SAN_CFLAGS) $(JANSSON_CFLAGS) -o $@ \
-	    tests/fuzz_main.c tests/fuzz_turn.c $(LIBSRC) $(JANSSON_LIBS)
+	    tests/fuzz_main.c tests/fuzz_turn.c build-san/libarbiter.a \
+	    $(JANSSON_LIBS)
 
 # The property test's generator of random valid turns (tests/prop.sh).
 tests/prop: tests/prop.c
@@ -230,7 +233,7 @@ demo: deps
 	    blue=fixtures/aeonis/demo-turn/orders/blue.json
 
 check: deps
-	@$(MAKE) WERROR=-Werror arbiter build-san/arbiter tests/unit tests/fuzz_main \
+	@$(MAKE) -j2 WERROR=-Werror arbiter build-san/arbiter tests/unit tests/fuzz_main \
 	    tests/fuzz_turn_main tests/prop tests/expect tests/threads tests/oom
 	@SHARED="$(SHARED)" sh tests/check.sh
 

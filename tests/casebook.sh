@@ -24,6 +24,8 @@
 #			problems --check lists); any other, expected.err
 #	VALGRIND=1	run under valgrind, failing on any error or leak
 #	CASE=name	run only cases whose path contains name
+#	JOBS=n		cases run n at a time (default 2; 1 with STOP or
+#			UPDATE), the report in the casebook's order
 # Prints one TAP line per case and ends with "N passed, N failed".
 top=$(cd "$(dirname "$0")/.." && pwd)
 arbiter=${ARBITER:-$top/arbiter}
@@ -35,6 +37,45 @@ run=$arbiter
 [ -n "$VALGRIND" ] && run="valgrind -q --error-exitcode=99 --leak-check=full \
 --errors-for-leak-kinds=definite,indirect $arbiter"
 
+# Shards: n copies of this script, each taking every n-th case, their
+# reports put back in the casebook's order (the diagnostics of a case come
+# before its "not ok" line).
+jobs=${JOBS:-2}
+[ -n "$STOP$UPDATE" ] && jobs=1
+if [ -z "$SHARD" ] && [ "$jobs" -gt 1 ]; then
+	i=0
+	while [ $i -lt "$jobs" ]; do
+		SHARD=$i/$jobs sh "$0" >"$tmp/shard.$i" 2>&1 &
+		i=$((i + 1))
+	done
+	wait
+	cat "$tmp"/shard.* | awk '
+	/^(not )?ok [0-9]+ / {
+		k = ($1 == "ok") ? $2 : $3
+		block[k] = block[k] pend $0 "\n"; pend = ""
+		if (k > max) max = k
+		if ($1 == "ok") pass++; else fail++
+		next }
+	/^1\.\.[0-9]+$/ { if (substr($0, 4) + 0 > max) max = substr($0, 4) + 0
+		next }
+	/^casebook: / { next }
+	{ pend = pend $0 "\n" }
+	END {
+		for (k = 1; k <= max; k++) printf "%s", block[k]
+		printf "%s", pend
+		if (pass + fail < max) {
+			printf "not ok - %d cases did not report\n", \
+			    max - pass - fail
+			fail = max - pass
+		}
+		print "1.." max
+		printf "casebook: %d passed, %d failed\n", pass, fail
+		exit fail > 0 }'
+	exit
+fi
+shard=${SHARD%/*} nshards=${SHARD#*/}
+[ -n "$SHARD" ] || shard=0 nshards=1
+
 pass=0 fail=0 n=0
 for dir in "$top"/fixtures/*/*/; do
 	dir=${dir%/}
@@ -42,6 +83,7 @@ for dir in "$top"/fixtures/*/*/; do
 	[ -f "$dir/map.json" ] || continue
 	[ -n "$CASE" ] && case $name in *"$CASE"*) ;; *) continue ;; esac
 	n=$((n + 1))
+	[ $(((n - 1) % nshards)) -eq "$shard" ] || continue
 	cd "$dir" || exit 70
 	args=$(cat args 2>/dev/null)
 	orders=$(ls orders/*.json 2>/dev/null)

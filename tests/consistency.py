@@ -22,6 +22,7 @@
 #     where the check says an outcome depends on dice it may not show).
 # Usage: consistency.py TOP ARBITER PROP [N]  (N random turns a rule system)
 # Prints "not ok" lines and ends "consistency: N passed, N failed".
+import concurrent.futures
 import json
 import os
 import re
@@ -447,6 +448,26 @@ def report(name, bad, err):
         print("#   %s" % b)
 
 
+def case_job(d, args, files):
+    return lambda: run(d, args, files)
+
+
+def random_job(rs, seed):
+    def job():
+        tmp = tempfile.mkdtemp()
+        try:
+            p = subprocess.run([PROP, "turn", rs, str(seed), tmp + "/in"],
+                               capture_output=True)
+            if p.returncode != 0:
+                return [], "prop failed"
+            files = sorted(os.listdir(tmp + "/in/orders"))
+            return run(tmp + "/in", [], ["orders/" + f for f in files])
+        finally:
+            shutil.rmtree(tmp)
+    return job
+
+
+jobs = []
 only = os.environ.get("CASE")
 for rs in sorted(os.listdir(os.path.join(TOP, "fixtures"))):
     base = os.path.join(TOP, "fixtures", rs)
@@ -468,26 +489,21 @@ for rs in sorted(os.listdir(os.path.join(TOP, "fixtures"))):
             i = args.index("--for")
             del args[i:i + 2]
         files = sorted(os.listdir(os.path.join(d, "orders")))
-        bad, err = run(d, args, ["orders/" + f for f in files])
-        report(rs + "/" + case, bad, err)
-
+        jobs.append((rs + "/" + case,
+                     case_job(d, args, ["orders/" + f for f in files])))
 if not only:
     for rs in SYSTEMS:
         for seed in range(1, N + 1):
-            tmp = tempfile.mkdtemp()
-            try:
-                p = subprocess.run([PROP, "turn", rs, str(seed), tmp + "/in"],
-                                   capture_output=True)
-                if p.returncode != 0:
-                    report("%s random %d" % (rs, seed), [], "prop failed")
-                    continue
-                files = sorted(os.listdir(tmp + "/in/orders"))
-                bad, err = run(tmp + "/in", [], ["orders/" + f for f in
-                                                 files])
-                report("%s random turn %d (tests/prop turn %s %d DIR)" %
-                       (rs, seed, rs, seed), bad, err)
-            finally:
-                shutil.rmtree(tmp)
+            jobs.append(("%s random turn %d (tests/prop turn %s %d DIR)" %
+                         (rs, seed, rs, seed), random_job(rs, seed)))
+
+# The cases run JOBS at a time (the programs do the work); the report
+# keeps their order.
+with concurrent.futures.ThreadPoolExecutor(
+        int(os.environ.get("JOBS", "2"))) as pool:
+    for (name, _), (bad, err) in zip(jobs, pool.map(lambda j: j[1](),
+                                                     jobs)):
+        report(name, bad, err)
 
 print("consistency: %d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)

@@ -82,9 +82,13 @@ void	 pool_release(struct pool *);
 
 /* A string to int map; keys are lent and must outlive it.  The hash is
  * keyed with the mem's key, drawn once, so chosen keys cannot collide. */
+struct strslot {
+	const char	*key;		/* NULL: empty */
+	uint32_t	 hash;		/* the key's hash, its low half */
+	int		 val;
+};
 struct strmap {
-	const char	**keys;
-	int		 *vals;
+	struct strslot	 *slots;
 	size_t		  cap, n;
 	uint64_t	  key[2];	/* SipHash key, drawn on first use */
 	size_t		  probes;	/* slots put looked at (tests) */

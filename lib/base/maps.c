@@ -95,65 +95,76 @@ mem_key(struct mem *m, uint64_t key[2])
 	key[1] = m->hashkey[1];
 }
 
+/*
+ * A slot keeps its key's hash (its low 32 bits: the table never has 2^32
+ * slots), so a probe compares strings only where the hashes agree, and a
+ * table that grows moves its keys without hashing them again.
+ */
 int
 strmap_get(const struct strmap *m, const char *key)
 {
-	size_t	 i;
+	uint64_t	 h;
+	size_t		 i;
 
 	if (m->cap == 0)
 		return -1;
-	for (i = siphash(m->key, key) & (m->cap - 1); m->keys[i] != NULL;
+	h = siphash(m->key, key);
+	for (i = h & (m->cap - 1); m->slots[i].key != NULL;
 	    i = (i + 1) & (m->cap - 1))
-		if (strcmp(m->keys[i], key) == 0)
-			return m->vals[i];
+		if (m->slots[i].hash == (uint32_t)h &&
+		    strcmp(m->slots[i].key, key) == 0)
+			return m->slots[i].val;
 	return -1;
 }
 
 void
 strmap_put(struct mem *mem, struct strmap *m, const char *key, int val)
 {
-	size_t	 i;
+	uint64_t	 h;
+	size_t		 i, j;
 
 	if (2 * (m->n + 1) > m->cap) {
-		struct strmap	 old = *m;
+		struct strslot	*slots;
 		size_t		 cap = m->cap ? 2 * m->cap : 16;
 
-		if (old.cap == 0)
+		if (m->cap == 0)
 			mem_key(mem, m->key);
-		m->keys = calloc(cap, sizeof(*m->keys));
-		m->vals = calloc(cap, sizeof(*m->vals));
-		if (m->keys == NULL || m->vals == NULL) {
-			free(m->keys);
-			free(m->vals);
-			*m = old;
+		if ((slots = calloc(cap, sizeof(*slots))) == NULL)
 			mem_nomem(mem);
+		for (j = 0; j < m->cap; j++) {
+			if (m->slots[j].key == NULL)
+				continue;
+			/* The slot is found again from the hash kept: its
+			 * low bits are the ones that pick a slot. */
+			for (i = m->slots[j].hash & (cap - 1);
+			    slots[i].key != NULL; i = (i + 1) & (cap - 1))
+				m->probes++;
+			slots[i] = m->slots[j];
 		}
+		free(m->slots);
+		m->slots = slots;
 		m->cap = cap;
-		m->n = 0;
-		for (i = 0; i < old.cap; i++)
-			if (old.keys[i] != NULL)
-				strmap_put(mem, m, old.keys[i], old.vals[i]);
-		free(old.keys);
-		free(old.vals);
 	}
-	for (i = siphash(m->key, key) & (m->cap - 1); m->keys[i] != NULL;
+	h = siphash(m->key, key);
+	for (i = h & (m->cap - 1); m->slots[i].key != NULL;
 	    i = (i + 1) & (m->cap - 1)) {
 		m->probes++;
-		if (strcmp(m->keys[i], key) == 0) {
-			m->vals[i] = val;
+		if (m->slots[i].hash == (uint32_t)h &&
+		    strcmp(m->slots[i].key, key) == 0) {
+			m->slots[i].val = val;
 			return;
 		}
 	}
-	m->keys[i] = key;
-	m->vals[i] = val;
+	m->slots[i].key = key;
+	m->slots[i].hash = (uint32_t)h;
+	m->slots[i].val = val;
 	m->n++;
 }
 
 void
 strmap_release(struct strmap *m)
 {
-	free(m->keys);
-	free(m->vals);
+	free(m->slots);
 	memset(m, 0, sizeof(*m));
 }
 
