@@ -2195,7 +2195,7 @@ run(int argc, char **argv, struct arb_turn *t)
 	/* --check --text: the report is text (and so is the trace). */
 	report_text = textual && check;
 	if (check)
-		next = NULL;	/* --check writes no next map */
+		next = svgnext = NULL;	/* --check writes no next map */
 	if ((tracefile != NULL && strcmp(tracefile, "-") == 0 &&
 	    strcmp(output, "-") == 0) || (next != NULL &&
 	    strcmp(next, "-") == 0 && (strcmp(output, "-") == 0 ||

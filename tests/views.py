@@ -206,6 +206,10 @@ try:
        "--svg - with the result on standard output: 64", err)
     st, out, err = arb(["--svg", "map.json"] + files, d)
     ok(st == 64 and "same file" in err, "--svg over the map: 64", err)
+    nx = os.path.join(tmp, "next.svg")
+    st, out, err = arb(["--check", "--svg-next", nx] + files, d)
+    ok(st == 0 and not os.path.exists(nx),
+       "--check draws no next board, as it writes no next map", err)
 
     # 4. display and reveal_orders, located.
     t = os.path.join(TOP, "examples", "territory")
