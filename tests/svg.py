@@ -6,6 +6,7 @@ which must have the SVG's size and not be blank (at least 3 colours, and
 at least 1% of the pixels not white).  The PNG is decoded here (zlib and
 the five row filters of the PNG specification).  One TAP line per
 picture, then "svg: N passed, N failed" (", N skipped")."""
+import concurrent.futures
 import os
 import subprocess
 import sys
@@ -85,6 +86,7 @@ def check(path, chromium, tmp):
         os.remove(png)
     p = subprocess.run([chromium, "--headless", "--no-sandbox",
                         "--disable-gpu", "--hide-scrollbars",
+                        "--user-data-dir=" + os.path.join(tmp, "profile"),
                         "--screenshot=" + png,
                         "--window-size=%d,%d" % (w, h),
                         "file://" + os.path.abspath(path)],
@@ -109,6 +111,18 @@ def check(path, chromium, tmp):
     return None
 
 
+def one(path, chromium):
+    """check() in a folder of its own (the PNG, Chromium's profile): the
+    pictures are checked two at a time (JOBS), in processes, since
+    Chromium's start and the PNG's decoding take the time."""
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            return check(path, chromium, tmp)
+        except (ET.ParseError, ValueError, OSError, zlib.error,
+                subprocess.TimeoutExpired) as e:
+            return str(e)
+
+
 def main():
     args = sys.argv[1:]
     render = True
@@ -124,13 +138,10 @@ def main():
             if chromium:
                 break
     passed = failed = skipped = 0
-    with tempfile.TemporaryDirectory() as tmp:
-        for n, path in enumerate(args, 1):
-            try:
-                why = check(path, chromium, tmp)
-            except (ET.ParseError, ValueError, OSError, zlib.error,
-                    subprocess.TimeoutExpired) as e:
-                why = str(e)
+    with concurrent.futures.ProcessPoolExecutor(
+            int(os.environ.get("JOBS", "2"))) as pool:
+        for n, (path, why) in enumerate(zip(args, pool.map(
+                one, args, [chromium] * len(args))), 1):
             if why:
                 failed += 1
                 print("not ok %d - %s: %s" % (n, path, why))
