@@ -156,6 +156,27 @@ text(struct pic *pc, int x, int y, int size, const char *anchor,
 	fputs("</text>\n", pc->fp);
 }
 
+/*
+ * A text in a box maxw pixels wide: a text longer than the box would be
+ * (about 0.56 of the font size a character, bytes counted) is drawn
+ * squeezed to its width, so that a long unit id or type stays inside its
+ * badge.
+ */
+static void
+text_fit(struct pic *pc, int x, int y, int size, const char *fill,
+    const char *s, int maxw)
+{
+	if (strlen(s) * (size_t)size * 56 <= (size_t)maxw * 100) {
+		text(pc, x, y, size, "middle", fill, s);
+		return;
+	}
+	fprintf(pc->fp, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" "
+	    "text-anchor=\"middle\" fill=\"%s\" textLength=\"%d\" "
+	    "lengthAdjust=\"spacingAndGlyphs\">", x, y, size, fill, maxw);
+	esc(pc->fp, s);
+	fputs("</text>\n", pc->fp);
+}
+
 static const char *
 pcolour(int p)
 {
@@ -524,18 +545,20 @@ draw_unit(struct pic *pc, int ui)
 	} else {
 		c = u->at >= 0 ? u->at : u->from;
 		k = pc->nstack[c]++;
+		/* Below the hex's label, each unit of a stack a little
+		 * lower and to the right. */
 		x += 4 * k - 2;
-		y += 4 * k - 6;
+		y += 4 * k - 3;
 		fprintf(pc->fp, "<rect x=\"%d\" y=\"%d\" width=\"40\" "
 		    "height=\"22\" rx=\"2\" fill=\"%s\" stroke=\"#000000\" "
 		    "stroke-width=\"1\"%s/>\n", x - 20, y - 8,
 		    pcolour(u->player), gone ? " fill-opacity=\"0.3\"" : "");
 	}
-	text(pc, x, y + 1, 7, "middle", "#ffffff", u->id);
+	text_fit(pc, x, y + 1, 7, "#ffffff", u->id, 36);
 	snprintf(buf, sizeof(buf), "%.24s %d", t->types.v[u->type].name,
 	    u->strength);
 	utf8_mend(buf);
-	text(pc, x, y + 10, 7, "middle", "#ffffff", buf);
+	text_fit(pc, x, y + 10, 7, "#ffffff", buf, 36);
 	if (gone)
 		fprintf(pc->fp, "<path class=\"eliminated\" d=\"M%d %dL%d %d"
 		    "M%d %dL%d %d\" stroke=\"#d7191c\" stroke-width=\"3\"/>\n",
