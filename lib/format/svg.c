@@ -774,6 +774,30 @@ draw_marks(struct pic *pc)
 		    pc->x[a->target], pc->y[a->target],
 		    b->kind == BOARD_HEX ? HEXR - 4 : NODER + 6);
 	}
+	/* Where a loss was fought for a cell: a fight between two cells
+	 * (a skirmish, a loop) is crossed out on the way between them; a
+	 * loss in the cell fought for (an invasion) rings it, as an
+	 * attack does. */
+	for (i = 0; i < t->losses.n && b->kind != BOARD_TABLE; i++) {
+		const struct loss *l = &t->losses.v[i];
+
+		if (l->target < 0 || l->at < 0)
+			continue;
+		if (l->target == l->at) {
+			fprintf(pc->fp, "<circle class=\"invaded\" "
+			    "cx=\"%d\" cy=\"%d\" r=\"%d\" fill=\"none\" "
+			    "stroke=\"#d7191c\" stroke-width=\"2\" "
+			    "stroke-dasharray=\"4 2\"/>\n", pc->x[l->at],
+			    pc->y[l->at], b->kind == BOARD_HEX ? HEXR - 4 :
+			    NODER + 6);
+			continue;
+		}
+		x = (pc->x[l->at] + pc->x[l->target]) / 2;
+		y = (pc->y[l->at] + pc->y[l->target]) / 2;
+		fprintf(pc->fp, "<path class=\"fight\" d=\"M%d %dL%d %dM%d %d"
+		    "L%d %d\" stroke=\"#e66101\" stroke-width=\"3\"/>\n",
+		    x - 6, y - 6, x + 6, y + 6, x + 6, y - 6, x - 6, y + 6);
+	}
 	for (i = 0; i < t->losses.n; i++) {
 		const struct loss *l = &t->losses.v[i];
 
@@ -786,7 +810,10 @@ draw_marks(struct pic *pc)
 			continue;
 		if (x < 0)
 			continue;
-		snprintf(buf, sizeof(buf), "-%d", l->strength);
+		/* The loss and its cause (the result's), short. */
+		snprintf(buf, sizeof(buf), "-%d %.12s", l->strength,
+		    l->cause != NULL ? l->cause : "");
+		utf8_mend(buf);
 		fprintf(pc->fp, "<g class=\"loss\">");
 		text(pc, x + 22, y + 4 + 10 * (int)(i % 3), 11, "start",
 		    "#d7191c", buf);
@@ -850,7 +877,7 @@ legend(struct pic *pc)
 		    "stopped short of its path's end");
 		y += 15;
 		text(pc, x, y, 11, "start", "#d7191c", "-N");
-		text(pc, x + 20, y, 10, "start", "#000000", "losses");
+		text(pc, x + 20, y, 10, "start", "#000000", "losses, and why");
 		y += 15;
 		fprintf(pc->fp, "<path d=\"M%d %dL%d %dM%d %dL%d %d\" "
 		    "stroke=\"#d7191c\" stroke-width=\"3\"/>\n", x + 2, y - 10,
@@ -863,6 +890,12 @@ legend(struct pic *pc)
 			    "stroke-dasharray=\"4 2\"/>\n", x + 7, y - 4);
 			text(pc, x + 20, y, 10, "start", "#000000",
 			    "attacked, invaded");
+			y += 15;
+			fprintf(pc->fp, "<path d=\"M%d %dL%d %dM%d %dL%d %d\" "
+			    "stroke=\"#e66101\" stroke-width=\"3\"/>\n", x + 2,
+			    y - 10, x + 12, y, x + 12, y - 10, x + 2, y);
+			text(pc, x + 20, y, 10, "start", "#000000",
+			    "fought between two cells");
 			y += 15;
 		}
 		if (b->kind == BOARD_TABLE) {
