@@ -461,24 +461,28 @@ draw_table(struct pic *pc)
 	}
 }
 
-/* A base on the table: its corners as the rule system lays them (a
- * formation two steps wide, others one; half a step deep), and a tick
- * at the middle of its front edge. */
+/* A base on the table: its corners as the rule system lays them
+ * (ruleset footprint), and a tick from its centre to the middle of its
+ * front edge. */
 static void
 table_base(struct pic *pc, const struct unit *u, const struct pose *ps,
     const char *fill, const char *extra)
 {
 	struct arb_turn	*t = pc->t;
-	double		 hw = strcmp(t->types.v[u->type].name,
-			    "formation") == 0 ? 1 : 0.5, hd = 0.5;
+	double		 hd = 0.5;
 	struct pt	 f = pt_bearing(ps->facing), r = pt_cw(f);
 	struct pt	 c = pt_make(ps->x, ps->y), q[4];
 	int		 k;
 
-	q[0] = pt_add(c, pt_add(pt_mul(r, -hw), pt_mul(f, -hd)));
-	q[1] = pt_add(c, pt_add(pt_mul(r, hw), pt_mul(f, -hd)));
-	q[2] = pt_add(c, pt_add(pt_mul(r, hw), pt_mul(f, hd)));
-	q[3] = pt_add(c, pt_add(pt_mul(r, -hw), pt_mul(f, hd)));
+	/* The rule system's own footprint of the base, else a square. */
+	if (t->rs->footprint != NULL)
+		t->rs->footprint(t, (int)(u - t->units.v), ps, q);
+	else {
+		q[0] = pt_add(c, pt_add(pt_mul(r, -0.5), pt_mul(f, -hd)));
+		q[1] = pt_add(c, pt_add(pt_mul(r, 0.5), pt_mul(f, -hd)));
+		q[2] = pt_add(c, pt_add(pt_mul(r, 0.5), pt_mul(f, hd)));
+		q[3] = pt_add(c, pt_add(pt_mul(r, -0.5), pt_mul(f, hd)));
+	}
 	fprintf(pc->fp, "<polygon class=\"base\" points=\"");
 	for (k = 0; k < 4; k++)
 		fprintf(pc->fp, "%s%d,%d", k > 0 ? " " : "",
@@ -494,7 +498,8 @@ table_base(struct pic *pc, const struct unit *u, const struct pose *ps,
 	fprintf(pc->fp, "<line class=\"facing\" x1=\"%d\" y1=\"%d\" "
 	    "x2=\"%d\" y2=\"%d\" stroke=\"#000000\" stroke-width=\"3\"/>\n",
 	    MARGIN + px(ps->x), ty(pc, ps->y),
-	    MARGIN + px(ps->x + f.x * hd), ty(pc, ps->y + f.y * hd));
+	    MARGIN + px((q[2].x + q[3].x) / 2), ty(pc, (q[2].y + q[3].y) /
+	    2));
 }
 
 /* Where a unit is drawn: its cell's centre (stacked), or its pose. */

@@ -2130,5 +2130,6 @@ const struct ruleset rules_arcane = {
 	.save_unit = save_unit,
 	.load_order = load_order,
 	.report_order = report_order,
+	.footprint = base_poly,
 	.release = release
 };

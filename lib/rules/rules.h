@@ -133,6 +133,12 @@ struct ruleset {
 	 * is worth at least as much as b in every way (b can then be
 	 * dropped).  NULL: only equal states are. */
 	bool	(*walk_better)(const void *a, const void *b);
+	/* Table boards: the corners of unit u's base at pose ps,
+	 * counterclockwise from its back left (back, right, front and left
+	 * edges), as the rule system measures it; the pictures draw it.
+	 * NULL: a square one step wide. */
+	void	(*footprint)(struct arb_turn *, int u, const struct pose *ps,
+		    struct pt q[4]);
 	/* Frees what it keeps outside the turn's arena (may be NULL). */
 	void	(*release)(struct arb_turn *);
 };
