@@ -43,6 +43,7 @@ LIBSRC	= lib/base/mem.c lib/base/maps.c lib/base/fair.c lib/base/suggest.c \
 	  lib/model/fairdice.c \
 	  lib/rules/registry.c lib/rules/aeonis.c lib/rules/territory.c \
 	  lib/rules/morne.c lib/rules/xconq.c lib/rules/arcane.c \
+	  lib/rules/reach.c \
 	  lib/format/load.c lib/format/emit.c \
 	  lib/turn.c
 CLISRC	= cli/arbiter.c

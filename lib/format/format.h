@@ -22,4 +22,14 @@ void	 emit_next(struct arb_turn *, FILE *);
 void	 emit_trace(struct arb_turn *, int text, FILE *);
 void	 emit_release(struct arb_turn *);	/* the document being built */
 
+/* --reach (arbiter-result(5), Reach): arb_turn_reach() fills it in the
+ * turn (t->reachq), emit_reach() writes it. */
+struct reach_query {
+	struct order	 o;		/* the walk: units, player, start */
+	const char	*unit;		/* as the query named it */
+	int		 played;	/* orders played out before it */
+	struct reach	 r;
+};
+void	 emit_reach(struct arb_turn *, int text, FILE *);
+
 #endif /* ARBITER_FORMAT_H */
