@@ -50,9 +50,11 @@ usage(FILE *fp)
 	    "               [--max-input bytes] [--rolls file] [--secret file]\n"
 	    "               [--strict] [--text] [--trace-file file]"
 	    "\n               map.json [player=]orders.json ...\n"
+	    "       %s [--text] [-o reach.json] --reach unit [--unit id ...]"
+	    "\n               map.json [player=orders.json]\n"
 	    "       %s [--max-input bytes] --verify dir ...\n"
 	    "       %s --new-secret file\n",
-	    progname, progname, progname);
+	    progname, progname, progname, progname);
 }
 
 static void
@@ -76,6 +78,10 @@ help(void)
 	    "\n"
 	    "  -o, --output FILE     write the result to FILE, not standard "
 	    "output\n"
+	    "      --reach UNIT      list the cells UNIT can end its move in"
+	    "\n                        this turn, with costs and paths (a "
+	    "territory\n                        in territory); --text: one "
+	    "line per cell\n"
 	    "  -r, --ruleset NAME    require the map to use rule system NAME\n"
 	    "      --rolls FILE      use the die values in FILE (a JSON array)"
 	    "\n"
@@ -92,6 +98,8 @@ help(void)
 	    "      --verify DIR...   run the rulings in each DIR and compare "
 	    "them\n"
 	    "                        with what they expect (see arbiter(1))\n"
+	    "      --unit ID         with --reach: a unit that moves with "
+	    "UNIT\n"
 	    "  -V, --version         show the version\n\n"
 	    "Map \"-\" is standard input.  Exit: 0 done, 1 illegal or failed "
 	    "orders (--check)\n"
