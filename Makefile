@@ -106,6 +106,11 @@ tests/expect: tests/expect.c
 	$(CC) $(ARB_CFLAGS) $(JANSSON_CFLAGS) -o $@ tests/expect.c \
 	    $(JANSSON_LIBS)
 
+# The property test of reach (issue 15), in process.
+tests/reach: tests/reach.c $(LIBSRC) $(HDRS)
+	$(CC) $(ARB_CFLAGS) -O2 $(JANSSON_CFLAGS) -o $@ tests/reach.c \
+	    $(LIBSRC) $(JANSSON_LIBS)
+
 tests/unit: tests/unit.c $(LIBSRC) $(HDRS)
 	$(CC) $(ARB_CFLAGS) $(SAN_CFLAGS) $(JANSSON_CFLAGS) -o $@ \
 	    tests/unit.c $(LIBSRC) $(JANSSON_LIBS)
@@ -230,7 +235,8 @@ demo: deps
 
 check: deps
 	@$(MAKE) WERROR=-Werror arbiter build-san/arbiter tests/unit tests/fuzz_main \
-	    tests/fuzz_turn_main tests/prop tests/expect tests/threads tests/oom
+	    tests/fuzz_turn_main tests/prop tests/expect tests/threads tests/oom \
+	    tests/reach
 	@SHARED="$(SHARED)" sh tests/check.sh
 
 bench: deps
