@@ -240,7 +240,8 @@ check: deps
 	@SHARED="$(SHARED)" sh tests/check.sh
 
 bench: deps
-	@$(MAKE) arbiter tests/bench/gen tests/bench/floor tests/bench/measure
+	@$(MAKE) arbiter tests/bench/gen tests/bench/floor tests/bench/measure \
+	    tests/bench/reach
 	@sh tests/bench/run.sh
 
 tests/bench/gen: tests/bench/gen.c
@@ -249,6 +250,10 @@ tests/bench/gen: tests/bench/gen.c
 tests/bench/floor: tests/bench/floor.c
 	$(CC) $(ARB_CFLAGS) -O2 $(JANSSON_CFLAGS) -o $@ tests/bench/floor.c \
 	    $(JANSSON_LIBS)
+
+tests/bench/reach: tests/bench/reach.c $(LIBSRC) $(HDRS)
+	$(CC) $(ARB_CFLAGS) -O2 $(JANSSON_CFLAGS) -o $@ tests/bench/reach.c \
+	    $(LIBSRC) $(JANSSON_LIBS)
 
 tests/bench/measure: tests/bench/measure.c
 	$(CC) $(ARB_CFLAGS) -O2 -o $@ tests/bench/measure.c

@@ -45,6 +45,14 @@ struct aeonis {
 	VEC(const char *) events;
 	int		*portals;	/* the portal hexes (begin()) */
 	int		 nportals;
+	/* The walk's memo of what a hex's neighbours and units say, good for
+	 * one search (walk_begin() moves the stamp on): malloc'ed on the
+	 * first search of the turn, so that a search grows nothing. */
+	unsigned	*memo_at;	/* per hex: the stamp it was found at */
+	int		*memo_zoc;	/* the unit exerting ZOC, or -1 */
+	int		*memo_enemy;	/* a unit not the player's, or -1 */
+	unsigned	 memo;
+	int		 memo_player;
 };
 
 /*
@@ -53,7 +61,8 @@ struct aeonis {
  * need not look at its units.
  */
 struct astate {
-	int32_t		 left;		/* hexes it may still enter */
+	int32_t		 left;		/* hexes it may still enter; -1: the
+					 * range cannot bind (walk_begin) */
 	uint8_t		 zoc_free;	/* the cavalry exemption is unused */
 	uint8_t		 pair_open;	/* a plains hex waits for its partner */
 	uint8_t		 fly, cav, trade;	/* all the group's units are */
@@ -292,6 +301,13 @@ static bool
 is_portal(struct arb_turn *t, int c)
 {
 	return board_has(&t->board, c, A(t)->portal);
+}
+
+/* Neighbours on the hex board: one hex apart (no neighbour list made). */
+static bool
+adjacent(struct arb_turn *t, int a, int b)
+{
+	return board_distance(&t->board, a, b) == 1;
 }
 
 static unsigned
@@ -681,7 +697,7 @@ group_range(struct arb_turn *t, const struct order *o, int *slow)
  */
 static enum reason
 step_reason(struct arb_turn *t, const struct order *o, int from, int to,
-    bool fly, const char **rule)
+    bool fly, const char **rule, bool *hopp)
 {
 	bool	 hop;
 	int	 owner;
@@ -693,7 +709,7 @@ step_reason(struct arb_turn *t, const struct order *o, int from, int to,
 		*rule = is_portal(t, from) ? "aeonis 4" : "aeonis 1";
 		return R_NOT_ADJACENT;
 	}
-	hop = !board_is_adjacent(&t->board, from, to);
+	hop = *hopp = !adjacent(t, from, to);
 	if (hop && !(is_portal(t, from) && is_portal(t, to))) {
 		*rule = "aeonis 1";
 		return R_NOT_ADJACENT;
@@ -734,7 +750,7 @@ validate_move(struct arb_turn *t, struct order *o, struct later *l)
 {
 	int		 i, tr, range, slow = -1, n = o->ncells;
 	const char	*rule = NULL;
-	bool		 fly = all_have(t, o, FLYING);
+	bool		 fly = all_have(t, o, FLYING), hop;
 
 	if (group_cell(t, o, o->cells[0], l) < 0)
 		return;
@@ -755,7 +771,7 @@ validate_move(struct arb_turn *t, struct order *o, struct later *l)
 	for (i = 1; i < n; i++) {
 		int	 from = o->cells[i - 1], to = o->cells[i];
 
-		switch (step_reason(t, o, from, to, fly, &rule)) {
+		switch (step_reason(t, o, from, to, fly, &rule, &hop)) {
 		case R_NOT_ADJACENT:
 			if (from == to)
 				order_rule(t, o, OS_ILLEGAL, R_NOT_ADJACENT,
@@ -969,11 +985,12 @@ struct price {
 /*
  * The one place a hex entered is priced (aeonis 2, 3 and 5, READINGS):
  * execute() and the walk (walk_step) both call it.  Pure: it reads the
- * turn, and moves the walk's state st on.
+ * turn, and moves the walk's state st on.  zoc is zoc_from() of the hex
+ * for the moving player (the walk has it from its memo).
  */
 static void
-price_step(struct arb_turn *t, const struct order *o, struct astate *st,
-    int from, int to, struct price *p)
+price_step(struct arb_turn *t, struct astate *st, int from, int to, int zoc,
+    struct price *p)
 {
 	struct aeonis	*a = A(t);
 	int		 tr = t->board.cells[to].terrain;
@@ -1026,7 +1043,7 @@ price_step(struct arb_turn *t, const struct order *o, struct astate *st,
 		st->pair_open = 0;
 	/* aeonis 5: +1 next to an enemy military unit, destination
 	 * included; cavalry skip the first such hex of each Move. */
-	if ((p->zoc_from = zoc_from(t, to, o->player)) >= 0) {
+	if ((p->zoc_from = zoc) >= 0) {
 		p->zoc = 1;
 		if (st->zoc_free) {
 			p->zoc = 0;
@@ -1058,7 +1075,7 @@ step_cost(struct arb_turn *t, struct order *o, struct walk *w,
 	struct price	 p;
 	int		 tr = t->board.cells[to].terrain;
 
-	price_step(t, o, st, from, to, &p);
+	price_step(t, st, from, to, zoc_from(t, to, o->player), &p);
 	w->total += p.hex + p.zoc;
 	why_add(t, w, "%s%s %s %d", w->len > 0 ? ", " : "",
 	    cell_name(t, to), p.basis, p.hex);
@@ -1090,9 +1107,33 @@ static long
 walk_begin(struct arb_turn *t, const struct order *o, void *state,
     struct wstep *over)
 {
-	int	 i;
+	struct aeonis	*a = A(t);
+	struct astate	*st = state;
+	size_t		 n = (size_t)t->board.ncells;
+	long		 ap = t->players.v[o->player].res[AP];
+	int		 i;
 
+	if (a->memo_at == NULL) {
+		a->memo_at = calloc(n + 1, sizeof(unsigned));
+		a->memo_zoc = malloc((n + 1) * sizeof(int));
+		a->memo_enemy = malloc((n + 1) * sizeof(int));
+		if (a->memo_at == NULL || a->memo_zoc == NULL ||
+		    a->memo_enemy == NULL)
+			t_nomem(t);
+	}
+	if (++a->memo == 0) {
+		memset(a->memo_at, 0, n * sizeof(unsigned));
+		a->memo = 1;
+	}
+	a->memo_player = o->player;
 	walk_init(t, o, state);
+	/* Every hex costs 1 AP or more unless there are portals to hop or
+	 * the group pairs its plains hexes: then it enters no more hexes
+	 * than its AP, and a range that large never binds (the state then
+	 * stays the same whatever the hexes entered). */
+	if (a->nportals == 0 && !(a->cav_plains && st->cav) &&
+	    st->left >= ap)
+		st->left = -1;
 	over->rule = "aeonis 1";
 	for (i = 0; i < o->nunits; i++) {
 		const struct unit *u = &t->units.v[o->units[i]];
@@ -1103,7 +1144,22 @@ walk_begin(struct arb_turn *t, const struct order *o, void *state,
 		}
 	}
 	over->reason = R_INSUFFICIENT_AP;
-	return t->players.v[o->player].res[AP];
+	return ap;
+}
+
+/* What hex c's units and neighbours say of the walking player: in the
+ * memo, found once a search. */
+static int
+memo(struct arb_turn *t, int c)
+{
+	struct aeonis	*a = A(t);
+
+	if (a->memo_at[c] != a->memo) {
+		a->memo_at[c] = a->memo;
+		a->memo_enemy[c] = enemy_in(t, c, a->memo_player, 0);
+		a->memo_zoc[c] = zoc_from(t, c, a->memo_player);
+	}
+	return c;
 }
 
 static int
@@ -1119,7 +1175,7 @@ walk_next(struct arb_turn *t, const struct order *o, const void *state,
 	if (is_portal(t, from))
 		for (i = 0; i < a->nportals; i++)
 			if (a->portals[i] != from &&
-			    !board_is_adjacent(&t->board, from, a->portals[i]))
+			    !adjacent(t, from, a->portals[i]))
 				k++;
 	if (k > max)
 		return k;
@@ -1127,7 +1183,7 @@ walk_next(struct arb_turn *t, const struct order *o, const void *state,
 	if (is_portal(t, from))
 		for (i = 0; i < a->nportals; i++)
 			if (a->portals[i] != from &&
-			    !board_is_adjacent(&t->board, from, a->portals[i]))
+			    !adjacent(t, from, a->portals[i]))
 				to[n++] = a->portals[i];
 	return n;
 }
@@ -1136,29 +1192,32 @@ static void
 walk_step(struct arb_turn *t, const struct order *o, void *state, int from,
     int to, struct wstep *s)
 {
+	struct aeonis	*a = A(t);
 	struct astate	*st = state;
 	struct price	 p;
+	bool		 hop = false;
 
-	if (st->left <= 0) {
+	if (st->left == 0) {
 		s->reason = R_OUT_OF_RANGE;
 		s->rule = "aeonis 1";
 		return;
 	}
-	if ((s->reason = step_reason(t, o, from, to, st->fly, &s->rule)) !=
-	    R_OK)
+	if ((s->reason = step_reason(t, o, from, to, st->fly, &s->rule,
+	    &hop)) != R_OK)
 		return;
-	if (enemy_in(t, to, o->player, 0) >= 0) {
+	if (a->memo_enemy[memo(t, to)] >= 0) {
 		s->reason = R_ENEMY_OCCUPIED;
 		s->rule = "aeonis 1";
 		return;
 	}
-	st->left--;
-	if (!board_is_adjacent(&t->board, from, to)) {
+	if (st->left > 0)
+		st->left--;
+	if (hop) {
 		st->pair_open = 0;	/* aeonis 4: the hop costs nothing */
 		s->cost = 0;
 		return;
 	}
-	price_step(t, o, st, from, to, &p);
+	price_step(t, st, from, to, a->memo_zoc[to], &p);
 	s->cost = p.hex + p.zoc;
 }
 
@@ -1442,6 +1501,9 @@ release(struct arb_turn *t)
 {
 	free(A(t)->borders.v);
 	free(A(t)->events.v);
+	free(A(t)->memo_at);
+	free(A(t)->memo_zoc);
+	free(A(t)->memo_enemy);
 }
 
 const struct ruleset rules_aeonis = {

@@ -168,7 +168,9 @@ dominates(const struct ruleset *rs, const struct reachmem *m, long ac,
     int as, bool astop, int ap, const void *ast, long bc, int bs, bool bstop,
     int bp, const void *bst)
 {
-	if (ac > bc || as > bs || (astop && !bstop))
+	/* Cheaper wins whatever the steps: any way on from b costs more
+	 * from b.  At one cost, fewer steps, then the tie-break. */
+	if (ac > bc || (ac == bc && as > bs) || (astop && !bstop))
 		return false;
 	if (rs->walk_better != NULL ? !rs->walk_better(ast, bst) :
 	    memcmp(ast, bst, m->size) != 0)
@@ -539,15 +541,8 @@ reach_search(struct arb_turn *t, const struct order *o, int target,
 			}
 	}
 done:
-	/* The cells found, in the board's order. */
+	/* The cells found, in the order they were found. */
 	r->found = goal >= 0;
-	for (i = 0; i < m->nfound; i++) {
-		int	 c = m->found[i], j;
-
-		for (j = (int)i; j > 0 && m->found[j - 1] > c; j--)
-			m->found[j] = m->found[j - 1];
-		m->found[j] = c;
-	}
 	if (target >= 0 && goal < 0 && r->near.reason == R_OK) {
 		/* Nothing refused on the way: the target is out of every
 		 * path's reach (a graph in pieces). */
