@@ -297,8 +297,9 @@ route(struct arb_turn *t, struct order *o)
 			o->cells[0] = start;
 			reach_path(t, r.near_label, o->cells);
 			o->ncells = n;
+			why = path_text(t, o->cells, n);
 			why = t_printf(t, "the nearest approach, %s, %s %s: "
-			    "%s", path_text(t, o->cells, n), r.near_end ?
+			    "%s", why, r.near_end ?
 			    "cannot end in" : r.near.reason == R_ZOC_STOP ?
 			    "must stop there, short of" : "cannot go on to",
 			    cell_name(t, r.near_to),
