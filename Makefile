@@ -12,7 +12,7 @@ SCHEMADIR ?= $(DATADIR)/schema
 DOCDIR	?= $(PREFIX)/share/doc/arbiter
 EXAMPLES = aeonis territory morne-plaine xconq arcane-legions
 SCHEMAS	= schema/map.schema.json schema/orders.schema.json \
-	  schema/result.schema.json
+	  schema/result.schema.json schema/reach.schema.json
 CC	?= cc
 CFLAGS	?= -O2 -g
 PKG_CONFIG ?= pkg-config

@@ -297,8 +297,9 @@ route(struct arb_turn *t, struct order *o)
 			o->cells[0] = start;
 			reach_path(t, r.near_label, o->cells);
 			o->ncells = n;
+			why = path_text(t, o->cells, n);
 			why = t_printf(t, "the nearest approach, %s, %s %s: "
-			    "%s", path_text(t, o->cells, n), r.near_end ?
+			    "%s", why, r.near_end ?
 			    "cannot end in" : r.near.reason == R_ZOC_STOP ?
 			    "must stop there, short of" : "cannot go on to",
 			    cell_name(t, r.near_to),
@@ -520,6 +521,11 @@ arb_turn_reach(struct arb_turn *t, const char *unit, const char *const *with,
 	o->cells[0] = c;
 	o->ncells = 1;
 	reach_search(t, o, -1, &q->r);
+	if (q->r.budget < 0)
+		t_fail(t, ARB_EDATA, "%s cannot move: %s (%s)", o->nunits > 1 ?
+		    unit_list(t, o->units, o->nunits) : unit,
+		    reason_name(q->r.over.reason), q->r.over.rule != NULL ?
+		    q->r.over.rule : "arbiter-rules(7) Reach");
 	t->reachq = q;
 	t->mem.jmp = NULL;
 	return 0;

@@ -1201,7 +1201,7 @@ emit_next(struct arb_turn *t, FILE *fp)
 
 
 /* The cells found, by label (strcmp: the labels' bytes). */
-static struct arb_turn *RQ;
+static _Thread_local struct arb_turn *RQ;
 
 static int
 by_label(const void *a, const void *b)
