@@ -1733,6 +1733,8 @@ costs_text(struct arb_turn *t, const struct orec *r)
 struct xstate {
 	int32_t		 acp;		/* left */
 	int32_t		 moves;		/* actions the materials allow */
+	int32_t		 clamp;		/* 1: an action may be charged more
+					 * than the acp above acp-min */
 };
 
 static long
@@ -1751,6 +1753,9 @@ walk_begin(struct arb_turn *t, const struct order *o, void *state,
 		return -1;
 	xs->acp = X(t)->units.v[u].acp;
 	xs->moves = moves_left(t, u);
+	/* Without free-mp and with acp-min 0 or less, an action's charge is
+	 * at most its mp, which the acp cover: never cut at acp-min. */
+	xs->clamp = prop(t, u, P_FREE_MP) > 0 || prop(t, u, P_ACP_MIN) > 0;
 	over->reason = R_INSUFFICIENT_MP;
 	over->rule = "xconq mp";
 	budget = (long)xs->acp - prop(t, u, P_ACP_MIN);
@@ -1837,13 +1842,21 @@ walk_end(struct arb_turn *t, const struct order *o, const void *state,
 	return R_OK;
 }
 
-/* More acp left and more actions allowed are worth more in every way:
- * each test of an action is monotone in them. */
+/*
+ * More acp left and more actions allowed are worth more in every way:
+ * each test of an action is monotone in them, and a step costs the same
+ * acp whatever the acp left, so a cheaper walk stays cheaper.  Not so
+ * where a charge may be cut at acp-min (free-mp, or acp-min above 0):
+ * there the dearer walk may catch up at the cut, with fewer steps, and
+ * only equal states are (the tie-break stays exact).
+ */
 static bool
 walk_better(const void *pa, const void *pb)
 {
 	const struct xstate *a = pa, *b = pb;
 
+	if (a->clamp)
+		return a->acp == b->acp && a->moves == b->moves;
 	return a->acp >= b->acp && a->moves >= b->moves;
 }
 
