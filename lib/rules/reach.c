@@ -37,9 +37,14 @@ struct reachmem {
 	size_t		 nlab, caplab;
 	unsigned char	*st;		/* nlab states of size bytes */
 	size_t		 capst, size;
-	int		*head, *best, *dist;	/* per cell */
+	struct rcell {			/* per cell, in one place for the
+					 * cache: valid when stamp is now */
+		unsigned	 stamp;
+		int		 head;	/* its live labels */
+		int		 best;	/* the label found, or -1 */
+	}		*pc;
+	int		*dist;		/* per cell: to the target */
 	int		*bfsq;		/* distance()'s queue */
-	unsigned	*stamp;		/* per cell: head and best valid */
 	unsigned	*dstamp;	/* per cell: dist valid */
 	unsigned	 now;
 	int		 ncells;
@@ -63,7 +68,7 @@ static struct reachmem *
 reachmem(struct arb_turn *t)
 {
 	struct reachmem	*m = t->reachmem;
-	size_t		 n = (size_t)t->board.ncells;
+	size_t		 n = (size_t)t->board.ncells, i;
 
 	if (m == NULL) {
 		if ((m = calloc(1, sizeof(*m))) == NULL)
@@ -71,21 +76,17 @@ reachmem(struct arb_turn *t)
 		t->reachmem = m;
 	}
 	if (m->ncells != t->board.ncells) {
-		free(m->head);
-		free(m->best);
+		free(m->pc);
 		free(m->dist);
 		free(m->bfsq);
-		free(m->stamp);
 		free(m->dstamp);
 		m->bfsq = malloc((n + 1) * sizeof(int));
-		m->head = malloc((n + 1) * sizeof(int));
-		m->best = malloc((n + 1) * sizeof(int));
+		m->pc = calloc(n + 1, sizeof(*m->pc));
 		m->dist = malloc((n + 1) * sizeof(int));
-		m->stamp = calloc(n + 1, sizeof(unsigned));
 		m->dstamp = calloc(n + 1, sizeof(unsigned));
 		m->ncells = 0;
-		if (m->head == NULL || m->best == NULL || m->dist == NULL ||
-		    m->bfsq == NULL || m->stamp == NULL || m->dstamp == NULL)
+		if (m->pc == NULL || m->dist == NULL || m->bfsq == NULL ||
+		    m->dstamp == NULL)
 			t_nomem(t);
 		m->ncells = t->board.ncells;
 		m->now = 0;
@@ -94,7 +95,8 @@ reachmem(struct arb_turn *t)
 	    (m->bysteps = malloc((MAXSTEPS + 2) * sizeof(int))) == NULL)
 		t_nomem(t);
 	if (++m->now == 0) {		/* the stamps wrapped */
-		memset(m->stamp, 0, n * sizeof(unsigned));
+		for (i = 0; i < n; i++)
+			m->pc[i].stamp = 0;
 		memset(m->dstamp, 0, n * sizeof(unsigned));
 		m->now = 1;
 	}
@@ -110,11 +112,9 @@ reach_release(struct arb_turn *t)
 		return;
 	free(m->lab);
 	free(m->st);
-	free(m->head);
-	free(m->best);
+	free(m->pc);
 	free(m->dist);
 	free(m->bfsq);
-	free(m->stamp);
 	free(m->dstamp);
 	free(m->bucket);
 	free(m->bysteps);
@@ -134,12 +134,14 @@ state(struct reachmem *m, int l)
 static int
 head(struct reachmem *m, int c)
 {
-	if (m->stamp[c] != m->now) {
-		m->stamp[c] = m->now;
-		m->head[c] = -1;
-		m->best[c] = -1;
+	struct rcell	*pc = &m->pc[c];
+
+	if (pc->stamp != m->now) {
+		pc->stamp = m->now;
+		pc->head = -1;
+		pc->best = -1;
 	}
-	return m->head[c];
+	return pc->head;
 }
 
 /*
@@ -236,7 +238,7 @@ label_new(struct arb_turn *t, struct reachmem *m, int cell, int parent,
 	m->lab[l].next_q = -1;
 	memcpy(state(m, l), m->tmp, m->size);
 	m->lab[l].next_at = head(m, cell);
-	m->head[cell] = l;
+	m->pc[cell].head = l;
 	return l;
 }
 
@@ -253,7 +255,7 @@ offer(struct arb_turn *t, struct reachmem *m, int cell, int parent,
 	bool	 stop = flags & L_STOP;
 	int	 l, *prev;
 
-	for (prev = &m->head[cell], l = head(m, cell); l >= 0; l = *prev) {
+	for (prev = &m->pc[cell].head, l = head(m, cell); l >= 0; l = *prev) {
 		struct rlabel *x = &m->lab[l];
 
 		if (dominates(rs, m, x->cost, x->steps, x->flags & L_STOP,
@@ -436,7 +438,7 @@ reach_search(struct arb_turn *t, const struct order *o, int target,
 						int	 bst;
 
 						(void)head(m, c);
-						bst = m->best[c];
+						bst = m->pc[c].best;
 						if (bst < 0) {
 							grow(t, &m->found,
 							    &m->capfound,
@@ -455,9 +457,9 @@ reach_search(struct arb_turn *t, const struct order *o, int target,
 						    m->lab[bst].steps &&
 						    pathcmp(m, x->parent,
 						    m->lab[bst].parent) < 0))))
-							m->best[c] = l;
+							m->pc[c].best = l;
 						if (c == target)
-							goal = m->best[c];
+							goal = m->pc[c].best;
 					} else if (target >= 0) {
 						s.reason = why;
 						s.rule = rule;
@@ -552,10 +554,10 @@ done:
 	r->v = t_alloc(t, (m->nfound + 1) * sizeof(*r->v));
 	for (i = 0; i < m->nfound; i++) {
 		struct reach_cell *rc = &r->v[r->n++];
-		const struct rlabel *x = &m->lab[m->best[m->found[i]]];
+		const struct rlabel *x = &m->lab[m->pc[m->found[i]].best];
 
 		rc->cell = x->cell;
-		rc->label = m->best[m->found[i]];
+		rc->label = m->pc[m->found[i]].best;
 		rc->cost = x->cost;
 		rc->steps = x->steps;
 		rc->stop = x->flags & L_STOP;
