@@ -52,7 +52,6 @@ struct aeonis {
 					 * cache */
 		unsigned	 at;	/* the stamp it was found at */
 		int		 zoc;	/* the unit exerting ZOC, or -1 */
-		int		 enemy;	/* a unit not the player's, or -1 */
 	}		*memo_v;
 	unsigned	 memo;
 	int		 memo_player;
@@ -1145,8 +1144,8 @@ walk_begin(struct arb_turn *t, const struct order *o, void *state,
 	return ap;
 }
 
-/* What hex c's units and neighbours say of the walking player: in the
- * memo, found once a search. */
+/* Hex c's ZOC against the walking player: in the memo, found once a
+ * search. */
 static const struct amemo *
 memo(struct arb_turn *t, int c)
 {
@@ -1155,7 +1154,6 @@ memo(struct arb_turn *t, int c)
 
 	if (m->at != a->memo) {
 		m->at = a->memo;
-		m->enemy = enemy_in(t, c, a->memo_player, 0);
 		m->zoc = zoc_from(t, c, a->memo_player);
 	}
 	return m;
@@ -1204,7 +1202,7 @@ walk_step(struct arb_turn *t, const struct order *o, void *state, int from,
 	if ((s->reason = step_reason(t, o, from, to, st->fly, &s->rule,
 	    &hop)) != R_OK)
 		return;
-	if ((mo = memo(t, to))->enemy >= 0) {
+	if (enemy_in(t, to, o->player, 0) >= 0) {
 		s->reason = R_ENEMY_OCCUPIED;
 		s->rule = "aeonis 1";
 		return;
@@ -1216,6 +1214,7 @@ walk_step(struct arb_turn *t, const struct order *o, void *state, int from,
 		s->cost = 0;
 		return;
 	}
+	mo = memo(t, to);
 	price_step(t, st, from, to, mo->zoc, &p);
 	s->cost = p.hex + p.zoc;
 }

@@ -56,6 +56,8 @@ struct reachmem {
 	int		*found;		/* the cells found, in order */
 	size_t		 nfound, capfound;
 	unsigned char	*tmp;		/* a state being tried */
+	long		 spent;		/* labels settled, all searches */
+	long		 limit;		/* a search stops there (0: none) */
 };
 
 static void
@@ -80,13 +82,10 @@ reachmem(struct arb_turn *t)
 		free(m->dist);
 		free(m->bfsq);
 		free(m->dstamp);
-		m->bfsq = malloc((n + 1) * sizeof(int));
-		m->pc = calloc(n + 1, sizeof(*m->pc));
-		m->dist = malloc((n + 1) * sizeof(int));
-		m->dstamp = calloc(n + 1, sizeof(unsigned));
+		m->dist = m->bfsq = NULL;	/* distance() makes them */
+		m->dstamp = NULL;
 		m->ncells = 0;
-		if (m->pc == NULL || m->dist == NULL || m->bfsq == NULL ||
-		    m->dstamp == NULL)
+		if ((m->pc = calloc(n + 1, sizeof(*m->pc))) == NULL)
 			t_nomem(t);
 		m->ncells = t->board.ncells;
 		m->now = 0;
@@ -97,7 +96,8 @@ reachmem(struct arb_turn *t)
 	if (++m->now == 0) {		/* the stamps wrapped */
 		for (i = 0; i < n; i++)
 			m->pc[i].stamp = 0;
-		memset(m->dstamp, 0, n * sizeof(unsigned));
+		if (m->dstamp != NULL)
+			memset(m->dstamp, 0, n * sizeof(unsigned));
 		m->now = 1;
 	}
 	return m;
@@ -282,6 +282,14 @@ distance(struct arb_turn *t, struct reachmem *m, int c, int target)
 
 	if (b->kind == BOARD_HEX)
 		return board_distance(b, c, target);
+	if (m->dstamp == NULL) {
+		size_t	 n = (size_t)b->ncells + 1;
+
+		if ((m->bfsq = malloc(n * sizeof(int))) == NULL ||
+		    (m->dist = malloc(n * sizeof(int))) == NULL ||
+		    (m->dstamp = calloc(n, sizeof(unsigned))) == NULL)
+			t_nomem(t);
+	}
 	if (m->dstamp[target] != m->now) {
 		/* A breadth-first search from the target, once. */
 		q = m->bfsq;
@@ -424,6 +432,11 @@ reach_search(struct arb_turn *t, const struct order *o, int target,
 				if (x->flags & L_DEAD)
 					continue;
 				x->flags |= L_SETTLED;
+				if (m->limit > 0 && m->spent >= m->limit) {
+					r->truncated = true;
+					goto done;
+				}
+				m->spent++;
 				c = x->cell;
 				if (goal >= 0 && (x->cost > m->lab[goal].cost ||
 				    (x->cost == m->lab[goal].cost &&
@@ -563,6 +576,27 @@ done:
 		rc->stop = x->flags & L_STOP;
 		rc->tested = x->flags & L_TESTED;
 	}
+}
+
+void
+reach_limit(struct arb_turn *t, long limit)
+{
+	struct reachmem	*m = t->reachmem;
+
+	if (m == NULL) {
+		if ((m = calloc(1, sizeof(*m))) == NULL)
+			t_nomem(t);
+		t->reachmem = m;
+	}
+	m->limit = limit;
+}
+
+long
+reach_spent(struct arb_turn *t)
+{
+	struct reachmem	*m = t->reachmem;
+
+	return m != NULL ? m->spent : 0;
 }
 
 int
