@@ -314,7 +314,8 @@ uninstall:
 	    "$(DESTDIR)$(MANDIR)/man7/arbiter-rules.7" \
 	    "$(DESTDIR)$(SCHEMADIR)/map.schema.json" \
 	    "$(DESTDIR)$(SCHEMADIR)/orders.schema.json" \
-	    "$(DESTDIR)$(SCHEMADIR)/result.schema.json"
+	    "$(DESTDIR)$(SCHEMADIR)/result.schema.json" \
+	    "$(DESTDIR)$(SCHEMADIR)/reach.schema.json"
 	rmdir "$(DESTDIR)$(SCHEMADIR)" "$(DESTDIR)$(DATADIR)" 2>/dev/null || :
 	for e in $(EXAMPLES); do \
 	    for f in examples/$$e/README examples/$$e/map.json \

@@ -216,6 +216,24 @@ check_balance(struct arb_turn *t)
 			    bal[i]);
 }
 
+static const char *path_text(struct arb_turn *, const int *, int);
+
+/* A path in a message: whole up to 8 cells, else its start, its last
+ * three cells and how many steps it takes. */
+static const char *
+path_brief(struct arb_turn *t, const int *cells, int n)
+{
+	const char	*a, *b, *c;
+
+	if (n <= 8)
+		return path_text(t, cells, n);
+	a = t_strdup(t, cell_name(t, cells[0]));
+	b = t_strdup(t, cell_name(t, cells[n - 3]));
+	c = t_strdup(t, cell_name(t, cells[n - 2]));
+	return t_printf(t, "%s ... %s, %s, %s (%d steps)", a, b, c,
+	    cell_name(t, cells[n - 1]), n - 1);
+}
+
 /* "a, b, c": the labels of a path, for the trace. */
 static const char *
 path_text(struct arb_turn *t, const int *cells, int n)
@@ -282,7 +300,22 @@ route(struct arb_turn *t, struct order *o)
 		    cell_name(t, start));
 		return false;
 	}
-	reach_search(t, o, o->to, &r);
+	/* A bound on the turn's path finding, so that orders files of a
+	 * size the limits allow cannot ask for hours of it. */
+	memset(&r, 0, sizeof(r));
+	reach_limit(t, ROUTE_LABELS);
+	if (reach_spent(t) < ROUTE_LABELS)
+		reach_search(t, o, o->to, &r);
+	if (reach_spent(t) >= ROUTE_LABELS && (!r.found || r.truncated)) {
+		trace_event(t, "route", "order", TF_ORDER, o, "to", TF_CELL,
+		    (long)o->to, "found", TF_BOOL, 0L, NULL);
+		order_rule(t, o, OS_ILLEGAL, R_NO_ROUTE, "arbiter-orders(5) to",
+		    "no path from %s to %s was found within the %ld cells a "
+		    "turn's destination orders may search in all; give the "
+		    "path", cell_name(t, start), cell_name(t, o->to),
+		    ROUTE_LABELS);
+		return false;
+	}
 	if (!r.found) {
 		rule = r.near.rule != NULL ? r.near.rule :
 		    "arbiter-rules(7) Reach";
@@ -297,7 +330,7 @@ route(struct arb_turn *t, struct order *o)
 			o->cells[0] = start;
 			reach_path(t, r.near_label, o->cells);
 			o->ncells = n;
-			why = path_text(t, o->cells, n);
+			why = path_brief(t, o->cells, n);
 			why = t_printf(t, "the nearest approach, %s, %s %s: "
 			    "%s", why, r.near_end ?
 			    "cannot end in" : r.near.reason == R_ZOC_STOP ?
@@ -520,6 +553,7 @@ arb_turn_reach(struct arb_turn *t, const char *unit, const char *const *with,
 	o->cells = t_alloc(t, sizeof(int));
 	o->cells[0] = c;
 	o->ncells = 1;
+	reach_limit(t, 0);	/* the query asked for: all of it */
 	reach_search(t, o, -1, &q->r);
 	if (q->r.budget < 0)
 		t_fail(t, ARB_EDATA, "%s cannot move: %s (%s)", o->nunits > 1 ?

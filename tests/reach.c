@@ -673,7 +673,7 @@ trial(const struct system *s, unsigned n)
 int
 main(int argc, char **argv)
 {
-	unsigned	 trials = argc > 1 ? (unsigned)atoi(argv[1]) : 60, n;
+	unsigned	 trials = argc > 1 ? (unsigned)atoi(argv[1]) : 150, n;
 	const struct system *s;
 
 	rng = argc > 2 ? strtoull(argv[2], NULL, 10) : 15;

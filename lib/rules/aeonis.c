@@ -48,9 +48,11 @@ struct aeonis {
 	/* The walk's memo of what a hex's neighbours and units say, good for
 	 * one search (walk_begin() moves the stamp on): malloc'ed on the
 	 * first search of the turn, so that a search grows nothing. */
-	unsigned	*memo_at;	/* per hex: the stamp it was found at */
-	int		*memo_zoc;	/* the unit exerting ZOC, or -1 */
-	int		*memo_enemy;	/* a unit not the player's, or -1 */
+	struct amemo {			/* per hex, in one place for the
+					 * cache */
+		unsigned	 at;	/* the stamp it was found at */
+		int		 zoc;	/* the unit exerting ZOC, or -1 */
+	}		*memo_v;
 	unsigned	 memo;
 	int		 memo_player;
 };
@@ -1113,16 +1115,11 @@ walk_begin(struct arb_turn *t, const struct order *o, void *state,
 	long		 ap = t->players.v[o->player].res[AP];
 	int		 i;
 
-	if (a->memo_at == NULL) {
-		a->memo_at = calloc(n + 1, sizeof(unsigned));
-		a->memo_zoc = malloc((n + 1) * sizeof(int));
-		a->memo_enemy = malloc((n + 1) * sizeof(int));
-		if (a->memo_at == NULL || a->memo_zoc == NULL ||
-		    a->memo_enemy == NULL)
-			t_nomem(t);
-	}
+	if (a->memo_v == NULL &&
+	    (a->memo_v = calloc(n + 1, sizeof(*a->memo_v))) == NULL)
+		t_nomem(t);
 	if (++a->memo == 0) {
-		memset(a->memo_at, 0, n * sizeof(unsigned));
+		memset(a->memo_v, 0, n * sizeof(*a->memo_v));
 		a->memo = 1;
 	}
 	a->memo_player = o->player;
@@ -1147,19 +1144,19 @@ walk_begin(struct arb_turn *t, const struct order *o, void *state,
 	return ap;
 }
 
-/* What hex c's units and neighbours say of the walking player: in the
- * memo, found once a search. */
-static int
+/* Hex c's ZOC against the walking player: in the memo, found once a
+ * search. */
+static const struct amemo *
 memo(struct arb_turn *t, int c)
 {
 	struct aeonis	*a = A(t);
+	struct amemo	*m = &a->memo_v[c];
 
-	if (a->memo_at[c] != a->memo) {
-		a->memo_at[c] = a->memo;
-		a->memo_enemy[c] = enemy_in(t, c, a->memo_player, 0);
-		a->memo_zoc[c] = zoc_from(t, c, a->memo_player);
+	if (m->at != a->memo) {
+		m->at = a->memo;
+		m->zoc = zoc_from(t, c, a->memo_player);
 	}
-	return c;
+	return m;
 }
 
 static int
@@ -1192,7 +1189,7 @@ static void
 walk_step(struct arb_turn *t, const struct order *o, void *state, int from,
     int to, struct wstep *s)
 {
-	struct aeonis	*a = A(t);
+	const struct amemo *mo;
 	struct astate	*st = state;
 	struct price	 p;
 	bool		 hop = false;
@@ -1205,7 +1202,7 @@ walk_step(struct arb_turn *t, const struct order *o, void *state, int from,
 	if ((s->reason = step_reason(t, o, from, to, st->fly, &s->rule,
 	    &hop)) != R_OK)
 		return;
-	if (a->memo_enemy[memo(t, to)] >= 0) {
+	if (enemy_in(t, to, o->player, 0) >= 0) {
 		s->reason = R_ENEMY_OCCUPIED;
 		s->rule = "aeonis 1";
 		return;
@@ -1217,7 +1214,8 @@ walk_step(struct arb_turn *t, const struct order *o, void *state, int from,
 		s->cost = 0;
 		return;
 	}
-	price_step(t, st, from, to, a->memo_zoc[to], &p);
+	mo = memo(t, to);
+	price_step(t, st, from, to, mo->zoc, &p);
 	s->cost = p.hex + p.zoc;
 }
 
@@ -1501,9 +1499,7 @@ release(struct arb_turn *t)
 {
 	free(A(t)->borders.v);
 	free(A(t)->events.v);
-	free(A(t)->memo_at);
-	free(A(t)->memo_zoc);
-	free(A(t)->memo_enemy);
+	free(A(t)->memo_v);
 }
 
 const struct ruleset rules_aeonis = {

@@ -37,9 +37,14 @@ struct reachmem {
 	size_t		 nlab, caplab;
 	unsigned char	*st;		/* nlab states of size bytes */
 	size_t		 capst, size;
-	int		*head, *best, *dist;	/* per cell */
+	struct rcell {			/* per cell, in one place for the
+					 * cache: valid when stamp is now */
+		unsigned	 stamp;
+		int		 head;	/* its live labels */
+		int		 best;	/* the label found, or -1 */
+	}		*pc;
+	int		*dist;		/* per cell: to the target */
 	int		*bfsq;		/* distance()'s queue */
-	unsigned	*stamp;		/* per cell: head and best valid */
 	unsigned	*dstamp;	/* per cell: dist valid */
 	unsigned	 now;
 	int		 ncells;
@@ -51,6 +56,8 @@ struct reachmem {
 	int		*found;		/* the cells found, in order */
 	size_t		 nfound, capfound;
 	unsigned char	*tmp;		/* a state being tried */
+	long		 spent;		/* labels settled, all searches */
+	long		 limit;		/* a search stops there (0: none) */
 };
 
 static void
@@ -63,7 +70,7 @@ static struct reachmem *
 reachmem(struct arb_turn *t)
 {
 	struct reachmem	*m = t->reachmem;
-	size_t		 n = (size_t)t->board.ncells;
+	size_t		 n = (size_t)t->board.ncells, i;
 
 	if (m == NULL) {
 		if ((m = calloc(1, sizeof(*m))) == NULL)
@@ -71,21 +78,14 @@ reachmem(struct arb_turn *t)
 		t->reachmem = m;
 	}
 	if (m->ncells != t->board.ncells) {
-		free(m->head);
-		free(m->best);
+		free(m->pc);
 		free(m->dist);
 		free(m->bfsq);
-		free(m->stamp);
 		free(m->dstamp);
-		m->bfsq = malloc((n + 1) * sizeof(int));
-		m->head = malloc((n + 1) * sizeof(int));
-		m->best = malloc((n + 1) * sizeof(int));
-		m->dist = malloc((n + 1) * sizeof(int));
-		m->stamp = calloc(n + 1, sizeof(unsigned));
-		m->dstamp = calloc(n + 1, sizeof(unsigned));
+		m->dist = m->bfsq = NULL;	/* distance() makes them */
+		m->dstamp = NULL;
 		m->ncells = 0;
-		if (m->head == NULL || m->best == NULL || m->dist == NULL ||
-		    m->bfsq == NULL || m->stamp == NULL || m->dstamp == NULL)
+		if ((m->pc = calloc(n + 1, sizeof(*m->pc))) == NULL)
 			t_nomem(t);
 		m->ncells = t->board.ncells;
 		m->now = 0;
@@ -94,8 +94,10 @@ reachmem(struct arb_turn *t)
 	    (m->bysteps = malloc((MAXSTEPS + 2) * sizeof(int))) == NULL)
 		t_nomem(t);
 	if (++m->now == 0) {		/* the stamps wrapped */
-		memset(m->stamp, 0, n * sizeof(unsigned));
-		memset(m->dstamp, 0, n * sizeof(unsigned));
+		for (i = 0; i < n; i++)
+			m->pc[i].stamp = 0;
+		if (m->dstamp != NULL)
+			memset(m->dstamp, 0, n * sizeof(unsigned));
 		m->now = 1;
 	}
 	return m;
@@ -110,11 +112,9 @@ reach_release(struct arb_turn *t)
 		return;
 	free(m->lab);
 	free(m->st);
-	free(m->head);
-	free(m->best);
+	free(m->pc);
 	free(m->dist);
 	free(m->bfsq);
-	free(m->stamp);
 	free(m->dstamp);
 	free(m->bucket);
 	free(m->bysteps);
@@ -134,12 +134,14 @@ state(struct reachmem *m, int l)
 static int
 head(struct reachmem *m, int c)
 {
-	if (m->stamp[c] != m->now) {
-		m->stamp[c] = m->now;
-		m->head[c] = -1;
-		m->best[c] = -1;
+	struct rcell	*pc = &m->pc[c];
+
+	if (pc->stamp != m->now) {
+		pc->stamp = m->now;
+		pc->head = -1;
+		pc->best = -1;
 	}
-	return m->head[c];
+	return pc->head;
 }
 
 /*
@@ -236,7 +238,7 @@ label_new(struct arb_turn *t, struct reachmem *m, int cell, int parent,
 	m->lab[l].next_q = -1;
 	memcpy(state(m, l), m->tmp, m->size);
 	m->lab[l].next_at = head(m, cell);
-	m->head[cell] = l;
+	m->pc[cell].head = l;
 	return l;
 }
 
@@ -253,7 +255,7 @@ offer(struct arb_turn *t, struct reachmem *m, int cell, int parent,
 	bool	 stop = flags & L_STOP;
 	int	 l, *prev;
 
-	for (prev = &m->head[cell], l = head(m, cell); l >= 0; l = *prev) {
+	for (prev = &m->pc[cell].head, l = head(m, cell); l >= 0; l = *prev) {
 		struct rlabel *x = &m->lab[l];
 
 		if (dominates(rs, m, x->cost, x->steps, x->flags & L_STOP,
@@ -280,6 +282,14 @@ distance(struct arb_turn *t, struct reachmem *m, int c, int target)
 
 	if (b->kind == BOARD_HEX)
 		return board_distance(b, c, target);
+	if (m->dstamp == NULL) {
+		size_t	 n = (size_t)b->ncells + 1;
+
+		if ((m->bfsq = malloc(n * sizeof(int))) == NULL ||
+		    (m->dist = malloc(n * sizeof(int))) == NULL ||
+		    (m->dstamp = calloc(n, sizeof(unsigned))) == NULL)
+			t_nomem(t);
+	}
 	if (m->dstamp[target] != m->now) {
 		/* A breadth-first search from the target, once. */
 		q = m->bfsq;
@@ -422,6 +432,11 @@ reach_search(struct arb_turn *t, const struct order *o, int target,
 				if (x->flags & L_DEAD)
 					continue;
 				x->flags |= L_SETTLED;
+				if (m->limit > 0 && m->spent >= m->limit) {
+					r->truncated = true;
+					goto done;
+				}
+				m->spent++;
 				c = x->cell;
 				if (goal >= 0 && (x->cost > m->lab[goal].cost ||
 				    (x->cost == m->lab[goal].cost &&
@@ -436,7 +451,7 @@ reach_search(struct arb_turn *t, const struct order *o, int target,
 						int	 bst;
 
 						(void)head(m, c);
-						bst = m->best[c];
+						bst = m->pc[c].best;
 						if (bst < 0) {
 							grow(t, &m->found,
 							    &m->capfound,
@@ -455,9 +470,9 @@ reach_search(struct arb_turn *t, const struct order *o, int target,
 						    m->lab[bst].steps &&
 						    pathcmp(m, x->parent,
 						    m->lab[bst].parent) < 0))))
-							m->best[c] = l;
+							m->pc[c].best = l;
 						if (c == target)
-							goal = m->best[c];
+							goal = m->pc[c].best;
 					} else if (target >= 0) {
 						s.reason = why;
 						s.rule = rule;
@@ -552,15 +567,36 @@ done:
 	r->v = t_alloc(t, (m->nfound + 1) * sizeof(*r->v));
 	for (i = 0; i < m->nfound; i++) {
 		struct reach_cell *rc = &r->v[r->n++];
-		const struct rlabel *x = &m->lab[m->best[m->found[i]]];
+		const struct rlabel *x = &m->lab[m->pc[m->found[i]].best];
 
 		rc->cell = x->cell;
-		rc->label = m->best[m->found[i]];
+		rc->label = m->pc[m->found[i]].best;
 		rc->cost = x->cost;
 		rc->steps = x->steps;
 		rc->stop = x->flags & L_STOP;
 		rc->tested = x->flags & L_TESTED;
 	}
+}
+
+void
+reach_limit(struct arb_turn *t, long limit)
+{
+	struct reachmem	*m = t->reachmem;
+
+	if (m == NULL) {
+		if ((m = calloc(1, sizeof(*m))) == NULL)
+			t_nomem(t);
+		t->reachmem = m;
+	}
+	m->limit = limit;
+}
+
+long
+reach_spent(struct arb_turn *t)
+{
+	struct reachmem	*m = t->reachmem;
+
+	return m != NULL ? m->spent : 0;
 }
 
 int

@@ -185,6 +185,7 @@ struct reach {
 	 * (near_label, or the start when -1) and what was refused after it:
 	 * the step to near_to, or (near_end) ending in near_to. */
 	bool		 found;
+	bool		 truncated;	/* stopped by reach_limit() */
 	int		 near_label, near_to;
 	bool		 near_end;
 	struct wstep	 near;
@@ -195,6 +196,12 @@ void	 reach_search(struct arb_turn *, const struct order *, int target,
 /* The cells of a found cell's path, start first, into out (steps + 1). */
 void	 reach_path(struct arb_turn *, int label, int *out);
 int	 reach_steps(struct arb_turn *, int label);	/* -1: the start */
+/* The labels the turn's searches have settled so far, and a bound on it
+ * that stops a search (r->truncated; 0: none): the work and memory "to"
+ * orders may ask for (arbiter-orders(5)). */
+long	 reach_spent(struct arb_turn *);
+void	 reach_limit(struct arb_turn *, long);
+#define ROUTE_LABELS	500000L	/* a turn's "to" orders, in all */
 /* Frees the search's memory (arb_turn_free() calls it). */
 void	 reach_release(struct arb_turn *);
 

@@ -109,7 +109,9 @@ main(int argc, char **argv)
 	char		 path[4096], *text;
 	const char	*env = getenv("RUNS");
 	long		 ap = argc > 2 ? atol(argv[2]) : 250, len, cells = 0;
-	int		 runs = env != NULL ? atoi(env) : 3, i, u, rc;
+	int		 runs = env != NULL ? atoi(env) : 3, i, u, rc, k;
+	int		 repeat = getenv("REPEAT") != NULL ?
+			    atoi(getenv("REPEAT")) : 0;
 	double		 ts = 1e18, tb = 1e18, tl = 1e18, tq = 1e18, t0;
 	FILE		*fp;
 
@@ -151,6 +153,8 @@ main(int argc, char **argv)
 		t0 = now();
 		reach_search(t, &q->o, -1, &r);
 		t0 = now() - t0;
+		for (k = 0; k < repeat; k++)	/* REPEAT=n: for a profiler */
+			reach_search(t, &q->o, -1, &r);
 		if (t0 < ts)
 			ts = t0;
 		t0 = now();
