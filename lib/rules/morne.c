@@ -589,11 +589,12 @@ price(struct arb_turn *t, int u, struct mstate *ms, int from, int to,
 		if (st->zenter.n == 0)
 			s->rule = "morne-plaine charge";
 	}
-	/* Only a mounted unit on clear terrain may charge next: else the
-	 * direction is forgotten, so that walks that differ in it alone
-	 * are one. */
-	ms->dir = (int8_t)((uflags(t, u) & MOUNTED) && r == T_CLEAR ?
-	    st->dir : -1);
+	/* The direction is kept only where the next step on in it would
+	 * charge: else it is forgotten, so that walks that differ in it
+	 * alone are one (a charge needs the same direction twice). */
+	e = board_step(&t->board, to, st->dir);
+	ms->dir = (int8_t)(e >= 0 && charge_target(t, u, st->dir, to, e,
+	    st->dir) >= 0 ? st->dir : -1);
 	/* The marsh test: reach does not foresee the dice. */
 	if (st->marsh)
 		s->tested = true;
