@@ -17,6 +17,8 @@
  * enemy controls, where the movement ends (morne-plaine zoc-enter); an
  * order that breaks a rule on the way there moves nothing.  Dice (the
  * marsh test, the charge's morale test) are rolled as the unit walks.
+ * Every step is priced and judged in one place, price(), which the check
+ * of an order and the walk hooks (--reach, "to" orders: rules.h) share.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -469,8 +471,10 @@ struct mstate {
 	uint8_t		 last;		/* enum how of the last step */
 	uint8_t		 began;		/* the unit has taken a step this
 					 * turn: it may not leave a zone */
-	int8_t		 dir;		/* this order's last direction, or -1
-					 * (a charge needs two the same) */
+	int8_t		 dir;		/* this order's last direction where
+					 * the next step on in it would charge
+					 * (a charge needs two the same), or
+					 * -1 */
 };
 
 /* The state of unit u's walk as its order's moment comes. */

@@ -12,7 +12,8 @@
  *
  * A move order is a sequence of move actions for one unit, carried out one
  * at a time; the first action refused stops the order, and the actions
- * before it stand.
+ * before it stand.  Every action is priced in one place, price_action(),
+ * which act() and the walk hooks (--reach, "to" orders: rules.h) share.
  */
 #include <limits.h>
 #include <stdlib.h>
