@@ -1086,8 +1086,12 @@ zoc_step(struct arb_turn *t, int u, int a, int b)
 static int
 zoc_extra(struct arb_turn *t, struct action *ac, int u, int a, int b)
 {
-	const struct zmemo *zm = zoc_step(t, u, a, b);
+	const struct zmemo *zm;
 	int		 i;
+
+	if (X(t)->zoc_reach < 0)
+		return 0;		/* no zone reaches anywhere */
+	zm = zoc_step(t, u, a, b);
 
 	for (i = 0; i < zm->nz; i++)
 		zoc_note(t, ac, &zm->z[i]);
@@ -1258,8 +1262,9 @@ way_cost(struct arb_turn *t, struct action *ac, int u, int a, int b,
 	struct xconq	*x = X(t);
 	enum reason	 rs;
 	size_t		 i, lo, hi;
-	int		 k = board_distance(bd, a, b), d, c, j, np;
+	int		 k = board_distance(bd, a, b), d, c, j, np, di;
 	int		 path[MAXRANGE + 2];
+	struct hexpos	 pb = board_pos(bd, b);
 
 #define nv	(x->wnv)
 #define st	(x->wst)
@@ -1267,15 +1272,17 @@ way_cost(struct arb_turn *t, struct action *ac, int u, int a, int b,
 	act_clear(&st);
 	wnode_of(t, &nv, a);
 	nv.v[0].cost = 0;
-	for (lo = 0, hi = 1; lo < hi && k - board_distance(bd,
-	    nv.v[lo].cell, b) < k; lo = hi, hi = nv.n) {
+	/* Layer by layer: the cells of a layer are one step nearer b than
+	 * those of the one before (di from b). */
+	for (lo = 0, hi = 1, di = k; lo < hi && di > 0; lo = hi, hi = nv.n,
+	    di--) {
 		for (i = lo; i < hi; i++) {
 			for (d = 0; d < 6; d++) {
 				int from = nv.v[i].cell;
 
 				c = board_step(bd, from, d);
-				if (c < 0 || board_distance(bd, c, b) !=
-				    board_distance(bd, from, b) - 1)
+				if (c < 0 || board_pos_distance(board_pos(bd,
+				    c), pb) != di - 1)
 					continue;
 				j = wnode_of(t, &nv, c);
 				if (nv.v[i].cost < 0) {
