@@ -243,6 +243,11 @@ struct xconq {
 	struct action	 wst;		/* a step of a way being costed */
 	struct action	 walk;		/* an action the walk hooks price */
 	struct wnodes	 wnv;		/* the cells of ways */
+	struct {			/* whose ways wnv holds */
+		int		 src, type, player, radius;
+		uint64_t	 moves;
+		bool		 valid;
+	}		 wkey;
 	unsigned	*seen;		/* by unit: stamp of the last step */
 	unsigned	 stamp;
 	VEC(struct xunit) units;	/* per unit */
@@ -1241,30 +1246,26 @@ wnode_of(struct arb_turn *t, struct wnodes *nv, int c)
 }
 
 /*
- * Costs the action of unit u from a to b, k = distance(a, b) > 1 cells
- * apart: the cheapest way of k single steps, each by step_cost() (xconq
- * move; the reading of 2026-11-24).  The cells on such ways are those
- * one step nearer b each time; they are costed layer by layer from a,
- * each once.  Ruling: of equal ways, the one found first, taking the
- * cells in the order they are reached and the directions in the board's
- * order; when no way is open, the reason is that of the first step found
- * refused on the way to b.  The chosen way's steps are then costed again
- * into ac, with the cells between in ac->via.
- *
- * The cells between number up to k * k / 4, which is why move-range is at
- * most MAXRANGE (tests/hostile/xconq-far-actions.sh).
+ * The cheapest ways from a to every cell within radius, each by single
+ * steps that go one cell further from a each time (the cells of the ways
+ * of k steps from a to any cell k away), into x->wnv: costed layer by
+ * layer from a, each cell once, the cells in the order they are reached
+ * and the directions in the board's order; of equal ways, the one found
+ * first.  A cell no way reaches keeps the first step found refused on
+ * the way to it.  Every cell on a way to a cell b lies on ways to b only
+ * through cells that do (a cell one step nearer a is one step further
+ * from b), so b's way and reason are those of the ways of k steps to b
+ * alone (the reading of 2026-11-24, way_cost()).
  */
-static enum reason
-way_cost(struct arb_turn *t, struct action *ac, int u, int a, int b,
-    const char **why)
+static void
+ways_from(struct arb_turn *t, int u, int a, int radius)
 {
 	const struct board *bd = &t->board;
 	struct xconq	*x = X(t);
 	enum reason	 rs;
 	size_t		 i, lo, hi;
-	int		 k = board_distance(bd, a, b), d, c, j, np, di;
-	int		 path[MAXRANGE + 2];
-	struct hexpos	 pb = board_pos(bd, b);
+	int		 d, c, j, di;
+	struct hexpos	 pa = board_pos(bd, a);
 
 #define nv	(x->wnv)
 #define st	(x->wst)
@@ -1272,17 +1273,15 @@ way_cost(struct arb_turn *t, struct action *ac, int u, int a, int b,
 	act_clear(&st);
 	wnode_of(t, &nv, a);
 	nv.v[0].cost = 0;
-	/* Layer by layer: the cells of a layer are one step nearer b than
-	 * those of the one before (di from b). */
-	for (lo = 0, hi = 1, di = k; lo < hi && di > 0; lo = hi, hi = nv.n,
-	    di--) {
+	for (lo = 0, hi = 1, di = 1; lo < hi && di <= radius; lo = hi,
+	    hi = nv.n, di++) {
 		for (i = lo; i < hi; i++) {
 			for (d = 0; d < 6; d++) {
 				int from = nv.v[i].cell;
 
 				c = board_step(bd, from, d);
 				if (c < 0 || board_pos_distance(board_pos(bd,
-				    c), pb) != di - 1)
+				    c), pa) != di)
 					continue;
 				j = wnode_of(t, &nv, c);
 				if (nv.v[i].cost < 0) {
@@ -1311,6 +1310,56 @@ way_cost(struct arb_turn *t, struct action *ac, int u, int a, int b,
 				}
 			}
 		}
+	}
+#undef nv
+#undef st
+}
+
+/*
+ * Costs the action of unit u from a to b, k = distance(a, b) > 1 cells
+ * apart: the cheapest way of k single steps, each by step_cost() (xconq
+ * move; the reading of 2026-11-24).  The cells on such ways are those
+ * one step nearer b each time; they are costed layer by layer from a,
+ * each once.  Ruling: of equal ways, the one found first, taking the
+ * cells in the order they are reached and the directions in the board's
+ * order; when no way is open, the reason is that of the first step found
+ * refused on the way to b.  The chosen way's steps are then costed again
+ * into ac, with the cells between in ac->via.
+ *
+ * The cells between number up to k * k / 4, which is why move-range is at
+ * most MAXRANGE (tests/hostile/xconq-far-actions.sh).
+ */
+static enum reason
+way_cost(struct arb_turn *t, struct action *ac, int u, int a, int b,
+    const char **why)
+{
+	const struct board *bd = &t->board;
+	struct xconq	*x = X(t);
+	enum reason	 rs;
+	const struct unit *un = &t->units.v[u];
+	int		 k = board_distance(bd, a, b), j, np, radius;
+	int		 path[MAXRANGE + 2];
+
+#define nv	(x->wnv)
+#define st	(x->wst)
+	/* The ways from a to every cell within the radius, kept while
+	 * nothing has moved: an order's actions, and the walk's many
+	 * actions from one cell, cost them once. */
+	radius = prop(t, u, P_MOVE_RANGE);
+	if (radius < 2)
+		radius = 2;		/* a slide */
+	if (radius < k)
+		radius = k;
+	if (!x->wkey.valid || x->wkey.src != a || x->wkey.type != un->type ||
+	    x->wkey.player != un->player || x->wkey.moves != x->moves ||
+	    x->wkey.radius < k) {
+		x->wkey.valid = true;
+		x->wkey.src = a;
+		x->wkey.type = un->type;
+		x->wkey.player = un->player;
+		x->wkey.moves = x->moves;
+		x->wkey.radius = radius;
+		ways_from(t, u, a, radius);
 	}
 	j = wnode_of(t, &nv, b);
 	rs = R_OK;

@@ -4,8 +4,8 @@
 # unit with acp for every cell: the search stops at the cells a turn's
 # destination orders may search (arbiter-orders(5)), so its memory stays
 # within the limit.  (Its time grows with move-range, each step of the
-# walk being an action to any cell in range: about 0.5 s at 1, 4 s at 2,
-# 22 s at 4 on the machine of 2026-11-24; the memory does not.)
+# walk being an action to any cell in range: about 0.5 s at 1, 3 s at 2,
+# 12 s at 4 on the machine of 2026-11-24; the memory does not.)
 #
 #	sh tests/hostile/xconq-to-largest.sh DIR
 dir=${1:?usage: xconq-to-largest.sh DIR}
