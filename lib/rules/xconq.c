@@ -244,10 +244,12 @@ struct xconq {
 	struct action	 walk;		/* an action the walk hooks price */
 	struct wnodes	 wnv;		/* the cells of ways */
 	struct {			/* whose ways wnv holds */
-		int		 src, type, player, radius;
+		int		 src, type, player, radius, to;
 		uint64_t	 moves;
 		bool		 valid;
 	}		 wkey;
+	bool		 wide;		/* the walk: ways to every cell in
+					 * range at once (way_cost()) */
 	unsigned	*seen;		/* by unit: stamp of the last step */
 	unsigned	 stamp;
 	VEC(struct xunit) units;	/* per unit */
@@ -1246,26 +1248,27 @@ wnode_of(struct arb_turn *t, struct wnodes *nv, int c)
 }
 
 /*
- * The cheapest ways from a to every cell within radius, each by single
- * steps that go one cell further from a each time (the cells of the ways
- * of k steps from a to any cell k away), into x->wnv: costed layer by
- * layer from a, each cell once, the cells in the order they are reached
- * and the directions in the board's order; of equal ways, the one found
- * first.  A cell no way reaches keeps the first step found refused on
- * the way to it.  Every cell on a way to a cell b lies on ways to b only
- * through cells that do (a cell one step nearer a is one step further
- * from b), so b's way and reason are those of the ways of k steps to b
- * alone (the reading of 2026-11-24, way_cost()).
+ * The cheapest ways from a to b, radius cells away, or with b < 0 to
+ * every cell within radius, each by single steps that go one cell further
+ * from a each time, into x->wnv: the cells of those ways (with b, those
+ * one step nearer b each time) costed layer by layer from a, each once,
+ * in the order they are reached and the directions in the board's order;
+ * of equal ways, the one found first.  A cell no way reaches keeps the
+ * first step found refused on the way to it.  A cell on a way to b is
+ * reached only through cells that are on one too (a cell one step nearer
+ * a is one step further from b), in the same order, so b's way and reason
+ * are the same either way (the reading of 2026-11-24, way_cost()).
  */
 static void
-ways_from(struct arb_turn *t, int u, int a, int radius)
+ways_from(struct arb_turn *t, int u, int a, int radius, int b)
 {
 	const struct board *bd = &t->board;
 	struct xconq	*x = X(t);
 	enum reason	 rs;
 	size_t		 i, lo, hi;
 	int		 d, c, j, di;
-	struct hexpos	 pa = board_pos(bd, a);
+	struct hexpos	 pa = board_pos(bd, a), pb = board_pos(bd, b < 0 ? a :
+			    b), pc;
 
 #define nv	(x->wnv)
 #define st	(x->wst)
@@ -1279,9 +1282,11 @@ ways_from(struct arb_turn *t, int u, int a, int radius)
 			for (d = 0; d < 6; d++) {
 				int from = nv.v[i].cell;
 
-				c = board_step(bd, from, d);
-				if (c < 0 || board_pos_distance(board_pos(bd,
-				    c), pa) != di)
+				if ((c = board_step(bd, from, d)) < 0)
+					continue;
+				pc = board_pos(bd, c);
+				if (board_pos_distance(pc, pa) != di || (b >= 0 &&
+				    board_pos_distance(pc, pb) != radius - di))
 					continue;
 				j = wnode_of(t, &nv, c);
 				if (nv.v[i].cost < 0) {
@@ -1337,29 +1342,36 @@ way_cost(struct arb_turn *t, struct action *ac, int u, int a, int b,
 	struct xconq	*x = X(t);
 	enum reason	 rs;
 	const struct unit *un = &t->units.v[u];
-	int		 k = board_distance(bd, a, b), j, np, radius;
+	int		 k = board_distance(bd, a, b), j, np, radius, to;
 	int		 path[MAXRANGE + 2];
 
 #define nv	(x->wnv)
 #define st	(x->wst)
-	/* The ways from a to every cell within the radius, kept while
-	 * nothing has moved: an order's actions, and the walk's many
-	 * actions from one cell, cost them once. */
-	radius = prop(t, u, P_MOVE_RANGE);
-	if (radius < 2)
-		radius = 2;		/* a slide */
-	if (radius < k)
-		radius = k;
+	/* The ways to b alone; for the walk, which tries every cell in
+	 * range from one cell, the ways to all of them at once, kept while
+	 * nothing moves. */
+	radius = k;
+	to = b;
+	if (x->wide) {
+		radius = prop(t, u, P_MOVE_RANGE);
+		if (radius < 2)
+			radius = 2;		/* a slide */
+		if (radius < k)
+			radius = k;
+		to = -1;
+	}
 	if (!x->wkey.valid || x->wkey.src != a || x->wkey.type != un->type ||
 	    x->wkey.player != un->player || x->wkey.moves != x->moves ||
-	    x->wkey.radius < k) {
+	    x->wkey.to != to || (to < 0 ? x->wkey.radius < k :
+	    x->wkey.radius != k)) {
 		x->wkey.valid = true;
 		x->wkey.src = a;
 		x->wkey.type = un->type;
 		x->wkey.player = un->player;
 		x->wkey.moves = x->moves;
 		x->wkey.radius = radius;
-		ways_from(t, u, a, radius);
+		x->wkey.to = to;
+		ways_from(t, u, a, radius, to);
 	}
 	j = wnode_of(t, &nv, b);
 	rs = R_OK;
@@ -1876,8 +1888,11 @@ walk_step(struct arb_turn *t, const struct order *o, void *state, int from,
 	}
 	act_clear(&x->walk);
 	x->walk.kind = A_MOVE;
-	if ((s->reason = price_action(t, &x->walk, u, xs->acp, from, to,
-	    &after, NULL)) != R_OK) {
+	x->wide = true;
+	s->reason = price_action(t, &x->walk, u, xs->acp, from, to, &after,
+	    NULL);
+	x->wide = false;
+	if (s->reason != R_OK) {
 		s->rule = rule_of(s->reason);
 		return;
 	}
