@@ -1325,10 +1325,11 @@ ways_from(struct arb_turn *t, int u, int a, int radius, int b)
  * apart: the cheapest way of k single steps, each by step_cost() (xconq
  * move; the reading of 2026-11-24).  The cells on such ways are those
  * one step nearer b each time; they are costed layer by layer from a,
- * each once.  Ruling: of equal ways, the one found first, taking the
- * cells in the order they are reached and the directions in the board's
- * order; when no way is open, the reason is that of the first step found
- * refused on the way to b.  The chosen way's steps are then costed again
+ * each once, by ways_from() (for the walk, with those of every other
+ * cell in range, which changes no way).  Ruling: of equal ways, the one
+ * found first, taking the cells in the order they are reached and the
+ * directions in the board's order; when no way is open, the reason is that
+ * of the first step found refused on the way to b.  The chosen way's steps are then costed again
  * into ac, with the cells between in ac->via.
  *
  * The cells between number up to k * k / 4, which is why move-range is at
