@@ -12,7 +12,7 @@ SCHEMADIR ?= $(DATADIR)/schema
 DOCDIR	?= $(PREFIX)/share/doc/arbiter
 EXAMPLES = aeonis territory morne-plaine xconq arcane-legions
 SCHEMAS	= schema/map.schema.json schema/orders.schema.json \
-	  schema/result.schema.json
+	  schema/result.schema.json schema/reach.schema.json
 CC	?= cc
 CFLAGS	?= -O2 -g
 PKG_CONFIG ?= pkg-config
@@ -44,6 +44,7 @@ LIBSRC	= lib/base/mem.c lib/base/maps.c lib/base/fair.c lib/base/suggest.c \
 	  lib/model/fairdice.c \
 	  lib/rules/registry.c lib/rules/aeonis.c lib/rules/territory.c \
 	  lib/rules/morne.c lib/rules/xconq.c lib/rules/arcane.c \
+	  lib/rules/reach.c \
 	  lib/format/load.c lib/format/emit.c lib/format/display.c \
 	  lib/format/svg.c lib/format/view.c \
 	  lib/turn.c
@@ -106,6 +107,11 @@ tests/oom: tests/oom.c libarbiter.a
 tests/expect: tests/expect.c
 	$(CC) $(ARB_CFLAGS) $(JANSSON_CFLAGS) -o $@ tests/expect.c \
 	    $(JANSSON_LIBS)
+
+# The property test of reach (issue 15), in process.
+tests/reach: tests/reach.c libarbiter.a
+	$(CC) $(ARB_CFLAGS) -O2 $(JANSSON_CFLAGS) -o $@ tests/reach.c \
+	    libarbiter.a $(JANSSON_LIBS)
 
 tests/unit: tests/unit.c build-san/libarbiter.a
 	$(CC) $(ARB_CFLAGS) $(SAN_CFLAGS) $(JANSSON_CFLAGS) -o $@ \
@@ -234,11 +240,13 @@ demo: deps
 
 check: deps
 	@$(MAKE) -j2 WERROR=-Werror arbiter build-san/arbiter tests/unit tests/fuzz_main \
-	    tests/fuzz_turn_main tests/prop tests/expect tests/threads tests/oom
+	    tests/fuzz_turn_main tests/prop tests/expect tests/threads tests/oom \
+	    tests/reach
 	@SHARED="$(SHARED)" sh tests/check.sh
 
 bench: deps
-	@$(MAKE) arbiter tests/bench/gen tests/bench/floor tests/bench/measure
+	@$(MAKE) arbiter tests/bench/gen tests/bench/floor tests/bench/measure \
+	    tests/bench/reach
 	@sh tests/bench/run.sh
 
 tests/bench/gen: tests/bench/gen.c
@@ -247,6 +255,10 @@ tests/bench/gen: tests/bench/gen.c
 tests/bench/floor: tests/bench/floor.c
 	$(CC) $(ARB_CFLAGS) -O2 $(JANSSON_CFLAGS) -o $@ tests/bench/floor.c \
 	    $(JANSSON_LIBS)
+
+tests/bench/reach: tests/bench/reach.c $(LIBSRC) $(HDRS)
+	$(CC) $(ARB_CFLAGS) -O2 $(JANSSON_CFLAGS) -o $@ tests/bench/reach.c \
+	    $(LIBSRC) $(JANSSON_LIBS)
 
 tests/bench/measure: tests/bench/measure.c
 	$(CC) $(ARB_CFLAGS) -O2 -o $@ tests/bench/measure.c
@@ -307,7 +319,8 @@ uninstall:
 	    "$(DESTDIR)$(MANDIR)/man7/arbiter-rules.7" \
 	    "$(DESTDIR)$(SCHEMADIR)/map.schema.json" \
 	    "$(DESTDIR)$(SCHEMADIR)/orders.schema.json" \
-	    "$(DESTDIR)$(SCHEMADIR)/result.schema.json"
+	    "$(DESTDIR)$(SCHEMADIR)/result.schema.json" \
+	    "$(DESTDIR)$(SCHEMADIR)/reach.schema.json"
 	rmdir "$(DESTDIR)$(SCHEMADIR)" "$(DESTDIR)$(DATADIR)" 2>/dev/null || :
 	for e in $(EXAMPLES); do \
 	    for f in examples/$$e/README examples/$$e/map.json \

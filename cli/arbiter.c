@@ -52,9 +52,11 @@ usage(FILE *fp)
 	    "               [--svg file] [--svg-next file]\n"
 	    "               [--for player | --for all --outdir dir]"
 	    "\n               map.json [player=]orders.json ...\n"
+	    "       %s [--text] [-o reach.json] --reach unit [--unit id ...]"
+	    "\n               map.json [player=orders.json]\n"
 	    "       %s [--max-input bytes] --verify dir ...\n"
 	    "       %s --new-secret file\n",
-	    progname, progname, progname);
+	    progname, progname, progname, progname);
 }
 
 static void
@@ -83,6 +85,10 @@ help(void)
 	    "\n"
 	    "  -o, --output FILE     write the result to FILE, not standard "
 	    "output\n"
+	    "      --reach UNIT      list the cells UNIT can end its move in"
+	    "\n                        this turn, with costs and paths (a "
+	    "territory\n                        in territory); --text: one "
+	    "line per cell\n"
 	    "  -r, --ruleset NAME    require the map to use rule system NAME\n"
 	    "      --rolls FILE      use the die values in FILE (a JSON array)"
 	    "\n"
@@ -101,6 +107,8 @@ help(void)
 	    "      --verify DIR...   run the rulings in each DIR and compare "
 	    "them\n"
 	    "                        with what they expect (see arbiter(1))\n"
+	    "      --unit ID         with --reach: a unit that moves with "
+	    "UNIT\n"
 	    "  -V, --version         show the version\n\n"
 	    "Map \"-\" is standard input.  Exit: 0 done, 1 illegal or failed "
 	    "orders (--check)\n"
@@ -2017,6 +2025,109 @@ for_players(struct arb_turn *t, const char *forp, const char *outdir,
 	return 0;
 }
 
+/*
+ * --reach UNIT map.json [player=orders.json]: where the unit can end its
+ * move (arbiter(1)); one output, all or nothing.
+ */
+static int
+reach_query(struct arb_turn *t, int argc, char **argv, const char *unit,
+    const char **with, int nwith, const char *output, bool textual,
+    bool others)
+{
+	struct operand	 op;
+	struct out	 out;
+	struct arb_error e;
+	const char	*names[3];
+	char		*text;
+	size_t		 len;
+	int		 rc = 0;
+
+	if (unit == NULL || others || argc < 1 || argc > 2) {
+		if (unit == NULL)
+			fprintf(stderr, "%s: --unit goes with --reach\n",
+			    progname);
+		else if (others)
+			fprintf(stderr, "%s: --reach takes only --unit, "
+			    "--output and --text\n", progname);
+		else
+			fprintf(stderr, "%s: --reach takes the map and at "
+			    "most one orders file\n", progname);
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	memset(&op, 0, sizeof(op));
+	if (argc == 2) {
+		char	*eq = strchr(argv[1], '=');
+
+		op.path = argv[1];
+		if (eq != NULL && eq != argv[1] && memchr(argv[1], '/',
+		    (size_t)(eq - argv[1])) == NULL) {
+			*eq = '\0';
+			op.player = argv[1];
+			op.path = eq + 1;
+		}
+		if (strcmp(op.path, "-") == 0) {
+			fprintf(stderr, "%s: only the map can be read from "
+			    "standard input\n", progname);
+			return EXIT_USAGE;
+		}
+	}
+	names[0] = output;
+	names[1] = names[2] = NULL;
+	if ((rc = check_names(argv[0], &op, argc - 1, names, NULL, NULL)) !=
+	    0)
+		return rc;
+	catch_fatal();
+	if ((text = slurp(argv[0], &len, &rc)) == NULL)
+		return rc;
+	rc = arb_turn_load_map(t, strcmp(argv[0], "-") == 0 ? "<stdin>" :
+	    argv[0], text, len, &e);
+	free(text);
+	if (rc != 0)
+		return report(&e);
+	if (!arb_turn_walks(t)) {
+		fprintf(stderr, "%s: %s: %s moves on an open table, not from "
+		    "cell to cell: --reach has nothing to list\n", progname,
+		    argv[0], arb_turn_ruleset(t));
+		return EXIT_USAGE;
+	}
+	if (argc == 2) {
+		if ((text = slurp(op.path, &len, &rc)) == NULL)
+			return rc;
+		rc = arb_turn_load_orders(t, op.path, op.player, text, len,
+		    &e);
+		free(text);
+		if (rc != 0)
+			return report(&e);
+	}
+	if (arb_turn_reach(t, unit, with, nwith, &e) != 0)
+		return report(&e);
+	memset(&out, 0, sizeof(out));
+	if ((rc = out_open(&out, output, 0)) == 0 && out.fp != stdout &&
+	    arb_turn_write_reach(t, textual, out.fp, &e) != 0)
+		rc = e.code == ARB_EWRITE ? EXIT_CANTCREAT : report(&e);
+	if (rc == 0)
+		rc = out_finish(&out);
+	if (rc == 0) {
+		hold(true);
+		if (!commit(&out, 1))
+			rc = EXIT_CANTCREAT;
+		hold(false);
+	}
+	out_release(&out);
+	if (rc == 0 && strcmp(output, "-") == 0) {
+		if (arb_turn_write_reach(t, textual, stdout, &e) != 0)
+			rc = e.code == ARB_EWRITE ? EXIT_CANTCREAT :
+			    report(&e);
+		else if (fflush(stdout) != 0)
+			rc = EXIT_CANTCREAT;
+		if (rc == EXIT_CANTCREAT)
+			fprintf(stderr, "%s: cannot write standard output: "
+			    "%s\n", progname, strerror(errno));
+	}
+	return rc;
+}
+
 static int
 run(int argc, char **argv, struct arb_turn *t)
 {
@@ -2028,12 +2139,14 @@ run(int argc, char **argv, struct arb_turn *t)
 		{ "next", required_argument, NULL, 'n' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "rolls", required_argument, NULL, 'R' },
+		{ "reach", required_argument, NULL, 'A' },
 		{ "ruleset", required_argument, NULL, 'r' },
 		{ "secret", required_argument, NULL, 'S' },
 		{ "seed", required_argument, NULL, 's' },
 		{ "strict", no_argument, NULL, 'P' },
 		{ "trace", no_argument, NULL, 't' },
 		{ "trace-file", required_argument, NULL, 'T' },
+		{ "unit", required_argument, NULL, 'U' },
 		{ "text", no_argument, NULL, 'X' },
 		{ "verify", no_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
@@ -2052,6 +2165,8 @@ run(int argc, char **argv, struct arb_turn *t)
 	int		 npaths = 0;
 	bool		 output_set = false;
 	const char	*secret = NULL, *rolls = NULL, *newsecret = NULL;
+	const char	*reach = NULL, **with = NULL;
+	int		 nwith = 0;
 	unsigned char	 key[ARB_SECRET_LEN];
 	struct operand	*ops = NULL;
 	struct arb_error e;
@@ -2068,9 +2183,24 @@ run(int argc, char **argv, struct arb_turn *t)
 	while ((ch = getopt_long(argc, argv, "chn:o:r:s:tV", longopts,
 	    NULL)) != -1) {
 		/* Options for one turn, which --verify does not take. */
-		if (strchr("cnorstTXRSPGgFD", ch) != NULL)
+		if (strchr("cnorstTXRSPGgFDAU", ch) != NULL)
 			turn_opts = true;
 		switch (ch) {
+		case 'A':
+			reach = optarg;
+			break;
+		case 'U': {
+			const char **w = realloc(with, ((size_t)nwith + 1) *
+			    sizeof(*with));
+
+			if (w == NULL) {
+				free(with);
+				return nomem();
+			}
+			with = w;
+			with[nwith++] = optarg;
+			break;
+		}
 		case 'c':
 			check = true;
 			break;
@@ -2180,8 +2310,19 @@ run(int argc, char **argv, struct arb_turn *t)
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (verifying)
+	if (verifying) {
+		free(with);
 		return verify(argv0, argc, argv);
+	}
+	if (reach != NULL || nwith > 0) {
+		rc = reach_query(t, argc, argv, reach, with, nwith, output,
+		    textual, check || next != NULL || tracefile != NULL ||
+		    trace || strict || rolls != NULL || secret != NULL ||
+		    seeded || ruleset != NULL || svg != NULL || svgnext != NULL ||
+		    forp != NULL || outdir != NULL);
+		free(with);
+		return rc;
+	}
 	if (textual && tracefile == NULL && !check && forp == NULL) {
 		fprintf(stderr, "%s: --text goes with --trace-file, --check or "
 		    "--for\n", progname);

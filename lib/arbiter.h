@@ -199,6 +199,28 @@ int		 arb_turn_write_view(struct arb_turn *t, int player, int flags,
 int		 arb_turn_write_trace_for(struct arb_turn *t, int player,
 		    int text, FILE *fp, struct arb_error *e);
 
+/*
+ * Reach (arbiter(1) --reach, arbiter-result(5) Reach): where a unit can
+ * end its move this turn, the cheapest cost and one cheapest path to each
+ * cell.  Call after the map and the orders files (if any) are loaded,
+ * instead of arb_turn_run(): the orders that come, in the run's order,
+ * before the first that names the unit are played out first (validated
+ * only, where moves are simultaneous), so the reach is from the state
+ * they leave.  unit is a unit id, or a cell where the rule system's path
+ * orders move a count from a cell (territory).  with[0 .. nwith-1] are
+ * more units that move with it (a group); with none, the rule system
+ * says (aeonis: the player's units in the unit's hex).  Returns 0, or -1
+ * with e filled (ARB_EDATA: an unknown unit or cell, with a suggestion,
+ * or a rule system whose units move on no cells: arb_turn_walks()).
+ * arb_turn_write_reach() writes the answer, as JSON or (text) one line
+ * per cell.
+ */
+int		 arb_turn_walks(const struct arb_turn *t);	/* 0: a table */
+int		 arb_turn_reach(struct arb_turn *t, const char *unit,
+		    const char *const *with, int nwith, struct arb_error *e);
+int		 arb_turn_write_reach(struct arb_turn *t, int text, FILE *fp,
+		    struct arb_error *e);
+
 /* The names of the rule systems, NULL-terminated; lent, static. */
 const char	*const *arb_rulesets(void);
 

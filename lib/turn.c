@@ -39,6 +39,7 @@ arb_turn_free(struct arb_turn *t)
 		free(t->orders.v[i].nums.v);
 	if (t->rs != NULL && t->rs->release != NULL && t->rsdata != NULL)
 		t->rs->release(t);
+	reach_release(t);
 	free(t->orders.v);
 	free(t->units.v);
 	free(t->players.v);
@@ -215,11 +216,374 @@ check_balance(struct arb_turn *t)
 			    bal[i]);
 }
 
+static const char *path_text(struct arb_turn *, const int *, int);
+
+/* A path in a message: whole up to 8 cells, else its start, its last
+ * three cells and how many steps it takes. */
+static const char *
+path_brief(struct arb_turn *t, const int *cells, int n)
+{
+	const char	*a, *b, *c;
+
+	if (n <= 8)
+		return path_text(t, cells, n);
+	a = t_strdup(t, cell_name(t, cells[0]));
+	b = t_strdup(t, cell_name(t, cells[n - 3]));
+	c = t_strdup(t, cell_name(t, cells[n - 2]));
+	return t_printf(t, "%s ... %s, %s, %s (%d steps)", a, b, c,
+	    cell_name(t, cells[n - 1]), n - 1);
+}
+
+/* "a, b, c": the labels of a path, for the trace. */
+static const char *
+path_text(struct arb_turn *t, const int *cells, int n)
+{
+	size_t	 size = 1, len = 0, k;
+	char	*buf;
+	int	 i;
+
+	for (i = 0; i < n; i++)
+		size += strlen(cell_name(t, cells[i])) + 2;
+	buf = t_alloc(t, size);
+	for (i = 0; i < n; i++) {
+		k = strlen(cell_name(t, cells[i]));
+		if (i > 0) {
+			memcpy(buf + len, ", ", 2);
+			len += 2;
+		}
+		memcpy(buf + len, cell_name(t, cells[i]), k);
+		len += k;
+	}
+	return buf;
+}
+
+/*
+ * Where a destination order starts: its "from", else the cell of its
+ * first unit in the map's order that is still on the board.
+ */
+static int
+route_start(struct arb_turn *t, const struct order *o)
+{
+	int	 i, u = -1;
+
+	if (o->from >= 0)
+		return o->from;
+	for (i = 0; i < o->nunits; i++)
+		if (!t->units.v[o->units[i]].gone && (u < 0 ||
+		    o->units[i] < u))
+			u = o->units[i];
+	return t->units.v[u >= 0 ? u : o->units[0]].at;
+}
+
+/*
+ * A destination order ("to", issue 15) at its moment: the cheapest legal
+ * path in the state of that moment becomes its path, and the order is
+ * adjudicated as if written so.  No path: illegal, no_route, saying why
+ * the nearest approach fails.  Returns false when it was ruled.
+ */
+static bool
+route(struct arb_turn *t, struct order *o)
+{
+	struct reach	 r;
+	const char	*why, *rule;
+	int		 start = route_start(t, o), n;
+
+	o->cells = t_alloc(t, sizeof(int));
+	o->cells[0] = start;
+	o->ncells = 1;
+	if (start == o->to) {
+		trace_event(t, "route", "order", TF_ORDER, o, "to", TF_CELL,
+		    (long)o->to, "found", TF_BOOL, 0L, NULL);
+		order_rule(t, o, OS_ILLEGAL, R_EMPTY_PATH,
+		    "arbiter-orders(5) to", "the destination %s is where the "
+		    "move starts: a move enters at least one cell",
+		    cell_name(t, start));
+		return false;
+	}
+	/* A bound on the turn's path finding, so that orders files of a
+	 * size the limits allow cannot ask for hours of it. */
+	memset(&r, 0, sizeof(r));
+	reach_limit(t, ROUTE_LABELS);
+	if (reach_spent(t) < ROUTE_LABELS)
+		reach_search(t, o, o->to, &r);
+	if (reach_spent(t) >= ROUTE_LABELS && (!r.found || r.truncated)) {
+		trace_event(t, "route", "order", TF_ORDER, o, "to", TF_CELL,
+		    (long)o->to, "found", TF_BOOL, 0L, NULL);
+		order_rule(t, o, OS_ILLEGAL, R_NO_ROUTE, "arbiter-orders(5) to",
+		    "no path from %s to %s was found within the %ld cells a "
+		    "turn's destination orders may search in all; give the "
+		    "path", cell_name(t, start), cell_name(t, o->to),
+		    ROUTE_LABELS);
+		return false;
+	}
+	if (!r.found) {
+		rule = r.near.rule != NULL ? r.near.rule :
+		    "arbiter-rules(7) Reach";
+		if (r.budget < 0)
+			why = t_printf(t, "the move cannot begin: %s",
+			    reason_name(r.near.reason));
+		else if (r.near_to < 0)
+			why = "no cell is in reach";
+		else {
+			n = reach_steps(t, r.near_label) + 1;
+			o->cells = t_alloc(t, (size_t)n * sizeof(int));
+			o->cells[0] = start;
+			reach_path(t, r.near_label, o->cells);
+			o->ncells = n;
+			why = path_brief(t, o->cells, n);
+			why = t_printf(t, "the nearest approach, %s, %s %s: "
+			    "%s", why, r.near_end ?
+			    "cannot end in" : r.near.reason == R_ZOC_STOP ?
+			    "must stop there, short of" : "cannot go on to",
+			    cell_name(t, r.near_to),
+			    reason_name(r.near.reason));
+			o->cells = t_alloc(t, sizeof(int));
+			o->cells[0] = start;
+			o->ncells = 1;
+		}
+		trace_event(t, "route", "order", TF_ORDER, o, "to", TF_CELL,
+		    (long)o->to, "found", TF_BOOL, 0L, NULL);
+		order_rule(t, o, OS_ILLEGAL, R_NO_ROUTE, rule,
+		    "no legal path from %s to %s: %s", cell_name(t, start),
+		    cell_name(t, o->to), why);
+		return false;
+	}
+	n = r.v[0].steps + 1;
+	o->cells = t_alloc(t, (size_t)n * sizeof(int));
+	reach_path(t, r.v[0].label, o->cells);
+	o->ncells = n;
+	o->routed = true;
+	o->route_cost = r.v[0].cost;
+	trace_event(t, "route", "order", TF_ORDER, o, "to", TF_CELL,
+	    (long)o->to, "found", TF_BOOL, 1L, "path", TF_STR,
+	    path_text(t, o->cells, n), "steps", TF_INT, (long)(n - 1),
+	    "cost", TF_INT, r.v[0].cost, NULL);
+	return true;
+}
+
+/* Players in turn order; each player's orders in file order. */
+static void
+sequence(struct arb_turn *t)
+{
+	size_t	 i, k;
+
+	for (i = 0; i < t->players.n; i++) {
+		int f = t->players.v[t->turn_order[i]].ofile;
+
+		for (k = 0; f >= 0 && k < t->orders.n; k++)
+			if (t->orders.v[k].file == f)
+				*VPUSH(t, t->sequence) = (int)k;
+	}
+}
+
+/* One order at its moment. */
+static void
+play(struct arb_turn *t, struct order *o)
+{
+	/* An order that could not be read was ruled on then: it is never
+	 * validated nor carried out. */
+	if (o->refused) {
+		trace_event(t, "ruling", "order", TF_STR, o->id, "player",
+		    TF_STR, t->players.v[o->player].name, "status", TF_STR,
+		    "illegal", "reason", TF_STR, reason_name(o->reason),
+		    "rule", TF_STR, o->rule, "message", TF_STR, o->msg, NULL);
+		return;
+	}
+	/* A destination order's path is found at its moment. */
+	if (o->has_to && !route(t, o))
+		return;
+	/* Validation rules an order illegal, or failed when an earlier
+	 * order is the cause; either way it is not carried out. */
+	t->rs->validate(t, o);
+	if (o->status == OS_PENDING && t->rs->resolve == NULL)
+		t->rs->execute(t, o);
+}
+
+int
+arb_turn_walks(const struct arb_turn *t)
+{
+	return t->rs != NULL && t->rs->walk_step != NULL;
+}
+
+/* An unknown unit or cell named by --reach: said as the loaders do. */
+static void
+reach_unknown(struct arb_turn *t, const char *what, const char *name)
+{
+	struct suggest	 sg;
+	size_t		 i;
+	char		 buf[32];
+
+	suggest_start(&sg, name);
+	if (*what == 'u')
+		for (i = 0; i < t->units.n; i++)
+			suggest_offer(&sg, t->units.v[i].id);
+	else
+		for (i = 0; i < (size_t)t->board.ncells; i++)
+			suggest_offer(&sg, board_label(&t->board, (int)i, buf));
+	t->mem.err->line = 0;
+	snprintf(t->mem.err->pointer, sizeof(t->mem.err->pointer), "%s",
+	    *what == 'u' ? "/units" : "/cells");
+	if (sg.best != NULL)
+		t_fail(t, ARB_EDATA, "unknown %s \"%.40s\" (did you mean "
+		    "\"%.40s\"?)", what, name, sg.best);
+	t_fail(t, ARB_EDATA, "unknown %s \"%.40s\"", what, name);
+}
+
+/* Does o concern the reach's unit u, or cell c? */
+static bool
+names_it(const struct order *o, int u, int c)
+{
+	int	 i;
+
+	if (o->refused)
+		return false;
+	if (u < 0)
+		return o->has_to ? o->from == c : o->ncells > 0 &&
+		    o->cells[0] == c;
+	for (i = 0; i < o->nunits; i++)
+		if (o->units[i] == u)
+			return true;
+	return false;
+}
+
+int
+arb_turn_reach(struct arb_turn *t, const char *unit, const char *const *with,
+    int nwith, struct arb_error *e)
+{
+	jmp_buf			 jb;
+	const struct okind	*ok;
+	struct reach_query	*q;
+	struct order		*o;
+	size_t			 i;
+	int			 k, pk;
+	volatile int		 u = -1, c = -1;
+
+	GUARD(t, e, (void)0);
+	if (t->rs == NULL || t->ran)
+		t_fail(t, ARB_EINTERNAL, "no map loaded, or run already");
+	snprintf(e->file, sizeof(e->file), "%s", t->mapfile);
+	utf8_mend(e->file);
+	if (!arb_turn_walks(t))
+		t_fail(t, ARB_EDATA, "%s moves on %s, not from cell to cell: "
+		    "there is no reach to list", t->rs->name,
+		    t->board.kind == BOARD_TABLE ? "an open table" :
+		    "no path");
+	ok = t->rs->order_kinds;
+	for (pk = 0; ok[pk].key != NULL && ok[pk].arg != OK_PATH; pk++)
+		;
+	q = t_alloc(t, sizeof(*q));
+	o = &q->o;
+	q->unit = t_strdup(t, unit);
+	o->kind = pk;
+	o->id = "reach";
+	o->to = o->from = -1;
+	if (ok[pk].count != NULL) {
+		if ((c = board_find(&t->board, unit)) < 0)
+			reach_unknown(t, t->board.kind == BOARD_GRAPH ?
+			    "territory" : "cell", unit);
+		if (nwith > 0)
+			t_fail(t, ARB_EDATA, "%s's orders move %s from a "
+			    "cell, not units: --unit does not apply",
+			    t->rs->name, ok[pk].count);
+		o->player = t->board.cells[c].owner;
+		if (o->player < 0)
+			t_fail(t, ARB_EDATA, "%s is neutral: it has no %s to "
+			    "move", unit, ok[pk].count);
+	} else {
+		if ((u = strmap_get(&t->unit_ids, unit)) < 0)
+			reach_unknown(t, "unit", unit);
+		o->player = t->units.v[u].player;
+		o->units = t_alloc(t, ((size_t)nwith + 1) * sizeof(int));
+		o->units[o->nunits++] = u;
+		for (k = 0; k < nwith; k++) {
+			int	 w = strmap_get(&t->unit_ids, with[k]), j;
+
+			if (w < 0)
+				reach_unknown(t, "unit", with[k]);
+			if (t->units.v[w].player != o->player)
+				t_fail(t, ARB_EDATA, "unit \"%.40s\" is %s's, "
+				    "not %s's: a group is one player's",
+				    with[k], t->players.v[
+				    t->units.v[w].player].name,
+				    t->players.v[o->player].name);
+			for (j = 0; j < o->nunits; j++)
+				if (o->units[j] == w)
+					t_fail(t, ARB_EDATA, "unit \"%.40s\" "
+					    "named twice", with[k]);
+			o->units[o->nunits++] = w;
+		}
+	}
+	/* The orders before the unit's first, played out. */
+	t->ran = true;
+	t->flags = ARB_CHECK;
+	ld_release(&t->reader);
+	fair_begin(t);
+	sequence(t);
+	t->rs->begin(t);
+	for (i = 0; i < t->sequence.n; i++) {
+		struct order *p = &t->orders.v[t->sequence.v[i]];
+
+		if (names_it(p, u, c))
+			break;
+		play(t, p);
+		q->played++;
+	}
+	if (u >= 0) {
+		if (t->units.v[u].gone)
+			t_fail(t, ARB_EDATA, "unit \"%.40s\" is gone by then: "
+			    "it has no reach", unit);
+		c = t->units.v[u].at;
+		if (t->rs->walk_stack && nwith == 0) {
+			/* The player's units in its hex, in map order. */
+			int	 n = 0, v;
+
+			for (v = t->board.cells[c].first_unit; v >= 0;
+			    v = t->units.v[v].next)
+				n += t->units.v[v].player == o->player;
+			o->units = t_alloc(t, (size_t)n * sizeof(int) + 1);
+			o->nunits = 0;
+			for (i = 0; i < t->units.n; i++)
+				if (!t->units.v[i].gone &&
+				    t->units.v[i].at == c &&
+				    t->units.v[i].player == o->player)
+					o->units[o->nunits++] = (int)i;
+		}
+	} else
+		o->n = t->board.cx[0] != NULL ? t->board.cx[0][c] : 0;
+	o->cells = t_alloc(t, sizeof(int));
+	o->cells[0] = c;
+	o->ncells = 1;
+	reach_limit(t, 0);	/* the query asked for: all of it */
+	reach_search(t, o, -1, &q->r);
+	if (q->r.budget < 0)
+		t_fail(t, ARB_EDATA, "%s cannot move: %s (%s)", o->nunits > 1 ?
+		    unit_list(t, o->units, o->nunits) : unit,
+		    reason_name(q->r.over.reason), q->r.over.rule != NULL ?
+		    q->r.over.rule : "arbiter-rules(7) Reach");
+	t->reachq = q;
+	t->mem.jmp = NULL;
+	return 0;
+}
+
+int
+arb_turn_write_reach(struct arb_turn *t, int text, FILE *fp,
+    struct arb_error *e)
+{
+	jmp_buf		 jb;
+
+	GUARD(t, e, emit_release(t));
+	if (t->reachq == NULL)
+		t_fail(t, ARB_EINTERNAL, "no reach was asked");
+	emit_reach(t, text, fp);
+	t->mem.jmp = NULL;
+	return 0;
+}
+
 int
 arb_turn_run(struct arb_turn *t, int flags, struct arb_error *e)
 {
 	jmp_buf		 jb;
-	size_t		 i, k;
+	size_t		 i;
 
 	GUARD(t, e, (void)0);
 	if (t->rs == NULL || t->ran)
@@ -228,14 +592,7 @@ arb_turn_run(struct arb_turn *t, int flags, struct arb_error *e)
 	t->flags = flags;
 	ld_release(&t->reader);		/* no file is read any more */
 	fair_begin(t);
-	/* Players in turn order; each player's orders in file order. */
-	for (i = 0; i < t->players.n; i++) {
-		int f = t->players.v[t->turn_order[i]].ofile;
-
-		for (k = 0; f >= 0 && k < t->orders.n; k++)
-			if (t->orders.v[k].file == f)
-				*VPUSH(t, t->sequence) = (int)k;
-	}
+	sequence(t);
 	if (fair_seed_shown(t))
 		trace_event(t, "turn", "ruleset", TF_STR, t->rs->name, "turn",
 		    TF_INT, (long)t->number, "seed", TF_INT, (long)t->seed,
@@ -244,26 +601,8 @@ arb_turn_run(struct arb_turn *t, int flags, struct arb_error *e)
 		trace_event(t, "turn", "ruleset", TF_STR, t->rs->name, "turn",
 		    TF_INT, (long)t->number, NULL);
 	t->rs->begin(t);
-	for (i = 0; i < t->sequence.n; i++) {
-		struct order *o = &t->orders.v[t->sequence.v[i]];
-
-		/* An order that could not be read was ruled on then: it is
-		 * never validated nor carried out. */
-		if (o->refused) {
-			trace_event(t, "ruling", "order", TF_STR, o->id,
-			    "player", TF_STR, t->players.v[o->player].name,
-			    "status", TF_STR, "illegal", "reason", TF_STR,
-			    reason_name(o->reason), "rule", TF_STR, o->rule,
-			    "message", TF_STR, o->msg, NULL);
-			continue;
-		}
-		/* Validation rules an order illegal, or failed when an
-		 * earlier order is the cause; either way it is not carried
-		 * out. */
-		t->rs->validate(t, o);
-		if (o->status == OS_PENDING && t->rs->resolve == NULL)
-			t->rs->execute(t, o);
-	}
+	for (i = 0; i < t->sequence.n; i++)
+		play(t, &t->orders.v[t->sequence.v[i]]);
 	/* A simultaneous rule system moves everything at once; --check
 	 * stops at validation.  The end may still decide standing orders
 	 * (a retreat that was or was not needed). */

@@ -146,6 +146,14 @@ for dir in "$top"/fixtures/*/*/; do
 	elif [ -f expect.txt ] && ! "$expect" expect.txt "$tmp/out" >"$tmp/exp" 2>&1; then
 		why="the result is not the outcome worked out in expect.txt"
 		sed 's/^/# /' "$tmp/exp" | head -40
+	elif case " $args " in *" --reach "*) true ;; *) false ;; esac; then
+		# A reach query (one orders file at most, no trace, no next
+		# map): a second run must give the same bytes.
+		$run $args map.json $orders >"$tmp/out2" 2>"$tmp/err2"
+		if ! cmp -s "$tmp/out" "$tmp/out2" ||
+		    ! cmp -s "$tmp/err" "$tmp/err2"; then
+			why="a second run gave other output"
+		fi
 	else
 		# The second and the reversed runs also write the trace and,
 		# unless only checking, the next map: neither may depend on

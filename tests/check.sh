@@ -64,6 +64,9 @@ suite "fuzz replay" tests/fuzz_main -n "fuzz replay" tests/corpus/load \
 suite "fuzz turn" tests/fuzz_turn_main -n "fuzz turn" tests/corpus/turn \
     tests/crashes/turn "$seeds/turn"
 suite "prop" sh tests/prop.sh
+# Reach (issue 15): random boards of each rule system with walk hooks;
+# every cell reported is done at its cost, no path does better.
+suite "reach" tests/reach
 suite "schema" sh tests/schema.sh
 # The trace as evidence: result, JSON Lines and text trace agree, costs add
 # up from their parts, every event documented (arbiter-result(5)).

@@ -222,5 +222,31 @@ ln -s "$(command -v sh)" "$tmp/bin/sh"
 expect 1 "a build without jansson, libsodium or Graphviz" env PATH="$tmp/bin" sh "$top/tests/deps.sh" --check
 check "says what to install" grep -q "^arbiter: cannot build: missing pkg-config libjansson-dev libsodium-dev libgraphviz-dev; install it (Debian: apt-get install pkg-config libjansson-dev libsodium-dev libgraphviz-dev)" "$tmp/err"
 
+# --reach (issue 15): the text form, -o written whole, the usage errors,
+# an unknown unit with a suggestion, and the open table.
+cd "$top/fixtures/aeonis/reach-roads" || exit 70
+expect 0 "--reach --text" "$arbiter" --reach r-inf --text map.json
+check "--reach --text: one line per cell by label" sh -c '
+    [ "$(head -1 "$1")" = "0102 cost 2 left 2 path 0101 0102" ] &&
+    [ "$(tail -1 "$1")" = "0401 cost 4 left 0 path 0101 0201 0301 0401" ] &&
+    [ "$(wc -l <"$1")" -eq 6 ]' sh "$tmp/out"
+expect 0 "--reach -o" "$arbiter" --reach r-inf -o "$tmp/reach.json" map.json
+check "--reach -o writes the document" grep -q '"budget": 4' "$tmp/reach.json"
+expect 64 "--reach with --check" "$arbiter" --reach r-inf --check map.json
+expect 64 "--reach with --trace-file" "$arbiter" --reach r-inf \
+    --trace-file "$tmp/t" map.json
+expect 64 "--unit without --reach" "$arbiter" --unit r-inf map.json
+expect 64 "--reach with two orders files" "$arbiter" --reach r-inf map.json \
+    "$top/fixtures/aeonis/reach-orders/orders/red.json" \
+    "$top/fixtures/aeonis/reach-orders/orders/red.json"
+expect 65 "--reach of an unknown unit" "$arbiter" --reach r-imf map.json
+check "--reach unknown unit message" grep -q \
+    'map.json: unknown unit "r-imf" (did you mean "r-inf"?) at /units' "$tmp/err"
+expect 65 "--reach of a territory not in the map" "$arbiter" --reach Q \
+    "$top/fixtures/territory/reach-conflicts/map.json"
+expect 64 "--reach on an open table" "$arbiter" --reach r1 \
+    "$top/fixtures/arcane-legions/reach-table/map.json"
+check "--reach on an open table message" grep -q 'open table' "$tmp/err"
+
 echo "error paths: $pass passed, $fail failed"
 [ $fail -eq 0 ]

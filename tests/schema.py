@@ -2,7 +2,8 @@
 # Validates the casebook against the JSON Schemas in schema/: every map and
 # next map against map.schema.json, every orders file of a case that is not
 # bad input (no expected.err) and refuses nothing against
-# orders.schema.json, and every expected.json against result.schema.json.  Prints one line per failure
+# orders.schema.json, and every expected.json against result.schema.json
+# (reach.schema.json for a --reach case).  Prints one line per failure
 # and ends with "schema: N passed, N failed".
 import glob
 import json
@@ -14,7 +15,7 @@ import jsonschema
 top = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 os.chdir(top)
 validators = {}
-for name in ("map", "orders", "result"):
+for name in ("map", "orders", "result", "reach"):
     with open("schema/%s.schema.json" % name) as f:
         s = json.load(f)
     jsonschema.Draft202012Validator.check_schema(s)
@@ -59,8 +60,14 @@ for case in cases:
     for o in sorted(glob.glob(case + "orders/*.json")):
         if not refused:
             check("orders", o)
+    args = ""
+    if os.path.exists(case + "args"):
+        with open(case + "args") as f:
+            args = f.read()
     if os.path.exists(case + "expected.json"):
-        check("result", case + "expected.json")
+        # A reach query (issue 15) answers with the reach document.
+        check("reach" if "--reach" in args.split() else "result",
+              case + "expected.json")
     if os.path.exists(case + "expected.next.json"):
         check("map", case + "expected.next.json")
 print("schema: %d passed, %d failed" % (passed, failed))

@@ -3,8 +3,8 @@
  * Copyright (c) 2026 the arbiter developers.  ISC license (see README.md).
  *
  * Unit tests of the pieces: hex geometry, table geometry, locate(), the
- * dice, the string map, and the loaders' messages through the public
- * interface.
+ * dice, the string map, the loaders' messages through the public
+ * interface, and the reach search.
  */
 #include <math.h>
 #include <stdio.h>
@@ -801,6 +801,79 @@ out:
 	arb_turn_free(t);
 }
 
+/*
+ * The search (lib/rules/reach.c) on an aeonis row of six hexes whose
+ * terrain costs 37 AP, more than the bucket ring's first 16: the ring
+ * grows; a lord of range 3 reaches three hexes; a target beyond its range
+ * has no path, and the nearest approach is the step into the hex next to
+ * it, refused out_of_range.  On a plains board, the tie-break: two paths
+ * of one cost and length, the one whose cell before the end comes first
+ * in the board's order.
+ */
+static void
+test_reach(void)
+{
+	static const char row[] = "{\"arbiter\": 1, \"ruleset\": \"aeonis\", "
+	    "\"board\": {\"grid\": \"hex\", \"cols\": 6, \"rows\": 1, "
+	    "\"default\": \"mountain\"}, \"rules\": {\"terrain_cost\": "
+	    "{\"mountain\": 37}}, \"players\": {\"red\": {\"ap\": 200}}, "
+	    "\"units\": [{\"id\": \"l\", \"player\": \"red\", \"type\": "
+	    "\"lord\", \"at\": \"0101\", \"range\": 3}]}";
+	static const char flat[] = "{\"arbiter\": 1, \"ruleset\": \"aeonis\", "
+	    "\"board\": {\"grid\": \"hex\", \"cols\": 3, \"rows\": 3}, "
+	    "\"players\": {\"red\": {\"ap\": 9}}, \"units\": [{\"id\": "
+	    "\"l\", \"player\": \"red\", \"type\": \"lord\", \"at\": "
+	    "\"0101\", \"range\": 2}]}";
+	struct arb_turn	*t = arb_turn_new();
+	struct arb_error e;
+	struct reach_query *q;
+	struct reach	 r;
+	int		 i, path[4], seen = 0;
+
+	CHECK(arb_turn_load_map(t, "row.json", row, strlen(row), &e) == 0);
+	CHECK(arb_turn_reach(t, "l", NULL, 0, &e) == 0);
+	q = t->reachq;
+	CHECK(q != NULL && q->r.budget == 200 && q->r.n == 3);
+	for (i = 0; q != NULL && i < q->r.n; i++) {
+		int	 c = q->r.v[i].cell;
+
+		CHECK(q->r.v[i].cost == 37L * c && q->r.v[i].steps == c);
+		seen |= 1 << c;
+	}
+	CHECK(seen == 0xe);
+	if (q != NULL) {
+		reach_search(t, &q->o, board_find(&t->board, "0601"), &r);
+		CHECK(!r.found && r.near.reason == R_OUT_OF_RANGE &&
+		    !r.near_end && r.near_to == board_find(&t->board,
+		    "0501") && reach_steps(t, r.near_label) == 3);
+	}
+	arb_turn_free(t);
+	t = arb_turn_new();
+	CHECK(arb_turn_load_map(t, "flat.json", flat, strlen(flat), &e) == 0);
+	CHECK(arb_turn_reach(t, "l", NULL, 0, &e) == 0);
+	q = t->reachq;
+	if (q != NULL) {
+		reach_search(t, &q->o, board_find(&t->board, "0202"), &r);
+		CHECK(r.found && r.n == 1 && r.v[0].cost == 2 &&
+		    r.v[0].steps == 2);
+		path[0] = q->o.cells[0];
+		reach_path(t, r.v[0].label, path);
+		CHECK(path[0] == board_find(&t->board, "0101") &&
+		    path[1] == board_find(&t->board, "0201") &&
+		    path[2] == board_find(&t->board, "0202"));
+	}
+	CHECK(arb_turn_reach(t, "l", NULL, 0, &e) == -1 &&
+	    e.code == ARB_EINTERNAL);	/* once a turn */
+	arb_turn_free(t);
+	/* An unknown unit: 65's error, with a suggestion. */
+	t = arb_turn_new();
+	CHECK(arb_turn_load_map(t, "flat.json", flat, strlen(flat), &e) == 0);
+	CHECK(arb_turn_reach(t, "k", NULL, 0, &e) == -1 &&
+	    e.code == ARB_EDATA && strstr(e.text, "did you mean \"l\"") !=
+	    NULL && strcmp(e.pointer, "/units") == 0);
+	arb_turn_free(t);
+}
+
 int
 main(void)
 {
@@ -823,6 +896,7 @@ main(void)
 	test_pool();
 	test_pooled_parse();
 	test_after_run();
+	test_reach();
 	printf("unit: %d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }

@@ -395,6 +395,9 @@ write_order(struct out *w, const struct order *o)
 			o_cell(w, o->cells[i]);
 		}
 		ob_close(&a);
+		/* A destination order: the path above was found from it. */
+		if (o->has_to)
+			ob_cell(&j, "to", o->to);
 	} else
 		ob_cell(&j, "target", o->cells[0]);
 	ob_str(&j, "status", status_names[o->status]);
@@ -1201,3 +1204,97 @@ emit_next(struct arb_turn *t, FILE *fp)
 	end(t);
 }
 
+
+/* The cells found, by label (strcmp: the labels' bytes). */
+static _Thread_local struct arb_turn *RQ;
+
+static int
+by_label(const void *a, const void *b)
+{
+	const struct reach_cell *x = a, *y = b;
+	char	 bx[32], by[32];
+
+	return strcmp(board_label(&RQ->board, x->cell, bx),
+	    board_label(&RQ->board, y->cell, by));
+}
+
+/*
+ * --reach (arbiter-result(5), Reach): the walk, its budget, and each cell
+ * it can end in, by label, with its cost, the points left, one cheapest
+ * path and its flags; or, as text, one line per cell.
+ */
+void
+emit_reach(struct arb_turn *t, int text, FILE *fp)
+{
+	struct reach_query *q = t->reachq;
+	struct reach	*r = &q->r;
+	const struct order *o = &q->o;
+	json_t		*root, *a, *cells, *c, *p;
+	int		*path, i, k;
+	char		 buf[32];
+
+	RQ = t;
+	qsort(r->v, (size_t)r->n, sizeof(*r->v), by_label);
+	RQ = NULL;
+	path = t_alloc(t, ((size_t)MAXSTEPS + 2) * sizeof(int));
+	if (text) {
+		for (i = 0; i < r->n; i++) {
+			const struct reach_cell *rc = &r->v[i];
+
+			path[0] = o->cells[0];
+			reach_path(t, rc->label, path);
+			fprintf(fp, "%s cost %ld left %ld path",
+			    board_label(&t->board, rc->cell, buf), rc->cost,
+			    r->budget - rc->cost);
+			for (k = 0; k <= rc->steps; k++)
+				fprintf(fp, " %s", board_label(&t->board,
+				    path[k], buf));
+			fprintf(fp, "%s%s\n", rc->tested ? " tested" : "",
+			    rc->stop ? " stop" : "");
+		}
+		if (ferror(fp))
+			t_fail(t, ARB_EWRITE, "%s", strerror(errno));
+		return;
+	}
+	begin(t);
+	root = t->json = jw_ok(json_object());
+	jw_set(root, "arbiter", num(1));
+	jw_set(root, "ruleset", str(t->rs->name));
+	jw_set(root, "turn", num(t->number));
+	jw_set(root, "unit", str(q->unit));
+	jw_set(root, "player", playerv(t, o->player));
+	if (o->nunits > 0) {
+		a = jw_ok(json_array());
+		for (i = 0; i < o->nunits; i++)
+			jw_add(a, str(t->units.v[o->units[i]].id));
+		jw_set(root, "units", a);
+	} else
+		jw_set(root, t->rs->order_kinds[o->kind].count, num(o->n));
+	jw_set(root, "at", cellv(t, o->cells[0]));
+	jw_set(root, "orders_before", num(q->played));
+	jw_set(root, "budget", num(r->budget));
+	cells = jw_ok(json_array());
+	jw_set(root, "cells", cells);	/* held by root from now on */
+	for (i = 0; i < r->n; i++) {
+		const struct reach_cell *rc = &r->v[i];
+
+		c = jw_ok(json_object());
+		jw_add(cells, c);
+		jw_set(c, "cell", cellv(t, rc->cell));
+		jw_set(c, "cost", num(rc->cost));
+		jw_set(c, "left", num(r->budget - rc->cost));
+		p = jw_ok(json_array());
+		path[0] = o->cells[0];
+		reach_path(t, rc->label, path);
+		for (k = 0; k <= rc->steps; k++)
+			jw_add(p, cellv(t, path[k]));
+		jw_set(c, "path", p);
+		jw_set(c, "tested", jw_ok(json_boolean(rc->tested)));
+		jw_set(c, "stop", jw_ok(json_boolean(rc->stop)));
+		if (t->rs->walk_report != NULL)
+			t->rs->walk_report(t, o, path, rc->steps + 1,
+			    (struct jv *)c);
+	}
+	jw_dump(&t->mem, t, root, true, fp);
+	end(t);
+}

@@ -36,5 +36,14 @@ void	 emit_view(struct arb_turn *, int player, int flags, FILE *);
 void	 view_drop(struct arb_turn *);	/* after a failure */
 /* Whether the trace written shows event (t->trace_for). */
 bool	 view_event(const struct arb_turn *, const struct tevent *);
+/* --reach (arbiter-result(5), Reach): arb_turn_reach() fills it in the
+ * turn (t->reachq), emit_reach() writes it. */
+struct reach_query {
+	struct order	 o;		/* the walk: units, player, start */
+	const char	*unit;		/* as the query named it */
+	int		 played;	/* orders played out before it */
+	struct reach	 r;
+};
+void	 emit_reach(struct arb_turn *, int text, FILE *);
 
 #endif /* ARBITER_FORMAT_H */

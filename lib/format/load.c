@@ -941,6 +941,66 @@ order_units(struct arb_turn *t, struct ld *ld, struct order *o,
 }
 
 /*
+ * "to" (issue 15): an order that gives its destination instead of its
+ * path is an order of the rule system's path kind; the driver finds the
+ * path at the order's moment (lib/rules/reach.c).
+ */
+static void
+route_kind(struct arb_turn *t, struct ld *ld, struct order *o)
+{
+	const struct okind *ok = t->rs->order_kinds;
+	int	 k;
+
+	ld_push(ld, "to");
+	if (o->kind >= 0)
+		ld_fail(ld, "order has both \"%s\" and \"to\": give the "
+		    "path or the destination, not both", ok[o->kind].key);
+	for (k = 0; ok[k].key != NULL && ok[k].arg != OK_PATH; k++)
+		;
+	if (t->rs->walk_step == NULL || ok[k].key == NULL)
+		ld_fail(ld, "%s moves %s: an order gives its moves, not a "
+		    "destination (\"to\")", t->rs->name,
+		    t->rs->board == BOARD_TABLE ? "on an open table, not from "
+		    "cell to cell" : "by no path");
+	o->kind = k;
+	ld_pop(ld);
+}
+
+/* The "to" and "from" of a destination order; from only with a count. */
+static void
+route_cells(struct arb_turn *t, struct ld *ld, struct order *o,
+    const struct jv *v, bool count)
+{
+	const struct jv	*to = ld_get(v, "to"), *from = ld_get(v, "from");
+
+	if (to == NULL) {
+		ld_push(ld, "from");
+		ld_fail(ld, "\"from\" goes with \"to\", a destination "
+		    "instead of a path");
+	}
+	ld_push(ld, "to");
+	o->to = ld_cellv(ld, to);
+	ld_pop(ld);
+	o->has_to = true;
+	o->from = -1;
+	if (count && from == NULL)
+		ld_fail(ld, "missing \"from\": the %s the %s leave",
+		    t->rs->board == BOARD_GRAPH ? "territory" : "cell",
+		    t->rs->order_kinds[o->kind].count);
+	if (!count && from != NULL) {
+		ld_push(ld, "from");
+		ld_fail(ld, "\"from\" is for orders that move a count; "
+		    "the units leave the cell they stand in");
+	}
+	if (from != NULL) {
+		ld_push(ld, "from");
+		o->from = ld_cellv(ld, from);
+		ld_pop(ld);
+	}
+	(void)t;
+}
+
+/*
  * Reads one order into o.  Any failure below is a problem of the file
  * and jumps to load_order()'s recovery point.
  */
@@ -949,8 +1009,8 @@ read_order(struct arb_turn *t, struct ld *ld, struct order *o,
     const struct jv *v, struct strmap *ids)
 {
 	const struct okind *ok = t->rs->order_kinds;
-	const char	*base[16] = { "id", NULL };
-	const struct jv	*arg = NULL, *val;
+	const char	*base[20] = { "id", NULL };
+	const struct jv	*arg = NULL, *val, *to;
 	const char	*key;
 	void		*it;
 	size_t		 i, n;
@@ -961,6 +1021,8 @@ read_order(struct arb_turn *t, struct ld *ld, struct order *o,
 	base[1] = ok[0].count != NULL ? ok[0].count : "units";
 	for (k = 0; ok[k].key != NULL && k < 13; k++)
 		base[k + 2] = ok[k].key;
+	base[k + 2] = "to";		/* a destination instead of a path */
+	base[k + 3] = "from";		/* and, for a count, where from */
 	ld_need_object(ld, v);
 	for (k = 0; ok[k].key != NULL; k++) {
 		if (ld_get(v, ok[k].key) == NULL)
@@ -987,6 +1049,8 @@ read_order(struct arb_turn *t, struct ld *ld, struct order *o,
 				ld->reason = R_UNKNOWN_KIND;
 		ld_fail(ld, "unknown member \"%.40s\"", key);
 	}
+	if ((to = ld_get(v, "to")) != NULL)
+		route_kind(t, ld, o);
 	if (o->kind < 0) {
 		char	 list[160] = "";
 
@@ -1014,6 +1078,10 @@ read_order(struct arb_turn *t, struct ld *ld, struct order *o,
 		o->n = ld_int(ld, v, ok[o->kind].count, 1, 1, INT_MAX);
 	} else
 		order_units(t, ld, o, v, o->player);
+	if (to != NULL || ld_get(v, "from") != NULL) {
+		route_cells(t, ld, o, v, ok[o->kind].count != NULL);
+		return;
+	}
 	ld_push(ld, ok[o->kind].key);
 	if (ok[o->kind].arg == OK_RULE)
 		t->rs->load_order(t, ld, o, arg, v);
@@ -1088,6 +1156,7 @@ load_order(struct arb_turn *t, struct ld *ld, const struct jv *v,
 	o->refused = true;
 	o->cells = NULL;
 	o->ncells = 0;
+	o->has_to = false;
 	o->data = NULL;
 	o->n = 0;
 	/* Its id: the one it gives, unless that is another order's or

@@ -136,11 +136,18 @@ board_pos_distance(struct hexpos a, struct hexpos c)
 int
 board_neighbors(const struct board *b, int cell, int out[6])
 {
-	int	 d, nb, n = 0;
+	static const int dc[6] = { 0, 1, 1, 0, -1, -1 };
+	int	 c = cell % b->cols + 1, r = cell / b->cols + 1;
+	int	 up = is_low(b, c) ? r : r - 1;	/* as board_step() */
+	int	 dr[6] = { r - 1, up, up + 1, r + 1, up + 1, up };
+	int	 d, n = 0;
 
-	for (d = 0; d < 6; d++)
-		if ((nb = board_step(b, cell, d)) >= 0)
-			out[n++] = nb;
+	for (d = 0; d < 6; d++) {
+		int	 nc = c + dc[d], nr = dr[d];
+
+		if (nc >= 1 && nc <= b->cols && nr >= 1 && nr <= b->rows)
+			out[n++] = (nr - 1) * b->cols + (nc - 1);
+	}
 	return n;
 }
 

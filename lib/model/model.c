@@ -342,7 +342,7 @@ reason_name(enum reason r)
 		"immobilized", "cannot_leave_world", "not_at_edge",
 		"insufficient_op", "tool_blocked", "overlap",
 		"movement_ended", "target_sortie", "no_move_order",
-		"target_gone", "depends_on_dice", "unknown_unit",
+		"target_gone", "depends_on_dice", "no_route", "unknown_unit",
 		"foreign_unit", "unit_listed_twice", "unknown_cell",
 		"unknown_kind", "duplicate_id", "bad_order", "not_json",
 		"not_orders", "bad_file", "unknown_player", "wrong_player",

@@ -257,6 +257,7 @@ enum reason {
 	R_NO_MOVE_ORDER,
 	R_TARGET_GONE,
 	R_DEPENDS_ON_DICE,
+	R_NO_ROUTE,		/* "to": no legal path (issue 15) */
 	/* An order that cannot be read (arbiter-orders(5), Refusals). */
 	R_UNKNOWN_UNIT,
 	R_FOREIGN_UNIT,
@@ -298,6 +299,11 @@ struct order {
 	const char	*rule;		/* "aeonis 5" */
 	const char	*msg;
 	void		*data;		/* OK_RULE: the rule system's own */
+	bool		 has_to;	/* gave "to" instead of a path */
+	int		 to;		/* then its destination */
+	int		 from;		/* and its "from", or -1 */
+	bool		 routed;	/* the path was found from "to" */
+	long		 route_cost;
 	VEC(struct onum) nums;		/* cost, ap_left, ... in order */
 };
 
@@ -476,6 +482,8 @@ struct arb_turn {
 	size_t			 nsorted;	/* arb_turn_problem() gives */
 	void			*json;		/* a document being written */
 	struct pool		 wpool;		/* where it is built */
+	void			*reachmem;	/* the search's (rules.h) */
+	void			*reachq;	/* --reach's (format.h) */
 	bool			 wpooled;	/* it is (jv_pool()) */
 	/* The map's "display" and "reveal_orders" (format/display.c). */
 	bool			 has_display;

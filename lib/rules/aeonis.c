@@ -43,6 +43,32 @@ struct aeonis {
 	bool		 winter, festival, roads, cav_plains;
 	VEC(struct border) borders;
 	VEC(const char *) events;
+	int		*portals;	/* the portal hexes (begin()) */
+	int		 nportals;
+	/* The walk's memo of what a hex's neighbours and units say, good for
+	 * one search (walk_begin() moves the stamp on): malloc'ed on the
+	 * first search of the turn, so that a search grows nothing. */
+	struct amemo {			/* per hex, in one place for the
+					 * cache */
+		unsigned	 at;	/* the stamp it was found at */
+		int		 zoc;	/* the unit exerting ZOC, or -1 */
+	}		*memo_v;
+	unsigned	 memo;
+	int		 memo_player;
+};
+
+/*
+ * A Move's walk (rules.h, struct wstep): what makes a hex's price depend
+ * on more than the hex.  The group's kind is copied in, so that a step
+ * need not look at its units.
+ */
+struct astate {
+	int32_t		 left;		/* hexes it may still enter; -1: the
+					 * range cannot bind (walk_begin) */
+	uint8_t		 zoc_free;	/* the cavalry exemption is unused */
+	uint8_t		 pair_open;	/* a plains hex waits for its partner */
+	uint8_t		 fly, cav, trade;	/* all the group's units are */
+	uint8_t		 pad[3];
 };
 
 static const char *const map_keys[] = {
@@ -279,6 +305,13 @@ is_portal(struct arb_turn *t, int c)
 	return board_has(&t->board, c, A(t)->portal);
 }
 
+/* Neighbours on the hex board: one hex apart (no neighbour list made). */
+static bool
+adjacent(struct arb_turn *t, int a, int b)
+{
+	return board_distance(&t->board, a, b) == 1;
+}
+
 static unsigned
 tflags(struct arb_turn *t, int u)
 {
@@ -363,8 +396,12 @@ begin(struct arb_turn *t)
 	struct aeonis	*a = A(t);
 	int		 c, u, p;
 
-	(void)a;
-	for (c = 0; c < t->board.ncells; c++) {
+	for (c = 0, a->nportals = 0; c < t->board.ncells; c++)
+		a->nportals += is_portal(t, c);
+	a->portals = t_alloc(t, (size_t)a->nportals * sizeof(int) + 1);
+	for (c = 0, a->nportals = 0; c < t->board.ncells; c++) {
+		if (is_portal(t, c))
+			a->portals[a->nportals++] = c;
 		if (!is_portal(t, c) || t->board.cells[c].first_unit < 0)
 			continue;
 		p = t->units.v[t->board.cells[c].first_unit].player;
@@ -582,6 +619,35 @@ enterable(struct arb_turn *t, struct order *o, int c, struct later *l)
 }
 
 /*
+ * May the group go into c (along a move's path, or not)?  The Borders
+ * motion and the terrain: R_OK, or why not with the clause.  Pure: the
+ * walk (walk_step) and the validation both ask it.
+ */
+static enum reason
+entry_reason(struct arb_turn *t, const struct order *o, int c, bool fly,
+    bool path, const char **rule)
+{
+	struct aeonis	*a = A(t);
+	int		 tr = t->board.cells[c].terrain;
+
+	/* aeonis 6: a Borders motion forbids entry. */
+	if (barred(t, c, o->player)) {
+		*rule = "aeonis 6";
+		return R_BORDERS;
+	}
+	/* aeonis 2 and A1: lakes only with a bridge; flyers cross them
+	 * (aeonis 3) on a move's path.  Ruling: a hop is part of the path,
+	 * so a flying group may hop into a portal on a lake and fly on; it
+	 * may not end its move there (lake_end). */
+	if (a->cost[tr] < 0 && !(tr == a->lake && board_has(&t->board, c,
+	    a->bridge)) && !(fly && path)) {
+		*rule = tr == a->lake ? "aeonis 2" : "aeonis 2 (house rule)";
+		return R_IMPASSABLE;
+	}
+	return R_OK;
+}
+
+/*
  * Checks that concern any hex a group goes to, along a move's path or
  * not: false after ruling the order illegal.
  */
@@ -591,35 +657,102 @@ destination_ok(struct arb_turn *t, struct order *o, int c, bool path,
 {
 	struct aeonis	*a = A(t);
 	int		 tr = t->board.cells[c].terrain;
-	bool		 fly = all_have(t, o, FLYING);
+	const char	*rule = NULL;
 
-	/* aeonis 6: a Borders motion forbids entry. */
-	if (barred(t, c, o->player)) {
-		order_rule(t, o, OS_ILLEGAL, R_BORDERS, "aeonis 6",
+	switch (entry_reason(t, o, c, all_have(t, o, FLYING), path, &rule)) {
+	case R_BORDERS:
+		order_rule(t, o, OS_ILLEGAL, R_BORDERS, rule,
 		    "a Borders motion forbids entry to %s", cell_name(t, c));
 		return false;
-	}
-	/* aeonis 2 and A1: lakes only with a bridge; flyers cross them
-	 * (aeonis 3) on a move's path.  Ruling: a hop is part of the path,
-	 * so a flying group may hop into a portal on a lake and fly on; it
-	 * may not end its move there (lake_end). */
-	if (a->cost[tr] < 0 && !(tr == a->lake && board_has(&t->board, c,
-	    a->bridge)) && !(fly && path)) {
-		order_rule(t, o, OS_ILLEGAL, R_IMPASSABLE, tr == a->lake ?
-		    "aeonis 2" : "aeonis 2 (house rule)",
+	case R_IMPASSABLE:
+		order_rule(t, o, OS_ILLEGAL, R_IMPASSABLE, rule,
 		    "%s is %s, impassable%s", cell_name(t, c),
 		    t->board.terrains[tr], tr == a->lake ?
 		    " without a bridge" : "");
 		return false;
+	default:
+		break;
 	}
 	return enterable(t, o, c, l);
+}
+
+/* aeonis 1: the group's Movement Range, its lowest; *slow has it. */
+static int
+group_range(struct arb_turn *t, const struct order *o, int *slow)
+{
+	int	 i, range = INT_MAX;
+
+	for (i = 0; i < o->nunits; i++) {
+		int r = unit_range(t, &t->units.v[o->units[i]]);
+
+		if (r < range) {
+			range = r;
+			*slow = o->units[i];
+		}
+	}
+	return range;
+}
+
+/*
+ * The step from `from` to `to`, a neighbour or a portal hop: R_OK, or
+ * why it is refused (with the clause), the hexes entered aside.  Pure.
+ */
+static enum reason
+step_reason(struct arb_turn *t, const struct order *o, int from, int to,
+    bool fly, const char **rule, bool *hopp)
+{
+	bool	 hop;
+	int	 owner;
+
+	/* Ruling: a path does not stay in a hex; in particular a hop goes
+	 * to another portal (aeonis 4: "between Portals"), never to the one
+	 * the group is in. */
+	if (from == to) {
+		*rule = is_portal(t, from) ? "aeonis 4" : "aeonis 1";
+		return R_NOT_ADJACENT;
+	}
+	hop = *hopp = !adjacent(t, from, to);
+	if (hop && !(is_portal(t, from) && is_portal(t, to))) {
+		*rule = "aeonis 1";
+		return R_NOT_ADJACENT;
+	}
+	/* aeonis 4: a hop goes to a portal neutral, own, or by treaty. */
+	owner = t->board.cells[to].owner;
+	if (hop && owner >= 0 && !players_allied(t, owner, o->player)) {
+		*rule = "aeonis 4";
+		return R_PORTAL_DENIED;
+	}
+	return entry_reason(t, o, to, fly, true, rule);
+}
+
+/*
+ * READINGS: flyers cross lakes but do not end a move on one; nor on a
+ * terrain the map's cost table makes impassable.  Pure.
+ */
+static enum reason
+end_reason(struct arb_turn *t, int c, const char **rule)
+{
+	struct aeonis	*a = A(t);
+	int		 tr = t->board.cells[c].terrain;
+
+	if (tr == a->lake && a->cost[tr] < 0 &&
+	    !board_has(&t->board, c, a->bridge)) {
+		*rule = "aeonis 3";
+		return R_LAKE_END;
+	}
+	if (tr != a->lake && a->cost[tr] < 0) {
+		*rule = "aeonis 3 (house rule)";
+		return R_IMPASSABLE;
+	}
+	return R_OK;
 }
 
 static void
 validate_move(struct arb_turn *t, struct order *o, struct later *l)
 {
-	struct aeonis	*a = A(t);
-	int		 i, tr, range = INT_MAX, slow = -1, n = o->ncells;
+	int		 i, tr, range, slow = -1, n = o->ncells;
+	const char	*rule = NULL;
+	bool		 fly = all_have(t, o, FLYING), hop;
 
 	if (group_cell(t, o, o->cells[0], l) < 0)
 		return;
@@ -630,14 +763,7 @@ validate_move(struct arb_turn *t, struct order *o, struct later *l)
 	}
 	/* aeonis 1: at most the lowest Movement Range in hexes entered;
 	 * a portal hop counts as one (READINGS). */
-	for (i = 0; i < o->nunits; i++) {
-		int r = unit_range(t, &t->units.v[o->units[i]]);
-
-		if (r < range) {
-			range = r;
-			slow = o->units[i];
-		}
-	}
+	range = group_range(t, o, &slow);
 	if (n - 1 > range) {
 		order_rule(t, o, OS_ILLEGAL, R_OUT_OF_RANGE, "aeonis 1",
 		    "the path enters %d hexes; %s's Movement Range allows "
@@ -646,61 +772,50 @@ validate_move(struct arb_turn *t, struct order *o, struct later *l)
 	}
 	for (i = 1; i < n; i++) {
 		int	 from = o->cells[i - 1], to = o->cells[i];
-		bool	 hop;
 
-		/* Ruling: a path does not stay in a hex; in particular a
-		 * hop goes to another portal (aeonis 4: "between Portals"),
-		 * never to the one the group is in. */
-		if (from == to) {
-			order_rule(t, o, OS_ILLEGAL, R_NOT_ADJACENT,
-			    is_portal(t, from) ? "aeonis 4" : "aeonis 1",
-			    "%s to %s is not a step: a step goes to an "
-			    "adjacent hex, and a hop to another portal",
-			    cell_name(t, from), cell_name(t, to));
+		switch (step_reason(t, o, from, to, fly, &rule, &hop)) {
+		case R_NOT_ADJACENT:
+			if (from == to)
+				order_rule(t, o, OS_ILLEGAL, R_NOT_ADJACENT,
+				    rule, "%s to %s is not a step: a step "
+				    "goes to an adjacent hex, and a hop to "
+				    "another portal", cell_name(t, from),
+				    cell_name(t, to));
+			else
+				order_rule(t, o, OS_ILLEGAL, R_NOT_ADJACENT,
+				    rule, "%s to %s is not a step: the hexes "
+				    "are not adjacent, nor both portals",
+				    cell_name(t, from), cell_name(t, to));
 			return;
-		}
-		hop = !board_is_adjacent(&t->board, from, to);
-		if (hop && !(is_portal(t, from) && is_portal(t, to))) {
-			order_rule(t, o, OS_ILLEGAL, R_NOT_ADJACENT,
-			    "aeonis 1", "%s to %s is not a step: the hexes "
-			    "are not adjacent, nor both portals",
-			    cell_name(t, from), cell_name(t, to));
+		case R_PORTAL_DENIED:
+			order_rule(t, o, OS_ILLEGAL, R_PORTAL_DENIED, rule,
+			    "the portal at %s is %s's, and no treaty opens it",
+			    cell_name(t, to), t->players.v[
+			    t->board.cells[to].owner].name);
 			return;
+		default:
+			break;
 		}
-		if (hop) {
-			/* aeonis 4: neutral, own, or by treaty. */
-			int	 owner = t->board.cells[to].owner;
-
-			if (owner >= 0 && !players_allied(t, owner,
-			    o->player)) {
-				order_rule(t, o, OS_ILLEGAL, R_PORTAL_DENIED,
-				    "aeonis 4", "the portal at %s is %s's, "
-				    "and no treaty opens it",
-				    cell_name(t, to),
-				    t->players.v[owner].name);
-				return;
-			}
-		}
+		/* The Borders and the terrain, said as for any hex; then
+		 * the enemy (enterable(): illegal or failed). */
 		if (!destination_ok(t, o, to, true, l))
 			return;
 	}
-	/* READINGS: flyers cross lakes but do not end a move on one; nor
-	 * on a terrain the map's cost table makes impassable. */
 	i = o->cells[n - 1];
 	tr = t->board.cells[i].terrain;
-	if (tr == a->lake && a->cost[tr] < 0 &&
-	    !board_has(&t->board, i, a->bridge)) {
-		order_rule(t, o, OS_ILLEGAL, R_LAKE_END, "aeonis 3",
+	switch (end_reason(t, i, &rule)) {
+	case R_LAKE_END:
+		order_rule(t, o, OS_ILLEGAL, R_LAKE_END, rule,
 		    "flying units may cross the lake at %s but not end a "
 		    "move on it", cell_name(t, i));
 		return;
-	}
-	if (tr != a->lake && a->cost[tr] < 0) {
-		order_rule(t, o, OS_ILLEGAL, R_IMPASSABLE,
-		    "aeonis 3 (house rule)", "flying units may cross the %s "
-		    "at %s but not end a move on it", t->board.terrains[tr],
-		    cell_name(t, i));
+	case R_IMPASSABLE:
+		order_rule(t, o, OS_ILLEGAL, R_IMPASSABLE, rule,
+		    "flying units may cross the %s at %s but not end a move "
+		    "on it", t->board.terrains[tr], cell_name(t, i));
 		return;
+	default:
+		break;
 	}
 }
 
@@ -818,11 +933,9 @@ validate(struct arb_turn *t, struct order *o)
 		order_rule(t, o, OS_FAILED, l.reason, l.rule, "%s", l.msg);
 }
 
-/* One hex entered on foot: its cost, with the trace and the breakdown. */
+/* A Move's cost so far, with the breakdown. */
 struct walk {
 	int	 total;
-	int	 zoc_free;	/* the cavalry exemption is unused */
-	bool	 pair_open;	/* a plains hex waits for its partner */
 	char	*why;		/* "0404 plains 1, 0405 forest 1+ZOC 1" */
 	size_t	 len, cap;
 };
@@ -863,91 +976,266 @@ why_add(struct arb_turn *t, struct walk *w, const char *fmt, ...)
 	w->len += n;
 }
 
+/* The price of one hex entered on foot, in its parts (the trace's). */
+struct price {
+	int		 base, winter, festival, hub, roads, hex, zoc;
+	int		 zoc_from;	/* the unit that exerts it, or -1 */
+	const char	*basis;
+	bool		 pair, flank;
+};
+
+/*
+ * The one place a hex entered is priced (aeonis 2, 3 and 5, READINGS):
+ * execute() and the walk (walk_step) both call it.  Pure: it reads the
+ * turn, and moves the walk's state st on.  zoc is zoc_from() of the hex
+ * for the moving player (the walk has it from its memo).
+ */
 static void
-step_cost(struct arb_turn *t, struct order *o, struct walk *w, int from,
-    int to)
+price_step(struct arb_turn *t, struct astate *st, int from, int to, int zoc,
+    struct price *p)
 {
 	struct aeonis	*a = A(t);
-	int		 tr = t->board.cells[to].terrain, base, hex, zoc = 0;
-	int		 winter = 0, festival = 0, hub = 0, roads = 0, z;
-	const char	*basis;
-	bool		 pair = false, flank = false, cav = all_have(t, o,
-			    CAVALRY);
+	int		 tr = t->board.cells[to].terrain;
 
+	memset(p, 0, sizeof(*p));
 	/* aeonis 2 and 3: the base cost. */
-	if (all_have(t, o, FLYING)) {
-		base = 1;
-		basis = "flying";
+	if (st->fly) {
+		p->base = 1;
+		p->basis = "flying";
 	} else if (is_portal(t, to)) {
-		base = 1;
-		basis = "portal";
+		p->base = 1;
+		p->basis = "portal";
 	} else if (tr == a->lake && board_has(&t->board, to, a->bridge)) {
-		base = 1;
-		basis = "bridge";
+		p->base = 1;
+		p->basis = "bridge";
 	} else {
-		base = a->cost[tr];
-		basis = t->board.terrains[tr];
+		p->base = a->cost[tr];
+		p->basis = t->board.terrains[tr];
 	}
 	/* Modifiers (READINGS), then the floor of 1. */
 	if (a->winter)
-		winter = 1;
-	if (a->festival && cav)
-		festival = -1;
-	if (all_have(t, o, TRADE)) {
+		p->winter = 1;
+	if (a->festival && st->cav)
+		p->festival = -1;
+	if (st->trade) {
 		int nb[6], i, n = board_neighbors(&t->board, to, nb);
 
 		for (i = 0; i < n; i++)
 			if (board_has(&t->board, nb[i], a->hub))
-				hub = -1;
+				p->hub = -1;
 	}
 	/* Ruling: roads cut what the terrain costs; a flying group and a
 	 * portal hex pay their own flat cost, which they do not cut. */
-	if (a->roads && basis == t->board.terrains[tr] && (tr == a->plains ||
-	    (is_city(t, from) && is_city(t, to))))
-		roads = -1;
-	hex = base + winter + festival + hub + roads;
-	if (hex < 1)
-		hex = 1;
+	if (a->roads && p->basis == t->board.terrains[tr] &&
+	    (tr == a->plains || (is_city(t, from) && is_city(t, to))))
+		p->roads = -1;
+	p->hex = p->base + p->winter + p->festival + p->hub + p->roads;
+	if (p->hex < 1)
+		p->hex = 1;
 	/* Ruling: an all-cavalry group's plains hexes pair up; the second
 	 * of a pair costs nothing but ZOC. */
-	if (a->cav_plains && cav && tr == a->plains && basis ==
+	if (a->cav_plains && st->cav && tr == a->plains && p->basis ==
 	    t->board.terrains[tr]) {
-		if (w->pair_open) {
-			pair = true;
-			hex = 0;
+		if (st->pair_open) {
+			p->pair = true;
+			p->hex = 0;
 		}
-		w->pair_open = !w->pair_open;
+		st->pair_open = !st->pair_open;
 	} else
-		w->pair_open = false;
+		st->pair_open = 0;
 	/* aeonis 5: +1 next to an enemy military unit, destination
 	 * included; cavalry skip the first such hex of each Move. */
-	if ((z = zoc_from(t, to, o->player)) >= 0) {
-		zoc = 1;
-		if (w->zoc_free) {
-			zoc = 0;
-			flank = true;
-			w->zoc_free = 0;
+	if ((p->zoc_from = zoc) >= 0) {
+		p->zoc = 1;
+		if (st->zoc_free) {
+			p->zoc = 0;
+			p->flank = true;
+			st->zoc_free = 0;
 		}
 	}
-	w->total += hex + zoc;
+}
+
+/* The walk's state at the start of a Move. */
+static void
+walk_init(struct arb_turn *t, const struct order *o, struct astate *st)
+{
+	int	 slow = -1;
+
+	memset(st, 0, sizeof(*st));
+	st->left = group_range(t, o, &slow);
+	st->zoc_free = any_has(t, o, CAVALRY);
+	st->fly = all_have(t, o, FLYING);
+	st->cav = all_have(t, o, CAVALRY);
+	st->trade = all_have(t, o, TRADE);
+}
+
+/* One hex entered on foot: priced, traced and told. */
+static void
+step_cost(struct arb_turn *t, struct order *o, struct walk *w,
+    struct astate *st, int from, int to)
+{
+	struct price	 p;
+	int		 tr = t->board.cells[to].terrain;
+
+	price_step(t, st, from, to, zoc_from(t, to, o->player), &p);
+	w->total += p.hex + p.zoc;
 	why_add(t, w, "%s%s %s %d", w->len > 0 ? ", " : "",
-	    cell_name(t, to), basis, hex);
-	if (zoc)
+	    cell_name(t, to), p.basis, p.hex);
+	if (p.zoc)
 		why_add(t, w, "+ZOC 1");
-	else if (flank)
+	else if (p.flank)
 		why_add(t, w, "+ZOC waived (cavalry flanking)");
-	if (pair)
+	if (p.pair)
 		why_add(t, w, " (second of a cavalry plains pair)");
 	trace_event(t, "step", "order", TF_ORDER, o, "from", TF_CELL,
 	    (long)from, "to", TF_CELL, (long)to, "terrain", TF_STR,
-	    t->board.terrains[tr], "basis", TF_STR, basis, "base", TF_INT,
-	    (long)base, "winters_grip", TF_INT, (long)winter,
-	    "festival_of_winds", TF_INT, (long)festival, "trade_hub", TF_INT,
-	    (long)hub, "road_networks", TF_INT, (long)roads, "cavalry_pair",
-	    TF_BOOL, (long)pair, "hex", TF_INT, (long)hex, "zoc", TF_INT,
-	    (long)zoc, "zoc_from", TF_STR, z >= 0 ? t->units.v[z].id : "",
-	    "flanking", TF_BOOL, (long)flank, "cost", TF_INT,
-	    (long)(hex + zoc), "total", TF_INT, (long)w->total, NULL);
+	    t->board.terrains[tr], "basis", TF_STR, p.basis, "base", TF_INT,
+	    (long)p.base, "winters_grip", TF_INT, (long)p.winter,
+	    "festival_of_winds", TF_INT, (long)p.festival, "trade_hub",
+	    TF_INT, (long)p.hub, "road_networks", TF_INT, (long)p.roads,
+	    "cavalry_pair", TF_BOOL, (long)p.pair, "hex", TF_INT, (long)p.hex,
+	    "zoc", TF_INT, (long)p.zoc, "zoc_from", TF_STR, p.zoc_from >= 0 ?
+	    t->units.v[p.zoc_from].id : "", "flanking", TF_BOOL,
+	    (long)p.flank, "cost", TF_INT, (long)(p.hex + p.zoc), "total",
+	    TF_INT, (long)w->total, NULL);
+}
+
+/*
+ * The walk hooks (rules.h): a Move step by step, priced by price_step()
+ * and refused by step_reason() and end_reason(), as the adjudication
+ * does.  The budget is the player's AP as the order's moment comes.
+ */
+static long
+walk_begin(struct arb_turn *t, const struct order *o, void *state,
+    struct wstep *over)
+{
+	struct aeonis	*a = A(t);
+	struct astate	*st = state;
+	size_t		 n = (size_t)t->board.ncells;
+	long		 ap = t->players.v[o->player].res[AP];
+	int		 i;
+
+	if (a->memo_v == NULL &&
+	    (a->memo_v = calloc(n + 1, sizeof(*a->memo_v))) == NULL)
+		t_nomem(t);
+	if (++a->memo == 0) {
+		memset(a->memo_v, 0, n * sizeof(*a->memo_v));
+		a->memo = 1;
+	}
+	a->memo_player = o->player;
+	walk_init(t, o, state);
+	/* Every hex costs 1 AP or more unless there are portals to hop or
+	 * the group pairs its plains hexes: then it enters no more hexes
+	 * than its AP, and a range that large never binds (the state then
+	 * stays the same whatever the hexes entered). */
+	if (a->nportals == 0 && !(a->cav_plains && st->cav) &&
+	    st->left >= ap)
+		st->left = -1;
+	over->rule = "aeonis 1";
+	for (i = 0; i < o->nunits; i++) {
+		const struct unit *u = &t->units.v[o->units[i]];
+
+		if (u->gone || u->at != o->cells[0]) {
+			over->reason = u->gone ? R_UNIT_GONE : R_NOT_TOGETHER;
+			return -1;
+		}
+	}
+	over->reason = R_INSUFFICIENT_AP;
+	return ap;
+}
+
+/* Hex c's ZOC against the walking player: in the memo, found once a
+ * search. */
+static const struct amemo *
+memo(struct arb_turn *t, int c)
+{
+	struct aeonis	*a = A(t);
+	struct amemo	*m = &a->memo_v[c];
+
+	if (m->at != a->memo) {
+		m->at = a->memo;
+		m->zoc = zoc_from(t, c, a->memo_player);
+	}
+	return m;
+}
+
+static int
+walk_next(struct arb_turn *t, const struct order *o, const void *state,
+    int from, int *to, int max)
+{
+	struct aeonis	*a = A(t);
+	int		 nb[6], n = board_neighbors(&t->board, from, nb), i, k;
+
+	(void)o;
+	(void)state;
+	k = n;
+	if (is_portal(t, from))
+		for (i = 0; i < a->nportals; i++)
+			if (a->portals[i] != from &&
+			    !adjacent(t, from, a->portals[i]))
+				k++;
+	if (k > max)
+		return k;
+	memcpy(to, nb, (size_t)n * sizeof(int));
+	if (is_portal(t, from))
+		for (i = 0; i < a->nportals; i++)
+			if (a->portals[i] != from &&
+			    !adjacent(t, from, a->portals[i]))
+				to[n++] = a->portals[i];
+	return n;
+}
+
+static void
+walk_step(struct arb_turn *t, const struct order *o, void *state, int from,
+    int to, struct wstep *s)
+{
+	const struct amemo *mo;
+	struct astate	*st = state;
+	struct price	 p;
+	bool		 hop = false;
+
+	if (st->left == 0) {
+		s->reason = R_OUT_OF_RANGE;
+		s->rule = "aeonis 1";
+		return;
+	}
+	if ((s->reason = step_reason(t, o, from, to, st->fly, &s->rule,
+	    &hop)) != R_OK)
+		return;
+	if (enemy_in(t, to, o->player, 0) >= 0) {
+		s->reason = R_ENEMY_OCCUPIED;
+		s->rule = "aeonis 1";
+		return;
+	}
+	if (st->left > 0)
+		st->left--;
+	if (hop) {
+		st->pair_open = 0;	/* aeonis 4: the hop costs nothing */
+		s->cost = 0;
+		return;
+	}
+	mo = memo(t, to);
+	price_step(t, st, from, to, mo->zoc, &p);
+	s->cost = p.hex + p.zoc;
+}
+
+static enum reason
+walk_end(struct arb_turn *t, const struct order *o, const void *state,
+    int c, const char **rule)
+{
+	(void)o;
+	(void)state;
+	return end_reason(t, c, rule);
+}
+
+static bool
+walk_better(const void *pa, const void *pb)
+{
+	const struct astate *a = pa, *b = pb;
+
+	return a->pair_open == b->pair_open && a->left >= b->left &&
+	    a->zoc_free >= b->zoc_free && a->fly == b->fly &&
+	    a->cav == b->cav && a->trade == b->trade;
 }
 
 static void
@@ -1030,6 +1318,7 @@ static void
 execute(struct arb_turn *t, struct order *o)
 {
 	struct walk	 w;
+	struct astate	 st;
 	int		 i, n = o->ncells, last = o->cells[n - 1];
 	int		 oi = (int)(o - t->orders.v);
 
@@ -1083,13 +1372,13 @@ execute(struct arb_turn *t, struct order *o)
 		return;
 	}
 	memset(&w, 0, sizeof(w));
-	w.zoc_free = any_has(t, o, CAVALRY);
+	walk_init(t, o, &st);
 	for (i = 1; i < n; i++) {
 		int from = o->cells[i - 1], to = o->cells[i];
 
 		if (!board_is_adjacent(&t->board, from, to)) {
 			/* aeonis 4: the hop costs nothing, and no ZOC. */
-			w.pair_open = false;
+			st.pair_open = 0;
 			why_add(t, &w, "%shop to %s 0", w.len > 0 ? ", " : "",
 			    cell_name(t, to));
 			trace_event(t, "hop", "order", TF_ORDER, o, "from",
@@ -1098,7 +1387,7 @@ execute(struct arb_turn *t, struct order *o)
 			    (long)w.total, NULL);
 			continue;
 		}
-		step_cost(t, o, &w, from, to);
+		step_cost(t, o, &w, &st, from, to);
 	}
 	if (!pay(t, o, w.total, 0, "aeonis 1", w.why))
 		return;
@@ -1210,6 +1499,7 @@ release(struct arb_turn *t)
 {
 	free(A(t)->borders.v);
 	free(A(t)->events.v);
+	free(A(t)->memo_v);
 }
 
 const struct ruleset rules_aeonis = {
@@ -1229,5 +1519,12 @@ const struct ruleset rules_aeonis = {
 	.validate = validate,
 	.execute = execute,
 	.end = end,
+	.walk_size = sizeof(struct astate),
+	.walk_begin = walk_begin,
+	.walk_next = walk_next,
+	.walk_step = walk_step,
+	.walk_end = walk_end,
+	.walk_better = walk_better,
+	.walk_stack = true,
 	.release = release
 };

@@ -17,6 +17,8 @@
  * enemy controls, where the movement ends (morne-plaine zoc-enter); an
  * order that breaks a rule on the way there moves nothing.  Dice (the
  * marsh test, the charge's morale test) are rolled as the unit walks.
+ * Every step is priced and judged in one place, price(), which the check
+ * of an order and the walk hooks (--reach, "to" orders: rules.h) share.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -113,18 +115,6 @@ struct morne {
 	struct mover	*mv;		/* per unit */
 	int		*retreat_used;	/* per order: a retreat order used */
 	VEC(struct charge) charges;
-};
-
-/* One step of a path as checked. */
-struct step {
-	int		 from, to, dir;
-	enum how	 how;
-	int		 base, water, leave, cost;
-	unsigned	 sd;		/* the hexside crossed */
-	int		 zoc_of;	/* leaving: an enemy that controls
-					 * the hex left (a mounted one if
-					 * any), or -1 */
-	bool		 marsh;
 };
 
 static const char *const map_keys[] = { NULL };
@@ -384,6 +374,24 @@ enemy_zoc(struct arb_turn *t, int u, int c, int but)
 	return z;
 }
 
+/* One step of a path as priced (price()): what the trace and the rulings
+ * say of it. */
+struct step {
+	int		 from, to, dir;
+	enum how	 how;
+	int		 base, water, leave, cost;
+	unsigned	 sd;		/* the hexside crossed */
+	int		 zoc_of;	/* leaving: an enemy that controls
+					 * the hex left (a mounted one if
+					 * any), or -1 */
+	bool		 marsh;
+	int		 blocker;	/* the unit in the hex, or -1 */
+	int		 target;	/* the unit it charges, or -1 */
+	struct zoc	 zleave;	/* the zones of the hex left */
+	struct zoc	 zexit;		/* of the hex entered, when leaving */
+	struct zoc	 zenter;	/* of the hex entered */
+};
+
 /* Impassable for any step or retreat (morne-plaine chart): a river, a
  * major river without bridge or ford, two or three slopes off a track. */
 static bool
@@ -425,32 +433,175 @@ refuse(struct arb_turn *t, struct order *o, int e, enum reason r,
 }
 
 /*
- * morne-plaine charge: the step into path[k] makes a charge when the unit is
- * mounted, the step before went the same way, both hexes entered are clear,
- * and the next hex on holds an enemy not in woods or village, across an
- * edge the charger could cross to take its place.  Returns the target or
- * -1.
+ * morne-plaine charge: the step from `from` to `to` in direction dir makes
+ * a charge when the unit is mounted, its order's step before went the same
+ * way (prev), both hexes entered are clear, and the next hex on holds an
+ * enemy not in woods or village, across an edge the charger could cross to
+ * take its place.  Returns the target or -1.
  */
 static int
-charge_target(struct arb_turn *t, struct order *o, int u, int k,
-    const int *dir)
+charge_target(struct arb_turn *t, int u, int prev, int from, int to, int dir)
 {
-	int	 to = o->cells[k], beyond, e, r;
+	int	 beyond, e, r;
 
-	if (!(uflags(t, u) & MOUNTED) || k < 2 || dir[k] != dir[k - 1])
+	if (!(uflags(t, u) & MOUNTED) || prev < 0 || dir != prev)
 		return -1;
-	if (trow(t, o->cells[k - 1]) != T_CLEAR || trow(t, to) != T_CLEAR)
+	if (trow(t, from) != T_CLEAR || trow(t, to) != T_CLEAR)
 		return -1;
-	if ((beyond = board_step(&t->board, to, dir[k])) < 0)
+	if ((beyond = board_step(&t->board, to, dir)) < 0)
 		return -1;
 	if ((e = occupant(t, beyond)) < 0 || friends(t, e, u))
 		return -1;
 	r = trow(t, beyond);
 	if (r == T_WOODS || r == T_VILLAGE)
 		return -1;
-	if (impassable(side(t, to, dir[k])))
+	if (impassable(side(t, to, dir)))
 		return -1;
 	return e;
+}
+
+/*
+ * The walk of a move order (rules.h, struct wstep): what of a unit's
+ * movement makes a step's price depend on more than the hexes.  Four
+ * bytes, every one set.
+ */
+struct mstate {
+	uint8_t		 odd;		/* the next road step costs 1
+					 * (morne-plaine roads: 0, 1, 0, ...) */
+	uint8_t		 last;		/* enum how of the last step */
+	uint8_t		 began;		/* the unit has taken a step this
+					 * turn: it may not leave a zone */
+	int8_t		 dir;		/* this order's last direction where
+					 * the next step on in it would charge
+					 * (a charge needs two the same), or
+					 * -1 */
+};
+
+/* The state of unit u's walk as its order's moment comes. */
+static void
+mstate_init(struct arb_turn *t, int u, struct mstate *ms)
+{
+	const struct mover *mv = &M(t)->mv[u];
+
+	memset(ms, 0, sizeof(*ms));
+	ms->odd = (uint8_t)(mv->roads % 2);
+	ms->last = (uint8_t)mv->last;
+	ms->began = mv->began;
+	ms->dir = -1;
+}
+
+/*
+ * One step of unit u from a hex to a neighbouring hex, with its walk in
+ * *ms: priced and judged by every per-step rule of the movement phase,
+ * in the order the check of an order applies them (stacking, roads,
+ * tracks and terrain, streams, leaving a zone, entering one, a charge).
+ * Fills *s (rules.h) and *st, the detail a ruling or the trace needs, and
+ * moves *ms on.  It is the one place a step is priced: the check of an
+ * order (check()) and the walk hooks (--reach, "to") both call it.  Pure:
+ * it reads the turn and changes nothing else.  The hexside must be
+ * passable (impassable()), as both callers have made sure.
+ */
+static void
+price(struct arb_turn *t, int u, struct mstate *ms, int from, int to,
+    struct wstep *s, struct step *st)
+{
+	struct morne	*m = M(t);
+	int		 cls = uclass(t, u), r, e;
+	unsigned	 sd;
+	struct zoc	 z;
+
+	memset(st, 0, sizeof(*st));
+	s->cost = 0;
+	s->reason = R_OK;
+	s->rule = NULL;
+	s->stop = s->tested = false;
+	st->from = from;
+	st->to = to;
+	st->dir = board_dir(&t->board, from, to);
+	st->zoc_of = st->blocker = st->target = -1;
+	sd = st->sd = side(t, from, st->dir);
+	/* morne-plaine stacking: never into or through a unit. */
+	if ((e = occupant(t, to)) >= 0 && e != u) {
+		st->blocker = e;
+		s->reason = R_OCCUPIED;
+		s->rule = "morne-plaine stacking";
+		return;
+	}
+	/* Road, track or terrain (morne-plaine roads, road-track). */
+	r = trow(t, to);
+	if ((sd & S_ROAD) && (!(sd & S_TRACK) || (ms->last != H_TRACK &&
+	    !(sd & (S_DOUBLE | S_TRIPLE))))) {
+		st->how = H_ROAD;
+		st->base = ms->odd;
+		ms->odd = !ms->odd;
+	} else if ((sd & S_TRACK) || ((m->lines[to] & S_TRACK >> 8) &&
+	    (m->lines[from] & S_ROAD >> 8))) {
+		/* Ruling: following the track, or onto it from a road
+		 * hex. */
+		int slopes = sd & S_TRIPLE ? 3 : sd & S_DOUBLE ? 2 :
+		    sd & S_SLOPE ? 1 : 0;
+
+		st->how = H_TRACK;
+		st->base = 1 + (slopes > 1 ? slopes - 1 : 0);
+		ms->odd = 1;
+	} else if (r == T_VILLAGE && trow(t, from) == T_VILLAGE) {
+		st->how = H_VILLAGE;
+		st->base = 1;
+		ms->odd = 1;
+	} else {
+		st->how = H_TERRAIN;
+		st->base = chart[r][cls];
+		st->marsh = r == T_MARSH;
+		ms->odd = 1;
+	}
+	ms->last = (uint8_t)st->how;
+	/* Streams and fords add; a bridge carries a stream. */
+	st->water = (sd & S_FORD) || ((sd & S_STREAM) && !(sd & S_BRIDGE)) ?
+	    1 : 0;
+	/* morne-plaine zoc-leave: at the start of movement only. */
+	z = enemy_zoc(t, u, from, -1);
+	st->zleave = z;
+	if (z.n > 0 && ms->began) {
+		s->reason = R_ZOC_STOP;
+		s->rule = "morne-plaine zoc-leave";
+		return;
+	}
+	if (z.n > 0 && (cls == INFANTRY || cls == ARTILLERY ||
+	    z.mounted >= 0)) {
+		st->zexit = enemy_zoc(t, u, to, -1);
+		if (st->zexit.n > 0) {
+			s->reason = R_ZOC_EXIT;
+			s->rule = "morne-plaine zoc-leave";
+			return;
+		}
+		st->leave = 1;
+	}
+	st->zoc_of = z.n > 0 ? (z.mounted >= 0 ? z.mounted : z.first) : -1;
+	s->cost = st->cost = st->base + st->water + st->leave;
+	ms->began = 1;
+	/* morne-plaine zoc-enter: movement ends at once. */
+	st->zenter = enemy_zoc(t, u, to, -1);
+	if (st->zenter.n > 0) {
+		s->stop = true;
+		s->rule = "morne-plaine zoc-enter";
+	}
+	/* morne-plaine charge: it ends the order, and its morale test is
+	 * rolled. */
+	if ((st->target = charge_target(t, u, ms->dir, from, to,
+	    st->dir)) >= 0) {
+		s->stop = s->tested = true;
+		if (st->zenter.n == 0)
+			s->rule = "morne-plaine charge";
+	}
+	/* The direction is kept only where the next step on in it would
+	 * charge: else it is forgotten, so that walks that differ in it
+	 * alone are one (a charge needs the same direction twice). */
+	e = board_step(&t->board, to, st->dir);
+	ms->dir = (int8_t)(e >= 0 && charge_target(t, u, st->dir, to, e,
+	    st->dir) >= 0 ? st->dir : -1);
+	/* The marsh test: reach does not foresee the dice. */
+	if (st->marsh)
+		s->tested = true;
 }
 
 /*
@@ -469,10 +620,9 @@ check(struct arb_turn *t, struct order *o, int *nsteps, int *cut,
 	struct unit	*un = &t->units.v[u];
 	struct mover	*mv = &m->mv[u];
 	struct step	*st;
-	int		*dir;
-	int		 roads = mv->roads, cls = uclass(t, u);
-	enum how	 last = mv->last;
-	struct zoc	 z;
+	int		*dir, cls = uclass(t, u);
+	struct mstate	 ms;
+	struct zoc	 z = { 0, -1, -1, -1 };
 	const char	*msg;
 
 	*target = -1;
@@ -533,98 +683,53 @@ check(struct arb_turn *t, struct order *o, int *nsteps, int *cut,
 		    t->orders.v[mv->stop_order].id);
 		return NULL;
 	}
+	mstate_init(t, u, &ms);
 	for (k = 1; k <= n; k++) {
 		struct step	*s = &st[k - 1];
-		unsigned	 sd;
-		int		 e, r;
+		struct wstep	 w;
+		int		 e;
 
-		s->from = o->cells[k - 1];
-		s->to = o->cells[k];
-		s->dir = dir[k];
-		sd = s->sd = side(t, s->from, s->dir);
-		/* morne-plaine stacking: never into or through a unit. */
-		if ((e = occupant(t, s->to)) >= 0 && e != u) {
+		price(t, u, &ms, o->cells[k - 1], o->cells[k], &w, s);
+		switch (w.reason) {
+		case R_OK:
+			break;
+		case R_OCCUPIED:
 			msg = t_printf(t, "%s is occupied by %s: no unit "
 			    "enters or passes through an occupied hex",
-			    cell_name(t, s->to), t->units.v[e].id);
-			refuse(t, o, e, R_OCCUPIED, "morne-plaine stacking",
-			    msg);
+			    cell_name(t, s->to), t->units.v[s->blocker].id);
+			refuse(t, o, s->blocker, R_OCCUPIED, w.rule, msg);
 			return NULL;
-		}
-		/* Road, track or terrain (morne-plaine roads, road-track). */
-		r = trow(t, s->to);
-		if ((sd & S_ROAD) && (!(sd & S_TRACK) || (last != H_TRACK &&
-		    !(sd & (S_DOUBLE | S_TRIPLE))))) {
-			s->how = H_ROAD;
-			s->base = roads % 2;
-			roads++;
-		} else if ((sd & S_TRACK) || ((m->lines[s->to] &
-		    S_TRACK >> 8) && (m->lines[s->from] & S_ROAD >> 8))) {
-			/* Ruling: following the track, or onto it from a
-			 * road hex. */
-			int slopes = sd & S_TRIPLE ? 3 : sd & S_DOUBLE ? 2 :
-			    sd & S_SLOPE ? 1 : 0;
-
-			s->how = H_TRACK;
-			s->base = 1 + (slopes > 1 ? slopes - 1 : 0);
-			roads = 1;
-		} else if (r == T_VILLAGE && trow(t, s->from) == T_VILLAGE) {
-			s->how = H_VILLAGE;
-			s->base = 1;
-			roads = 1;
-		} else {
-			s->how = H_TERRAIN;
-			s->base = chart[r][cls];
-			s->marsh = r == T_MARSH;
-			roads = 1;
-		}
-		last = s->how;
-		/* Streams and fords add; a bridge carries a stream. */
-		s->water = (sd & S_FORD) || ((sd & S_STREAM) &&
-		    !(sd & S_BRIDGE)) ? 1 : 0;
-		/* morne-plaine zoc-leave: at the start of movement only. */
-		z = enemy_zoc(t, u, s->from, -1);
-		if (z.n > 0 && (k > 1 || mv->began)) {
+		case R_ZOC_STOP:
 			msg = t_printf(t, "%s is in the zone of control of %s "
 			    "at %s and may leave one only at the start of its "
-			    "movement", un->id, t->units.v[z.first].id,
+			    "movement", un->id, t->units.v[s->zleave.first].id,
 			    cell_name(t, s->from));
-			refuse(t, o, z.moved, R_ZOC_STOP,
-			    "morne-plaine zoc-leave", msg);
+			refuse(t, o, s->zleave.moved, R_ZOC_STOP, w.rule, msg);
 			return NULL;
+		case R_ZOC_EXIT:
+			msg = t_printf(t, "%s may leave the zone of control of "
+			    "%s only for a hex no enemy controls; %s controls "
+			    "%s", un->id, t->units.v[s->zleave.mounted >= 0 &&
+			    cls != INFANTRY && cls != ARTILLERY ?
+			    s->zleave.mounted : s->zleave.first].id,
+			    t->units.v[s->zexit.first].id,
+			    cell_name(t, s->to));
+			refuse(t, o, s->zexit.moved >= 0 ? s->zexit.moved :
+			    s->zleave.moved, R_ZOC_EXIT, w.rule, msg);
+			return NULL;
+		default:
+			t_fail(t, ARB_EINTERNAL, "morne-plaine: a step refused "
+			    "for %s", reason_name(w.reason));
 		}
-		if (z.n > 0 && (cls == INFANTRY || cls == ARTILLERY ||
-		    z.mounted >= 0)) {
-			struct zoc z2 = enemy_zoc(t, u, s->to, -1);
-
-			if (z2.n > 0) {
-				msg = t_printf(t, "%s may leave the zone of "
-				    "control of %s only for a hex no enemy "
-				    "controls; %s controls %s",
-				    un->id, t->units.v[z.mounted >= 0 &&
-				    cls != INFANTRY && cls != ARTILLERY ?
-				    z.mounted : z.first].id,
-				    t->units.v[z2.first].id,
-				    cell_name(t, s->to));
-				refuse(t, o, z2.moved >= 0 ? z2.moved :
-				    z.moved, R_ZOC_EXIT,
-				    "morne-plaine zoc-leave", msg);
-				return NULL;
-			}
-			s->leave = 1;
-		}
-		s->zoc_of = z.n > 0 ? (z.mounted >= 0 ? z.mounted : z.first) :
-		    -1;
-		s->cost = s->base + s->water + s->leave;
-		total += s->cost;
+		total += w.cost;
 		/* morne-plaine zoc-enter: movement ends at once.  Ruling: the
 		 * path is carried out up to and including the hex, and what
-		 * lies beyond it is neither entered nor judged. */
-		z = enemy_zoc(t, u, s->to, -1);
-		/* morne-plaine charge: it ends the order.  Ruling: where an
-		 * enemy controls the charging hex, the zone ends the path
-		 * there and the charge is made. */
-		if ((e = charge_target(t, o, u, k, dir)) >= 0) {
+		 * lies beyond it is neither entered nor judged.  morne-plaine
+		 * charge: it ends the order.  Ruling: where an enemy controls
+		 * the charging hex, the zone ends the path there and the
+		 * charge is made. */
+		z = s->zenter;
+		if ((e = s->target) >= 0) {
 			if (k < n && z.n == 0) {
 				msg = t_printf(t, "%s charges %s on entering "
 				    "%s, which ends the order; the path goes "
@@ -654,6 +759,103 @@ check(struct arb_turn *t, struct order *o, int *nsteps, int *cut,
 		return NULL;
 	}
 	return st;
+}
+
+/*
+ * The walk hooks (rules.h): one unit's move, step by step, priced and
+ * judged by price() as the check of an order does; the budget is the
+ * movement points it has left as the order's moment comes.  A step into
+ * an enemy zone, or a charge, stops the walk; a marsh or a charge is
+ * marked tested (its dice are not foreseen: reach assumes the unit does
+ * not get stuck, and stands on the charging hex).
+ */
+static long
+walk_begin(struct arb_turn *t, const struct order *o, void *state,
+    struct wstep *over)
+{
+	struct morne	*m = M(t);
+	int		 u = o->units[0];
+	const struct unit *un = &t->units.v[u];
+	const struct mover *mv = &m->mv[u];
+
+	over->rule = "morne-plaine movement";
+	over->reason = R_OK;
+	if (o->nunits != 1)
+		over->reason = R_ONE_UNIT;
+	else if (un->gone) {
+		over->reason = R_UNIT_GONE;
+		over->rule = "morne-plaine charge-outcome";
+	} else if (un->marks >> M_BOMBARDED & 1) {
+		over->reason = R_BOMBARDED;
+		over->rule = "morne-plaine bombard";
+	} else if (o->cells[0] != un->at)
+		over->reason = R_NOT_TOGETHER;
+	else if (mv->stopped) {
+		over->reason = mv->stop;
+		over->rule = mv->stop == R_STUCK ? "morne-plaine chart" :
+		    "morne-plaine zoc-enter";
+	}
+	if (over->reason != R_OK)
+		return -1;
+	mstate_init(t, u, state);
+	over->reason = R_INSUFFICIENT_MP;
+	return mv->mp;
+}
+
+static int
+walk_next(struct arb_turn *t, const struct order *o, const void *state,
+    int from, int *to, int max)
+{
+	int	 nb[6], n = board_neighbors(&t->board, from, nb);
+
+	(void)o;
+	(void)state;
+	if (n <= max)
+		memcpy(to, nb, (size_t)n * sizeof(int));
+	return n;
+}
+
+static void
+walk_step(struct arb_turn *t, const struct order *o, void *state, int from,
+    int to, struct wstep *s)
+{
+	struct step	 st;
+	int		 d = board_dir(&t->board, from, to);
+
+	if (d < 0 || impassable(side(t, from, d))) {
+		s->reason = d < 0 ? R_NOT_ADJACENT : R_IMPASSABLE;
+		s->rule = d < 0 ? "morne-plaine movement" :
+		    "morne-plaine chart";
+		return;
+	}
+	price(t, o->units[0], state, from, to, s, &st);
+}
+
+static enum reason
+walk_end(struct arb_turn *t, const struct order *o, const void *state,
+    int c, const char **rule)
+{
+	(void)t;
+	(void)o;
+	(void)state;
+	(void)c;
+	(void)rule;
+	return R_OK;
+}
+
+/* Of two walks at one hex, a (no dearer) is worth as much as b: a road
+ * step next costs it no more (the 0, 1 pattern: a's sums stay below b's
+ * whatever follows), it came the same way as to a track (road-track),
+ * it has not begun where b has (leaving a zone), and the same last
+ * direction (a charge, which stops the walk, follows it). */
+static bool
+walk_better(const void *pa, const void *pb)
+{
+	const struct mstate *a = pa, *b = pb;
+
+	return a->odd <= b->odd && (a->last == b->last ||
+	    (a->last != H_TRACK && b->last != H_TRACK)) &&
+	    a->began <= b->began && a->dir == b->dir;
 }
 
 static void
@@ -1155,5 +1357,12 @@ const struct ruleset rules_morne = {
 	.end = end,
 	.standing = retreats,
 	.report = report,
+	.walk_size = sizeof(struct mstate),
+	.walk_begin = walk_begin,
+	.walk_next = walk_next,
+	.walk_step = walk_step,
+	.walk_end = walk_end,
+	.walk_better = walk_better,
+	.walk_stack = false,
 	.release = release
 };

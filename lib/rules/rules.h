@@ -46,7 +46,9 @@ struct wstep {
 	enum reason	 reason;	/* R_OK, or why the step is refused */
 	const char	*rule;		/* the clause of a refusal */
 	bool		 stop;		/* the units must stop here: a path
-					 * may end here but not go on */
+					 * may end here but not go on (rule
+					 * may name the clause; reason stays
+					 * R_OK) */
 	bool		 tested;	/* its outcome depends on dice, which
 					 * reach does not foresee */
 };
@@ -113,9 +115,13 @@ struct ruleset {
 	 * they are called many times for each order by the search. */
 	size_t	walk_size;
 	/* The state before the first step; returns the points the walk
-	 * may spend in all (the search never goes beyond them). */
+	 * may spend in all (the search never goes beyond them), and says
+	 * in over->reason and over->rule why a step that would spend more
+	 * is refused (R_INSUFFICIENT_AP, ...).  Returns -1 when the walk
+	 * cannot begin at all (the units are not together, ...), with
+	 * why in over. */
 	long	(*walk_begin)(struct arb_turn *, const struct order *,
-		    void *state);
+		    void *state, struct wstep *over);
 	/* The cells a step from `from` may try (neighbours, and any other
 	 * cell a move may go to in one step: a portal); returns how many,
 	 * written to to[] (at most max). */
@@ -139,9 +145,71 @@ struct ruleset {
 	 * NULL: a square one step wide. */
 	void	(*footprint)(struct arb_turn *, int u, const struct pose *ps,
 		    struct pt q[4]);
+	/* --reach UNIT: true when a path order moves a stack (the units
+	 * listed, together), so that UNIT stands for the player's units in
+	 * its cell; false: for UNIT alone.  A path kind with a count
+	 * (okind.count) takes a cell instead of a unit. */
+	bool	walk_stack;
+	/* The reach document's own members of a cell found, whose path is
+	 * path[0 .. n-1] (may be NULL). */
+	void	(*walk_report)(struct arb_turn *, const struct order *,
+		    const int *path, int n, struct jv *obj);
 	/* Frees what it keeps outside the turn's arena (may be NULL). */
 	void	(*release)(struct arb_turn *);
 };
+
+/*
+ * reach.c: the search over the walk hooks (arbiter-rules(7), Reach), for
+ * --reach and destination-only orders.  It names no rule system.  A
+ * label-setting search over (cell, state) with a bucket queue on the
+ * integer costs: labels leave the queue by cost, then steps; a label is
+ * dropped when another at its cell is no dearer, has no more steps, is
+ * worth as much (walk_better) and, at an equal cost and steps, has a
+ * path that comes first by the tie-break.  The tie-break among the
+ * cheapest paths to a cell: fewest steps, then the path whose cells,
+ * read from the end back to the start, come first in the board's cell
+ * order at the first place they differ.
+ *
+ * o is the order that walks: its units, its player, and o->cells[0] its
+ * start (o->ncells >= 1).  target < 0: every cell the walk may end in;
+ * else the search stops once the target's path is known.
+ */
+struct reach_cell {
+	int		 cell;
+	int		 label;		/* its path: reach_path() */
+	long		 cost;
+	int		 steps;
+	bool		 stop, tested;
+};
+
+struct reach {
+	long		 budget;	/* -1: the walk cannot begin */
+	struct wstep	 over;		/* walk_begin's */
+	struct reach_cell *v;		/* in the order found */
+	int		 n;
+	/* With a target and no path to it: the nearest approach, a path
+	 * (near_label, or the start when -1) and what was refused after it:
+	 * the step to near_to, or (near_end) ending in near_to. */
+	bool		 found;
+	bool		 truncated;	/* stopped by reach_limit() */
+	int		 near_label, near_to;
+	bool		 near_end;
+	struct wstep	 near;
+};
+
+void	 reach_search(struct arb_turn *, const struct order *, int target,
+	    struct reach *);
+/* The cells of a found cell's path, start first, into out (steps + 1). */
+void	 reach_path(struct arb_turn *, int label, int *out);
+int	 reach_steps(struct arb_turn *, int label);	/* -1: the start */
+/* The labels the turn's searches have settled so far, and a bound on it
+ * that stops a search (r->truncated; 0: none): the work and memory "to"
+ * orders may ask for (arbiter-orders(5)). */
+long	 reach_spent(struct arb_turn *);
+void	 reach_limit(struct arb_turn *, long);
+#define ROUTE_LABELS	500000L	/* a turn's "to" orders, in all */
+/* Frees the search's memory (arb_turn_free() calls it). */
+void	 reach_release(struct arb_turn *);
 
 /* registry.c: the only place outside a rule system's own file that names
  * it. */

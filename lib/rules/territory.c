@@ -174,12 +174,27 @@ begin(struct arb_turn *t)
 	memcpy(r->avail, armies(t), n * sizeof(int));
 }
 
+#define TSTEPS	2	/* territory 1: steps per turn */
+
+/*
+ * A step of a move, from a to b: R_OK, or why it is refused with the
+ * clause.  Every step costs one of the TSTEPS a move has.  Pure: the
+ * validation and the walk hooks (--reach, "to") both ask it.
+ */
+static enum reason
+step_reason(struct arb_turn *t, int a, int b, const char **rule)
+{
+	*rule = "territory 1";
+	return board_is_adjacent(&t->board, a, b) ? R_OK : R_NOT_ADJACENT;
+}
+
 /* Ruling T1: the refusals, in this order. */
 static void
 validate(struct arb_turn *t, struct order *o)
 {
 	struct terr	*r = T_(t);
 	int		 i, from = o->cells[0];
+	const char	*rule = NULL;
 
 	order_num(t, o, "armies", o->n);
 	if (o->ncells == 1) {
@@ -188,10 +203,10 @@ validate(struct arb_turn *t, struct order *o)
 		    cell_name(t, from));
 		return;
 	}
-	if (o->ncells > 3) {
+	if (o->ncells > TSTEPS + 1) {
 		order_rule(t, o, OS_ILLEGAL, R_OUT_OF_RANGE, "territory 1",
-		    "the path takes %d steps; armies move at most 2",
-		    o->ncells - 1);
+		    "the path takes %d steps; armies move at most %d",
+		    o->ncells - 1, TSTEPS);
 		return;
 	}
 	if (t->board.cells[from].owner != o->player) {
@@ -201,10 +216,10 @@ validate(struct arb_turn *t, struct order *o)
 		return;
 	}
 	for (i = 1; i < o->ncells; i++)
-		if (!board_is_adjacent(&t->board, o->cells[i - 1],
-		    o->cells[i])) {
+		if (step_reason(t, o->cells[i - 1], o->cells[i], &rule) !=
+		    R_OK) {
 			order_rule(t, o, OS_ILLEGAL, R_NOT_ADJACENT,
-			    "territory 1", "%s does not border %s",
+			    rule, "%s does not border %s",
 			    cell_name(t, o->cells[i - 1]),
 			    cell_name(t, o->cells[i]));
 			return;
@@ -994,6 +1009,103 @@ end(struct arb_turn *t)
 	}
 }
 
+/*
+ * The walk hooks (rules.h): a move's armies go from territory to
+ * bordering territory, TSTEPS steps of cost 1; nothing else refuses a
+ * step (conflicts are fought, not refused).  No state.
+ */
+static long
+walk_begin(struct arb_turn *t, const struct order *o, void *state,
+    struct wstep *over)
+{
+	(void)state;
+	if (t->board.cells[o->cells[0]].owner != o->player) {
+		over->reason = R_NOT_OWNED;
+		over->rule = "territory 3";
+		return -1;
+	}
+	over->reason = R_OUT_OF_RANGE;
+	over->rule = "territory 1";
+	return TSTEPS;
+}
+
+static int
+walk_next(struct arb_turn *t, const struct order *o, const void *state,
+    int from, int *to, int max)
+{
+	const struct board *b = &t->board;
+	int	 n = b->adj_at[from + 1] - b->adj_at[from];
+
+	(void)o;
+	(void)state;
+	if (n <= max)
+		memcpy(to, b->adj + b->adj_at[from], (size_t)n * sizeof(int));
+	return n;
+}
+
+static void
+walk_step(struct arb_turn *t, const struct order *o, void *state, int from,
+    int to, struct wstep *s)
+{
+	(void)o;
+	(void)state;
+	s->reason = step_reason(t, from, to, &s->rule);
+	s->cost = 1;
+}
+
+static enum reason
+walk_end(struct arb_turn *t, const struct order *o, const void *state,
+    int c, const char **rule)
+{
+	(void)t;
+	(void)o;
+	(void)state;
+	(void)c;
+	(void)rule;
+	return R_OK;
+}
+
+/*
+ * --reach: the conflicts the path would meet as the turn starts
+ * (arbiter-result(5), Reach): each territory it enters that is not the
+ * player's, in path order.  Another player's is an invasion: its
+ * defenders, its watchtower, and the armies the invasion costs before
+ * the territory falls (ruling T5: 2, 2 more for a watchtower, one per
+ * defender).  A neutral one is taken unless another player moves there
+ * too (a skirmish), which reach does not foresee.
+ */
+static void
+walk_report(struct arb_turn *t, const struct order *o, const int *path,
+    int n, struct jv *obj)
+{
+	struct terr	*r = T_(t);
+	struct jv	*l = emit_set_array(obj, "conflicts"), *c;
+	int		 i, k;
+
+	for (i = 1; i < n; i++) {
+		int	 at = path[i], owner = t->board.cells[at].owner;
+		bool	 wt = board_has(&t->board, at, r->watchtower);
+
+		if (owner == o->player)
+			continue;
+		for (k = 1; k < i && path[k] != at; k++)
+			;
+		if (k < i)
+			continue;	/* met once */
+		c = emit_add_object(l);
+		emit_set_str(c, "at", cell_name(t, at));
+		if (owner < 0) {
+			emit_set_str(c, "kind", "neutral");
+			continue;
+		}
+		emit_set_str(c, "kind", "invasion");
+		emit_set_str(c, "defender", t->players.v[owner].name);
+		emit_set_int(c, "defenders", armies(t)[at]);
+		emit_set_bool(c, "watchtower", wt);
+		emit_set_int(c, "cost", 2 + (wt ? 2 : 0) + armies(t)[at]);
+	}
+}
+
 const struct ruleset rules_territory = {
 	.name = "territory",
 	.rulings = "2026-11-24",
@@ -1009,5 +1121,11 @@ const struct ruleset rules_territory = {
 	.begin = begin,
 	.validate = validate,
 	.execute = execute,
-	.end = end
+	.end = end,
+	.walk_size = 0,
+	.walk_begin = walk_begin,
+	.walk_next = walk_next,
+	.walk_step = walk_step,
+	.walk_end = walk_end,
+	.walk_report = walk_report
 };

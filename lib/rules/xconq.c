@@ -12,7 +12,8 @@
  *
  * A move order is a sequence of move actions for one unit, carried out one
  * at a time; the first action refused stops the order, and the actions
- * before it stand.
+ * before it stand.  Every action is priced in one place, price_action(),
+ * which act() and the walk hooks (--reach, "to" orders: rules.h) share.
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -240,8 +241,15 @@ struct xconq {
 	 * does not free. */
 	struct action	 cur;		/* the action being made */
 	struct action	 wst;		/* a step of a way being costed */
+	struct action	 walk;		/* an action the walk hooks price */
 	struct wnodes	 wnv;		/* the cells of ways */
-	struct intmap	 wids;		/* cell -> wnv index + 1 */
+	struct {			/* whose ways wnv holds */
+		int		 src, type, player, radius, to;
+		uint64_t	 moves;
+		bool		 valid;
+	}		 wkey;
+	bool		 wide;		/* the walk: ways to every cell in
+					 * range at once (way_cost()) */
 	unsigned	*seen;		/* by unit: stamp of the last step */
 	unsigned	 stamp;
 	VEC(struct xunit) units;	/* per unit */
@@ -792,11 +800,17 @@ speed(struct arb_turn *t, int u)
  * down (towards minus infinity, for the acp below 0 that acp-min
  * allows). */
 static long
-mp_left(struct arb_turn *t, int u)
+mp_of(struct arb_turn *t, int u, long acp)
 {
-	long	 p = (long)X(t)->units.v[u].acp * speed(t, u);
+	long	 p = acp * speed(t, u);
 
 	return p >= 0 ? p / 100 : -((-p + 99) / 100);
+}
+
+static long
+mp_left(struct arb_turn *t, int u)
+{
+	return mp_of(t, u, X(t)->units.v[u].acp);
 }
 
 /* Can unit type ty exist on terrain type tt (xconq altitude)? */
@@ -1079,8 +1093,12 @@ zoc_step(struct arb_turn *t, int u, int a, int b)
 static int
 zoc_extra(struct arb_turn *t, struct action *ac, int u, int a, int b)
 {
-	const struct zmemo *zm = zoc_step(t, u, a, b);
+	const struct zmemo *zm;
 	int		 i;
+
+	if (X(t)->zoc_reach < 0)
+		return 0;		/* no zone reaches anywhere */
+	zm = zoc_step(t, u, a, b);
 
 	for (i = 0; i < zm->nz; i++)
 		zoc_note(t, ac, &zm->z[i]);
@@ -1210,65 +1228,67 @@ step_cost(struct arb_turn *t, struct action *ac, int u, int a, int b,
 /* A cell of the ways of k steps from a to b (see way_cost()). */
 /* The node of cell c, added when new. */
 static int
-wnode_of(struct arb_turn *t, struct intmap *ids, struct wnodes *nv, int c)
+wnode_of(struct arb_turn *t, struct wnodes *nv, int c)
 {
-	uint64_t	*id = intmap_at(&t->mem, ids, (uint64_t)c);
 	struct wnode	*n;
+	size_t		 i;
 
-	if (*id == 0) {
-		n = VPUSH(t, *nv);
-		n->cell = c;
-		n->prev = -1;
-		n->cost = -1;
-		n->bfrom = n->bto = -1;
-		*id = nv->n;
-	}
-	return (int)*id - 1;
+	/* A few cells (k * k / 4, k <= MAXRANGE): looked for in turn, so
+	 * that costing a way allocates nothing once the scratch has its
+	 * room (the walk hooks cost many). */
+	for (i = nv->n; i > 0; i--)
+		if (nv->v[i - 1].cell == c)
+			return (int)i - 1;
+	n = VPUSH(t, *nv);
+	n->cell = c;
+	n->prev = -1;
+	n->cost = -1;
+	n->bfrom = n->bto = -1;
+	return (int)nv->n - 1;
 }
 
 /*
- * Costs the action of unit u from a to b, k = distance(a, b) > 1 cells
- * apart: the cheapest way of k single steps, each by step_cost() (xconq
- * move; the reading of 2026-11-24).  The cells on such ways are those
- * one step nearer b each time; they are costed layer by layer from a,
- * each once.  Ruling: of equal ways, the one found first, taking the
- * cells in the order they are reached and the directions in the board's
- * order; when no way is open, the reason is that of the first step found
- * refused on the way to b.  The chosen way's steps are then costed again
- * into ac, with the cells between in ac->via.
- *
- * The cells between number up to k * k / 4, which is why move-range is at
- * most MAXRANGE (tests/hostile/xconq-far-actions.sh).
+ * The cheapest ways from a to b, radius cells away, or with b < 0 to
+ * every cell within radius, each by single steps that go one cell further
+ * from a each time, into x->wnv: the cells of those ways (with b, those
+ * one step nearer b each time) costed layer by layer from a, each once,
+ * in the order they are reached and the directions in the board's order;
+ * of equal ways, the one found first.  A cell no way reaches keeps the
+ * first step found refused on the way to it.  A cell on a way to b is
+ * reached only through cells that are on one too (a cell one step nearer
+ * a is one step further from b), in the same order, so b's way and reason
+ * are the same either way (the reading of 2026-11-24, way_cost()).
  */
-static enum reason
-way_cost(struct arb_turn *t, struct action *ac, int u, int a, int b,
-    const char **why)
+static void
+ways_from(struct arb_turn *t, int u, int a, int radius, int b)
 {
 	const struct board *bd = &t->board;
 	struct xconq	*x = X(t);
 	enum reason	 rs;
 	size_t		 i, lo, hi;
-	int		 k = board_distance(bd, a, b), d, c, j, *path, np;
+	int		 d, c, j, di;
+	struct hexpos	 pa = board_pos(bd, a), pb = board_pos(bd, b < 0 ? a :
+			    b), pc;
 
 #define nv	(x->wnv)
-#define ids	(x->wids)
 #define st	(x->wst)
 	nv.n = 0;
-	intmap_release(&ids);
 	act_clear(&st);
-	wnode_of(t, &ids, &nv, a);
+	wnode_of(t, &nv, a);
 	nv.v[0].cost = 0;
-	for (lo = 0, hi = 1; lo < hi && k - board_distance(bd,
-	    nv.v[lo].cell, b) < k; lo = hi, hi = nv.n) {
+	for (lo = 0, hi = 1, di = 1; lo < hi && di <= radius; lo = hi,
+	    hi = nv.n, di++) {
 		for (i = lo; i < hi; i++) {
 			for (d = 0; d < 6; d++) {
 				int from = nv.v[i].cell;
 
-				c = board_step(bd, from, d);
-				if (c < 0 || board_distance(bd, c, b) !=
-				    board_distance(bd, from, b) - 1)
+				if ((c = board_step(bd, from, d)) < 0)
 					continue;
-				j = wnode_of(t, &ids, &nv, c);
+				pc = board_pos(bd, c);
+				if (board_pos_distance(pc, pa) != di || (b >= 0 &&
+				    board_pos_distance(pc, pb) != radius - di))
+					continue;
+				j = wnode_of(t, &nv, c);
 				if (nv.v[i].cost < 0) {
 					if (nv.v[j].cost < 0 &&
 					    nv.v[j].bto < 0) {
@@ -1296,7 +1316,65 @@ way_cost(struct arb_turn *t, struct action *ac, int u, int a, int b,
 			}
 		}
 	}
-	j = wnode_of(t, &ids, &nv, b);
+#undef nv
+#undef st
+}
+
+/*
+ * Costs the action of unit u from a to b, k = distance(a, b) > 1 cells
+ * apart: the cheapest way of k single steps, each by step_cost() (xconq
+ * move; the reading of 2026-11-24).  The cells on such ways are those
+ * one step nearer b each time; they are costed layer by layer from a,
+ * each once, by ways_from() (for the walk, with those of every other
+ * cell in range, which changes no way).  Ruling: of equal ways, the one
+ * found first, taking the cells in the order they are reached and the
+ * directions in the board's order; when no way is open, the reason is that
+ * of the first step found refused on the way to b.  The chosen way's steps are then costed again
+ * into ac, with the cells between in ac->via.
+ *
+ * The cells between number up to k * k / 4, which is why move-range is at
+ * most MAXRANGE (tests/hostile/xconq-far-actions.sh).
+ */
+static enum reason
+way_cost(struct arb_turn *t, struct action *ac, int u, int a, int b,
+    const char **why)
+{
+	const struct board *bd = &t->board;
+	struct xconq	*x = X(t);
+	enum reason	 rs;
+	const struct unit *un = &t->units.v[u];
+	int		 k = board_distance(bd, a, b), j, np, radius, to;
+	int		 path[MAXRANGE + 2];
+
+#define nv	(x->wnv)
+#define st	(x->wst)
+	/* The ways to b alone; for the walk, which tries every cell in
+	 * range from one cell, the ways to all of them at once, kept while
+	 * nothing moves. */
+	radius = k;
+	to = b;
+	if (x->wide) {
+		radius = prop(t, u, P_MOVE_RANGE);
+		if (radius < 2)
+			radius = 2;		/* a slide */
+		if (radius < k)
+			radius = k;
+		to = -1;
+	}
+	if (!x->wkey.valid || x->wkey.src != a || x->wkey.type != un->type ||
+	    x->wkey.player != un->player || x->wkey.moves != x->moves ||
+	    x->wkey.to != to || (to < 0 ? x->wkey.radius < k :
+	    x->wkey.radius != k)) {
+		x->wkey.valid = true;
+		x->wkey.src = a;
+		x->wkey.type = un->type;
+		x->wkey.player = un->player;
+		x->wkey.moves = x->moves;
+		x->wkey.radius = radius;
+		x->wkey.to = to;
+		ways_from(t, u, a, radius, to);
+	}
+	j = wnode_of(t, &nv, b);
 	rs = R_OK;
 	if (nv.v[j].cost < 0) {
 		const char *w = "";
@@ -1304,12 +1382,15 @@ way_cost(struct arb_turn *t, struct action *ac, int u, int a, int b,
 		rs = nv.v[j].rs;
 		/* The step found refused, costed again for its message. */
 		act_clear(&st);
-		(void)step_cost(t, &st, u, nv.v[j].bfrom, nv.v[j].bto, &w);
-		*why = t_printf(t, "no way of %d steps to %s is open; the step "
-		    "from %s to %s: %s", k, cell_name(t, b),
-		    cell_name(t, nv.v[j].bfrom), cell_name(t, nv.v[j].bto), w);
+		if (why != NULL) {
+			(void)step_cost(t, &st, u, nv.v[j].bfrom, nv.v[j].bto,
+			    &w);
+			*why = t_printf(t, "no way of %d steps to %s is open; "
+			    "the step from %s to %s: %s", k, cell_name(t, b),
+			    cell_name(t, nv.v[j].bfrom),
+			    cell_name(t, nv.v[j].bto), w);
+		}
 	} else {
-		path = t_alloc(t, (size_t)(k + 1) * sizeof(*path));
 		for (np = 0; j >= 0; j = nv.v[j].prev)
 			path[np++] = nv.v[j].cell;
 		/* path[np - 1] is a, path[0] is b. */
@@ -1324,12 +1405,16 @@ way_cost(struct arb_turn *t, struct action *ac, int u, int a, int b,
 		ac->conn = -1;
 		ac->conn_taken = false;
 	}
-	intmap_release(&ids);
 	return rs;
 #undef nv
-#undef ids
 #undef st
 }
+
+/* Says why in *why, unless why is NULL (the walk hooks ask only what). */
+#define WHY(...)	do {						\
+	if (why != NULL)						\
+		*why = t_printf(t, __VA_ARGS__);			\
+} while (0)
 
 /*
  * Costs the action of unit u from a to b (for leaving the world, b is the
@@ -1355,19 +1440,20 @@ cost_action(struct arb_turn *t, struct action *ac, int u, int a, int b,
 		int nb[6];
 
 		if (prop(t, u, P_LEAVE_WORLD) < 0) {
-			*why = "its type may never leave the world "
-			    "(mp-to-leave-world -1)";
+			if (why != NULL)
+				*why = "its type may never leave the world "
+				    "(mp-to-leave-world -1)";
 			return R_CANNOT_LEAVE_WORLD;
 		}
 		if (board_neighbors(&t->board, b, nb) == 6) {
-			*why = t_printf(t, "%s is not on the edge of the "
+			WHY("%s is not on the edge of the "
 			    "board", cell_name(t, b));
 			return R_NOT_AT_EDGE;
 		}
 		/* Ruling: the edge cell is the destination of a move, within
 		 * move-range (the reading of 2026-11-24). */
 		if (d > range) {
-			*why = t_printf(t, "%s is %d cells from %s; %s's "
+			WHY("%s is %d cells from %s; %s's "
 			    "move-range is %d", cell_name(t, b), d,
 			    cell_name(t, a), un->id, range);
 			return R_NOT_AT_EDGE;
@@ -1387,12 +1473,12 @@ cost_action(struct arb_turn *t, struct action *ac, int u, int a, int b,
 	}
 	if (d == 0) {
 		/* Ruling: a move goes "from one location to another". */
-		*why = t_printf(t, "%s is already at %s", un->id,
+		WHY("%s is already at %s", un->id,
 		    cell_name(t, b));
 		return R_OUT_OF_RANGE;
 	}
 	if (!can_exist(t, ty, cell_tt(t, b))) {
-		*why = t_printf(t, "%s cannot exist on %s at %s (altitude-min "
+		WHY("%s cannot exist on %s at %s (altitude-min "
 		    "%d, altitude-max %d)", un->id, x->tt[cell_tt(t, b)],
 		    cell_name(t, b), tab(t, T_ALTMIN, ty, cell_tt(t, b)),
 		    tab(t, T_ALTMAX, ty, cell_tt(t, b)));
@@ -1419,7 +1505,7 @@ cost_action(struct arb_turn *t, struct action *ac, int u, int a, int b,
 		}
 	}
 	if (!slide && d > range) {
-		*why = t_printf(t, "%s is %d cells from %s; %s's move-range is "
+		WHY("%s is %d cells from %s; %s's move-range is "
 		    "%d", cell_name(t, b), d, cell_name(t, a), un->id, range);
 		return R_OUT_OF_RANGE;
 	}
@@ -1452,6 +1538,82 @@ lacks(struct arb_turn *t, int u)
 	return -1;
 }
 
+/* xconq material: how many more move actions the unit's materials allow
+ * (each uses consumption-per-move, and each needs material-to-move and
+ * that much left: lacks()); INT32_MAX when none runs out. */
+static int32_t
+moves_left(struct arb_turn *t, int u)
+{
+	struct xconq	*x = X(t);
+	struct xunit	*xu = &x->units.v[u];
+	int		 m, ty = t->units.v[u].type;
+	long		 need, use, n, best = INT32_MAX;
+
+	for (m = 0; m < x->nmat; m++) {
+		need = tab(t, T_MATMOVE, ty, m);
+		use = tab(t, T_CONSUME, ty, m);
+		if (use > need)
+			need = use;
+		if (xu->sup[m] < need)
+			return 0;
+		if (use > 0 && (n = (xu->sup[m] - need) / use + 1) < best)
+			best = n;
+	}
+	return (int32_t)best;
+}
+
+/* Ruling: a move needs its acp: acp less acp-to-move may not fall below
+ * acp-min, whatever the mp (the kernel's check, before the materials; the
+ * reading of 2026-11-24). */
+static bool
+acp_blocked(struct arb_turn *t, int u, long acp)
+{
+	return acp - prop(t, u, P_ACP_TO_MOVE) < prop(t, u, P_ACP_MIN);
+}
+
+/*
+ * The price of one action of unit u with acp left, from a to b (the one
+ * place an action is priced: act() and the walk hooks both call it):
+ * costed by cost_action(), weighed against the mp that acp gives and
+ * free-mp, and charged in acp.  Returns the reason it is refused (saying
+ * why in *why unless why is NULL), or R_OK with ac->cost set and *after
+ * the acp left after it.
+ */
+static enum reason
+price_action(struct arb_turn *t, struct action *ac, int u, long acp, int a,
+    int b, long *after, const char **why)
+{
+	const struct unit *un = &t->units.v[u];
+	enum reason	 rs;
+	long		 s, mp, acpc, free_mp = prop(t, u, P_FREE_MP);
+	long		 atm = prop(t, u, P_ACP_TO_MOVE);
+	long		 acp_min = prop(t, u, P_ACP_MIN);
+
+	rs = cost_action(t, ac, u, a, b, why);
+	s = speed(t, u);
+	mp = mp_of(t, u, acp);
+	/* xconq mp, and free-mp: none when the unit has no mp left; else
+	 * the last step may go into the red. */
+	if (rs == R_OK && (s == 0 || mp <= 0 || ac->cost > mp + free_mp)) {
+		WHY("the action costs %ld mp and %s has %ld (acp %ld, speed "
+		    "%ld%s)", ac->cost, un->id, mp, acp, s, free_mp > 0 ?
+		    t_printf(t, ", free-mp %ld", free_mp) : "");
+		rs = R_INSUFFICIENT_MP;
+	}
+	if (rs != R_OK)
+		return rs;
+	/* Ruling: acp used, rounded down as the kernel does, at least
+	 * acp-to-move and 1; the acp left never below acp-min (the reading
+	 * of 2026-11-24). */
+	acpc = ac->cost * 100 / s;
+	if (acpc < atm)
+		acpc = atm;
+	if (acpc < 1)
+		acpc = 1;
+	*after = acp - acpc < acp_min ? acp_min : acp - acpc;
+	return R_OK;
+}
+
 /* One action: refused with a reason, or carried out. */
 static enum reason
 act(struct arb_turn *t, struct order *o, int u, int b, enum akind kind,
@@ -1462,24 +1624,19 @@ act(struct arb_turn *t, struct order *o, int u, int b, enum akind kind,
 	struct xunit	*xu = &x->units.v[u];
 	struct unit	*un = &t->units.v[u];
 	enum reason	 rs;
-	long		 s, mp, acpc, free_mp = prop(t, u, P_FREE_MP);
-	long		 bm = 0, cm = 0;
+	long		 mp, after, bm = 0, cm = 0;
 	size_t		 k;
-	long		 atm = prop(t, u, P_ACP_TO_MOVE);
-	long		 acp_min = prop(t, u, P_ACP_MIN);
 	int		 m, ty = un->type;
 
 #define ac	(x->cur)
 	act_clear(&ac);
 	ac.to = b;
 	ac.kind = kind;
-	/* Ruling: a move needs its acp: acp less acp-to-move may not fall
-	 * below acp-min, whatever the mp (the kernel's check, before the
-	 * materials; the reading of 2026-11-24). */
-	if (xu->acp - atm < acp_min) {
-		*why = t_printf(t, "%s has %d acp; a move uses acp-to-move %ld "
-		    "and its acp may not fall below acp-min %ld", un->id,
-		    xu->acp, atm, acp_min);
+	if (acp_blocked(t, u, xu->acp)) {
+		*why = t_printf(t, "%s has %d acp; a move uses acp-to-move %d "
+		    "and its acp may not fall below acp-min %d", un->id,
+		    xu->acp, prop(t, u, P_ACP_TO_MOVE), prop(t, u,
+		    P_ACP_MIN));
 		return R_INSUFFICIENT_MP;
 	}
 	if ((m = lacks(t, u)) >= 0) {
@@ -1492,30 +1649,13 @@ act(struct arb_turn *t, struct order *o, int u, int b, enum akind kind,
 		    tab(t, T_CONSUME, ty, m));
 		return R_IMMOBILIZED;
 	}
-	rs = cost_action(t, &ac, u, un->at, b, why);
-	s = speed(t, u);
 	mp = mp_left(t, u);
-	/* xconq mp, and free-mp: none when the unit has no mp left; else
-	 * the last step may go into the red. */
-	if (rs == R_OK && (s == 0 || mp <= 0 || ac.cost > mp + free_mp)) {
-		*why = t_printf(t, "the action costs %ld mp and %s has %ld "
-		    "(acp %d, speed %ld%s)", ac.cost, un->id, mp, xu->acp, s,
-		    free_mp > 0 ? t_printf(t, ", free-mp %ld", free_mp) : "");
-		rs = R_INSUFFICIENT_MP;
-	}
-	if (rs != R_OK)
+	if ((rs = price_action(t, &ac, u, xu->acp, un->at, b, &after, why)) !=
+	    R_OK)
 		return rs;
-	/* Ruling: acp used, rounded down as the kernel does, at least
-	 * acp-to-move and 1; the acp left never below acp-min (the reading
-	 * of 2026-11-24). */
-	acpc = ac.cost * 100 / s;
-	if (acpc < atm)
-		acpc = atm;
-	if (acpc < 1)
-		acpc = 1;
 	ac.mp0 = mp;
 	ac.acp0 = xu->acp;
-	xu->acp = (int)(xu->acp - acpc < acp_min ? acp_min : xu->acp - acpc);
+	xu->acp = (int)after;
 	ac.acp1 = xu->acp;
 	ac.mp1 = mp_left(t, u);
 	ac.used = t_alloc(t, (size_t)(x->nmat > 0 ? x->nmat : 1) *
@@ -1648,6 +1788,149 @@ costs_text(struct arb_turn *t, const struct orec *r)
 	for (i = 0; i < r->acts.n; i++)
 		at += cost_text(t, &r->acts.v[i], i == 0, s + at, len + 1 - at);
 	return s;
+}
+
+/*
+ * The walk hooks (rules.h): a move order is a sequence of actions, so a
+ * step of the walk is one action, to any cell within move-range or a
+ * border slide away, priced by price_action() as act() prices it.  What
+ * the walk spends is acp: a step costs the acp its action uses, so that
+ * the cost of a path is exact whatever the speed's rounding, and the
+ * points left are the acp left above acp-min (at speed 100 and
+ * acp-to-move 1, an action's acp are its mp).  The state is the acp left
+ * and the actions the materials allow yet (consumption-per-move).
+ */
+struct xstate {
+	int32_t		 acp;		/* left */
+	int32_t		 moves;		/* actions the materials allow */
+	int32_t		 clamp;		/* 1: an action may be charged more
+					 * than the acp above acp-min */
+};
+
+static long
+walk_begin(struct arb_turn *t, const struct order *o, void *state,
+    struct wstep *over)
+{
+	struct xstate	*xs = state;
+	int		 u = o->units[0];
+	const struct unit *un = &t->units.v[u];
+	long		 budget;
+
+	over->rule = "xconq move";
+	over->reason = o->nunits != 1 ? R_ONE_UNIT : un->gone || un->left ?
+	    R_UNIT_GONE : o->cells[0] != un->at ? R_NOT_TOGETHER : R_OK;
+	if (over->reason != R_OK)
+		return -1;
+	xs->acp = X(t)->units.v[u].acp;
+	xs->moves = moves_left(t, u);
+	/* Without free-mp and with acp-min 0 or less, an action's charge is
+	 * at most its mp, which the acp cover: never cut at acp-min. */
+	xs->clamp = prop(t, u, P_FREE_MP) > 0 || prop(t, u, P_ACP_MIN) > 0;
+	over->reason = R_INSUFFICIENT_MP;
+	over->rule = "xconq mp";
+	budget = (long)xs->acp - prop(t, u, P_ACP_MIN);
+	return budget > 0 ? budget : 0;
+}
+
+/* The cells an action may go to: within move-range, and two away (a
+ * border slide, which price_action() allows or not) when the map has
+ * borders. */
+static int
+walk_next(struct arb_turn *t, const struct order *o, const void *state,
+    int from, int *to, int max)
+{
+	const struct board *bd = &t->board;
+	int		 r = prop(t, o->units[0], P_MOVE_RANGE), n = 0;
+	int		 col = from % bd->cols, row = from / bd->cols, cc, rr, c;
+
+	(void)state;
+	if (r < 2 && X(t)->borders.n > 0)
+		r = 2;
+	if (r <= 1) {
+		int nb[6];
+
+		n = board_neighbors(bd, from, nb);
+		if (n <= max)
+			memcpy(to, nb, (size_t)n * sizeof(int));
+		return r < 1 ? 0 : n;
+	}
+	for (rr = row - r - 1 < 0 ? 0 : row - r - 1; rr <= row + r + 1 &&
+	    rr < bd->rows; rr++)
+		for (cc = col - r < 0 ? 0 : col - r; cc <= col + r &&
+		    cc < bd->cols; cc++) {
+			c = rr * bd->cols + cc;
+			if (c == from || board_distance(bd, from, c) > r)
+				continue;
+			if (n < max)
+				to[n] = c;
+			n++;
+		}
+	return n;
+}
+
+static void
+walk_step(struct arb_turn *t, const struct order *o, void *state, int from,
+    int to, struct wstep *s)
+{
+	struct xconq	*x = X(t);
+	struct xstate	*xs = state;
+	int		 u = o->units[0];
+	long		 after;
+
+	if (acp_blocked(t, u, xs->acp)) {
+		s->reason = R_INSUFFICIENT_MP;
+		s->rule = "xconq mp";
+		return;
+	}
+	if (xs->moves == 0) {
+		s->reason = R_IMMOBILIZED;
+		s->rule = "xconq material";
+		return;
+	}
+	act_clear(&x->walk);
+	x->walk.kind = A_MOVE;
+	x->wide = true;
+	s->reason = price_action(t, &x->walk, u, xs->acp, from, to, &after,
+	    NULL);
+	x->wide = false;
+	if (s->reason != R_OK) {
+		s->rule = rule_of(s->reason);
+		return;
+	}
+	s->cost = (int)(xs->acp - after);
+	xs->acp = (int32_t)after;
+	if (xs->moves != INT32_MAX)
+		xs->moves--;
+}
+
+static enum reason
+walk_end(struct arb_turn *t, const struct order *o, const void *state,
+    int c, const char **rule)
+{
+	(void)t;
+	(void)o;
+	(void)state;
+	(void)c;
+	(void)rule;
+	return R_OK;
+}
+
+/*
+ * More acp left and more actions allowed are worth more in every way:
+ * each test of an action is monotone in them, and a step costs the same
+ * acp whatever the acp left, so a cheaper walk stays cheaper.  Not so
+ * where a charge may be cut at acp-min (free-mp, or acp-min above 0):
+ * there the dearer walk may catch up at the cut, with fewer steps, and
+ * only equal states are (the tie-break stays exact).
+ */
+static bool
+walk_better(const void *pa, const void *pb)
+{
+	const struct xstate *a = pa, *b = pb;
+
+	if (a->clamp)
+		return a->acp == b->acp && a->moves == b->moves;
+	return a->acp >= b->acp && a->moves >= b->moves;
 }
 
 static void
@@ -1933,8 +2216,8 @@ release(struct arb_turn *t)
 	free(x->zscratch.zoc.v);
 	act_free(&x->cur);
 	act_free(&x->wst);
+	act_free(&x->walk);
 	free(x->wnv.v);
-	intmap_release(&x->wids);
 	if (x->orec != NULL)
 		for (i = 0; i < t->orders.n; i++) {
 			for (k = 0; k < x->orec[i].acts.n; k++) {
@@ -1967,5 +2250,12 @@ const struct ruleset rules_xconq = {
 	.load_unit = load_unit,
 	.save_unit = save_unit,
 	.report_order = report_order,
+	.walk_size = sizeof(struct xstate),
+	.walk_begin = walk_begin,
+	.walk_next = walk_next,
+	.walk_step = walk_step,
+	.walk_end = walk_end,
+	.walk_better = walk_better,
+	.walk_stack = false,
 	.release = release
 };

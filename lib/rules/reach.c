@@ -1,0 +1,622 @@
+/*
+ * arbiter: a turn adjudicator for hex and territory wargames.
+ * Copyright (c) 2026 the arbiter developers.  ISC license (see README.md).
+ *
+ * Reach: where an order's units can end a walk, and the cheapest path to
+ * each cell, found over the rule system's walk hooks (rules.h, struct
+ * wstep), so that the search prices every step with the code that
+ * adjudicates it.  It names no rule system.  The search and its
+ * tie-break are described in rules.h and arbiter-rules(7), Reach.
+ *
+ * Memory: the labels, the per-cell heads and the queue are malloc'ed and
+ * kept with the turn between searches (t->reachmem), so that a turn of
+ * many destination orders allocates once; per-cell arrays are reset by a
+ * stamp, not cleared.
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/rules.h"
+
+#define L_DEAD		0x01	/* dominated: never expanded */
+#define L_SETTLED	0x02	/* left the queue */
+#define L_STOP		0x04	/* the step into it stops the walk */
+#define L_TESTED	0x08	/* some step of its path is tested */
+
+struct rlabel {
+	long		 cost;
+	int		 cell, parent, steps;
+	int		 next_at;	/* next live label at its cell */
+	int		 next_q;	/* queue link */
+	unsigned char	 flags;
+};
+
+struct reachmem {
+	struct rlabel	*lab;
+	size_t		 nlab, caplab;
+	unsigned char	*st;		/* nlab states of size bytes */
+	size_t		 capst, size;
+	struct rcell {			/* per cell, in one place for the
+					 * cache: valid when stamp is now */
+		unsigned	 stamp;
+		int		 head;	/* its live labels */
+		int		 best;	/* the label found, or -1 */
+	}		*pc;
+	int		*dist;		/* per cell: to the target */
+	int		*bfsq;		/* distance()'s queue */
+	unsigned	*dstamp;	/* per cell: dist valid */
+	unsigned	 now;
+	int		 ncells;
+	int		*bucket;	/* by cost mod nbucket */
+	size_t		 nbucket;
+	int		*bysteps;	/* the bucket at hand, by steps */
+	int		*next;		/* walk_next's cells */
+	int		 maxnext;
+	int		*found;		/* the cells found, in order */
+	size_t		 nfound, capfound;
+	unsigned char	*tmp;		/* a state being tried */
+	long		 spent;		/* labels settled, all searches */
+	long		 limit;		/* a search stops there (0: none) */
+};
+
+static void
+grow(struct arb_turn *t, void *vecp, size_t *cap, size_t need, size_t size)
+{
+	t_grow(t, vecp, cap, need, size);
+}
+
+static struct reachmem *
+reachmem(struct arb_turn *t)
+{
+	struct reachmem	*m = t->reachmem;
+	size_t		 n = (size_t)t->board.ncells, i;
+
+	if (m == NULL) {
+		if ((m = calloc(1, sizeof(*m))) == NULL)
+			t_nomem(t);
+		t->reachmem = m;
+	}
+	if (m->ncells != t->board.ncells) {
+		free(m->pc);
+		free(m->dist);
+		free(m->bfsq);
+		free(m->dstamp);
+		m->dist = m->bfsq = NULL;	/* distance() makes them */
+		m->dstamp = NULL;
+		m->ncells = 0;
+		if ((m->pc = calloc(n + 1, sizeof(*m->pc))) == NULL)
+			t_nomem(t);
+		m->ncells = t->board.ncells;
+		m->now = 0;
+	}
+	if (m->bysteps == NULL &&
+	    (m->bysteps = malloc((MAXSTEPS + 2) * sizeof(int))) == NULL)
+		t_nomem(t);
+	if (++m->now == 0) {		/* the stamps wrapped */
+		for (i = 0; i < n; i++)
+			m->pc[i].stamp = 0;
+		if (m->dstamp != NULL)
+			memset(m->dstamp, 0, n * sizeof(unsigned));
+		m->now = 1;
+	}
+	return m;
+}
+
+void
+reach_release(struct arb_turn *t)
+{
+	struct reachmem	*m = t->reachmem;
+
+	if (m == NULL)
+		return;
+	free(m->lab);
+	free(m->st);
+	free(m->pc);
+	free(m->dist);
+	free(m->bfsq);
+	free(m->dstamp);
+	free(m->bucket);
+	free(m->bysteps);
+	free(m->next);
+	free(m->found);
+	free(m->tmp);
+	free(m);
+	t->reachmem = NULL;
+}
+
+static unsigned char *
+state(struct reachmem *m, int l)
+{
+	return m->st + (size_t)l * m->size;
+}
+
+static int
+head(struct reachmem *m, int c)
+{
+	struct rcell	*pc = &m->pc[c];
+
+	if (pc->stamp != m->now) {
+		pc->stamp = m->now;
+		pc->head = -1;
+		pc->best = -1;
+	}
+	return pc->head;
+}
+
+/*
+ * The tie-break between two paths of equal cost and steps to one cell:
+ * read from the end back, the first cell that differs decides, the one
+ * first in the board's order winning.  a and b are the labels before
+ * the last cell (the paths are equally long).  < 0: a's path first.
+ */
+static int
+pathcmp(const struct reachmem *m, int a, int b)
+{
+	while (a != b) {
+		if (a < 0 || b < 0)
+			return a < 0 ? -1 : 1;	/* not reached */
+		if (m->lab[a].cell != m->lab[b].cell)
+			return m->lab[a].cell < m->lab[b].cell ? -1 : 1;
+		a = m->lab[a].parent;
+		b = m->lab[b].parent;
+	}
+	return 0;
+}
+
+/* Does a (cost, steps, stop, parent, state) make b unneeded? */
+static bool
+dominates(const struct ruleset *rs, const struct reachmem *m, long ac,
+    int as, bool astop, int ap, const void *ast, long bc, int bs, bool bstop,
+    int bp, const void *bst)
+{
+	/* Cheaper wins whatever the steps: any way on from b costs more
+	 * from b.  At one cost, fewer steps, then the tie-break. */
+	if (ac > bc || (ac == bc && as > bs) || (astop && !bstop))
+		return false;
+	if (rs->walk_better != NULL ? !rs->walk_better(ast, bst) :
+	    memcmp(ast, bst, m->size) != 0)
+		return false;
+	if (ac == bc && as == bs && pathcmp(m, ap, bp) > 0)
+		return false;
+	return true;
+}
+
+static void
+enqueue(struct arb_turn *t, struct reachmem *m, int l, long cur)
+{
+	long	 c = m->lab[l].cost;
+	size_t	 i, nb, k;
+
+	if ((size_t)(c - cur) >= m->nbucket) {
+		/* A bigger ring: every queued label goes to its new place. */
+		int	*old = m->bucket;
+		size_t	 on = m->nbucket;
+
+		for (nb = on < 16 ? 16 : on; nb <= (size_t)(c - cur); nb *= 2)
+			;
+		if ((m->bucket = malloc(nb * sizeof(int))) == NULL) {
+			m->bucket = old;
+			t_nomem(t);
+		}
+		for (i = 0; i < nb; i++)
+			m->bucket[i] = -1;
+		m->nbucket = nb;
+		for (i = 0; i < on; i++)
+			while (old[i] >= 0) {
+				int	 q = old[i];
+
+				old[i] = m->lab[q].next_q;
+				k = (size_t)m->lab[q].cost & (nb - 1);
+				m->lab[q].next_q = m->bucket[k];
+				m->bucket[k] = q;
+			}
+		free(old);
+	}
+	k = (size_t)c & (m->nbucket - 1);
+	m->lab[l].next_q = m->bucket[k];
+	m->bucket[k] = l;
+}
+
+/* A new label; its state is m->tmp. */
+static int
+label_new(struct arb_turn *t, struct reachmem *m, int cell, int parent,
+    long cost, int steps, unsigned char flags)
+{
+	int	 l = (int)m->nlab;
+
+	if (m->nlab >= INT_MAX - 1)
+		t_nomem(t);
+	grow(t, &m->lab, &m->caplab, m->nlab + 1, sizeof(*m->lab));
+	grow(t, &m->st, &m->capst, (m->nlab + 1) * m->size + 1, 1);
+	m->nlab++;
+	m->lab[l].cost = cost;
+	m->lab[l].cell = cell;
+	m->lab[l].parent = parent;
+	m->lab[l].steps = steps;
+	m->lab[l].flags = flags;
+	m->lab[l].next_q = -1;
+	memcpy(state(m, l), m->tmp, m->size);
+	m->lab[l].next_at = head(m, cell);
+	m->pc[cell].head = l;
+	return l;
+}
+
+/*
+ * Offers a way to cell (state m->tmp): dropped when a label there makes
+ * it unneeded, else added, dropping the unsettled labels it makes
+ * unneeded.  Returns the new label, or -1.
+ */
+static int
+offer(struct arb_turn *t, struct reachmem *m, int cell, int parent,
+    long cost, int steps, unsigned char flags)
+{
+	const struct ruleset *rs = t->rs;
+	bool	 stop = flags & L_STOP;
+	int	 l, *prev;
+
+	for (prev = &m->pc[cell].head, l = head(m, cell); l >= 0; l = *prev) {
+		struct rlabel *x = &m->lab[l];
+
+		if (dominates(rs, m, x->cost, x->steps, x->flags & L_STOP,
+		    x->parent, state(m, l), cost, steps, stop, parent, m->tmp))
+			return -1;
+		if (!(x->flags & L_SETTLED) && dominates(rs, m, cost, steps,
+		    stop, parent, m->tmp, x->cost, x->steps, x->flags & L_STOP,
+		    x->parent, state(m, l))) {
+			x->flags |= L_DEAD;
+			*prev = x->next_at;	/* out of the cell's list */
+			continue;
+		}
+		prev = &x->next_at;
+	}
+	return label_new(t, m, cell, parent, cost, steps, flags);
+}
+
+/* Board distance to the target: hex, or hops on a graph (found once). */
+static int
+distance(struct arb_turn *t, struct reachmem *m, int c, int target)
+{
+	const struct board *b = &t->board;
+	int	*q, nq = 0, i, k;
+
+	if (b->kind == BOARD_HEX)
+		return board_distance(b, c, target);
+	if (m->dstamp == NULL) {
+		size_t	 n = (size_t)b->ncells + 1;
+
+		if ((m->bfsq = malloc(n * sizeof(int))) == NULL ||
+		    (m->dist = malloc(n * sizeof(int))) == NULL ||
+		    (m->dstamp = calloc(n, sizeof(unsigned))) == NULL)
+			t_nomem(t);
+	}
+	if (m->dstamp[target] != m->now) {
+		/* A breadth-first search from the target, once. */
+		q = m->bfsq;
+		for (i = 0; i < b->ncells; i++) {
+			m->dstamp[i] = m->now;
+			m->dist[i] = INT_MAX;
+		}
+		m->dist[target] = 0;
+		q[nq++] = target;
+		for (i = 0; i < nq; i++)
+			for (k = b->adj_at[q[i]]; k < b->adj_at[q[i] + 1];
+			    k++)
+				if (m->dist[b->adj[k]] == INT_MAX) {
+					m->dist[b->adj[k]] =
+					    m->dist[q[i]] + 1;
+					q[nq++] = b->adj[k];
+				}
+	}
+	return m->dist[c];
+}
+
+/*
+ * The nearest approach so far: refused after label from (or the start),
+ * at cell to.  Nearest to the target first, then cheapest, fewest steps,
+ * first cell in the board's order, the step before the end.
+ */
+static void
+approach(struct arb_turn *t, struct reachmem *m, struct reach *r,
+    int target, int from, int to, bool end, const struct wstep *why,
+    int *neard)
+{
+	int	 d = distance(t, m, to, target);
+	long	 c = from >= 0 ? m->lab[from].cost : 0;
+	int	 s = from >= 0 ? m->lab[from].steps : 0;
+
+	if (r->near.reason != R_OK) {
+		const struct rlabel *n = r->near_label >= 0 ?
+		    &m->lab[r->near_label] : NULL;
+		long	 nc = n != NULL ? n->cost : 0;
+		int	 ns = n != NULL ? n->steps : 0;
+
+		if (d != *neard) {
+			if (d > *neard)
+				return;
+		} else if (c != nc) {
+			if (c > nc)
+				return;
+		} else if (s != ns) {
+			if (s > ns)
+				return;
+		} else if (to != r->near_to) {
+			if (to > r->near_to)
+				return;
+		} else if (end || !r->near_end)
+			return;
+	}
+	*neard = d;
+	r->near_label = from;
+	r->near_to = to;
+	r->near_end = end;
+	r->near = *why;
+}
+
+void
+reach_search(struct arb_turn *t, const struct order *o, int target,
+    struct reach *r)
+{
+	const struct ruleset *rs = t->rs;
+	struct reachmem	*m = reachmem(t);
+	struct wstep	 s, over;
+	long		 cur, budget;
+	size_t		 queued = 0, i;
+	int		 start = o->cells[0], l, k, n, neard = INT_MAX;
+	int		 goal = -1;
+
+	memset(r, 0, sizeof(*r));
+	r->near_label = -1;
+	r->near_to = -1;
+	m->size = rs->walk_size;
+	m->nlab = 0;
+	m->nfound = 0;
+	free(m->tmp);
+	if ((m->tmp = calloc(1, m->size + 1)) == NULL)
+		t_nomem(t);
+	if (m->maxnext == 0) {
+		m->maxnext = 64;
+		if ((m->next = malloc((size_t)m->maxnext * sizeof(int))) ==
+		    NULL) {
+			m->maxnext = 0;
+			t_nomem(t);
+		}
+	}
+	for (i = 0; i < m->nbucket; i++)
+		m->bucket[i] = -1;
+	memset(&over, 0, sizeof(over));
+	budget = rs->walk_begin(t, o, m->tmp, &over);
+	r->over = over;
+	r->budget = budget;
+	if (budget < 0) {
+		r->near = over;
+		r->near_to = start;
+		return;
+	}
+	(void)head(m, start);
+	l = label_new(t, m, start, -1, 0, 0, 0);
+	enqueue(t, m, l, 0);
+	queued++;
+	for (cur = 0; queued > 0; cur++) {
+		size_t	 b = (size_t)cur & (m->nbucket - 1);
+		int	 lo = INT_MAX, hi = -1, st;
+
+		if (m->bucket[b] < 0)
+			continue;
+		/* This cost's labels, by steps. */
+		while (m->bucket[b] >= 0) {
+			l = m->bucket[b];
+			m->bucket[b] = m->lab[l].next_q;
+			queued--;
+			st = m->lab[l].steps;
+			if (st > hi) {
+				for (k = hi + 1; k <= st; k++)
+					m->bysteps[k] = -1;
+				hi = st;
+			}
+			if (st < lo)
+				lo = st;
+			m->lab[l].next_q = m->bysteps[st];
+			m->bysteps[st] = l;
+		}
+		for (st = lo; st <= hi; st++)
+			while (m->bysteps[st] >= 0) {
+				struct rlabel *x;
+				const char *rule = NULL;
+				enum reason why;
+				int	 c;
+
+				l = m->bysteps[st];
+				x = &m->lab[l];
+				m->bysteps[st] = x->next_q;
+				if (x->flags & L_DEAD)
+					continue;
+				x->flags |= L_SETTLED;
+				if (m->limit > 0 && m->spent >= m->limit) {
+					r->truncated = true;
+					goto done;
+				}
+				m->spent++;
+				c = x->cell;
+				if (goal >= 0 && (x->cost > m->lab[goal].cost ||
+				    (x->cost == m->lab[goal].cost &&
+				    x->steps > m->lab[goal].steps)))
+					goto done;
+				/* A cell the walk may end in. */
+				if (x->steps > 0 && c != start &&
+				    (target < 0 || c == target)) {
+					why = rs->walk_end(t, o, state(m, l), c,
+					    &rule);
+					if (why == R_OK) {
+						int	 bst;
+
+						(void)head(m, c);
+						bst = m->pc[c].best;
+						if (bst < 0) {
+							grow(t, &m->found,
+							    &m->capfound,
+							    m->nfound + 1,
+							    sizeof(int));
+							m->found[m->nfound++] =
+							    c;
+						}
+						if (bst < 0 || x->cost <
+						    m->lab[bst].cost ||
+						    (x->cost ==
+						    m->lab[bst].cost &&
+						    (x->steps <
+						    m->lab[bst].steps ||
+						    (x->steps ==
+						    m->lab[bst].steps &&
+						    pathcmp(m, x->parent,
+						    m->lab[bst].parent) < 0))))
+							m->pc[c].best = l;
+						if (c == target)
+							goal = m->pc[c].best;
+					} else if (target >= 0) {
+						s.reason = why;
+						s.rule = rule;
+						s.cost = 0;
+						s.stop = s.tested = false;
+						approach(t, m, r, target, l, c,
+						    true, &s, &neard);
+					}
+				}
+				if (x->flags & L_STOP) {
+					if (target >= 0 && c != target) {
+						memset(&s, 0, sizeof(s));
+						s.reason = R_ZOC_STOP;
+						s.rule = NULL;
+						approach(t, m, r, target, l, c,
+						    false, &s, &neard);
+					}
+					continue;
+				}
+				if (x->steps >= MAXSTEPS)
+					continue;
+				n = rs->walk_next(t, o, state(m, l), c,
+				    m->next, m->maxnext);
+				while (n > m->maxnext) {
+					/* Room for every cell it offers. */
+					int *p = realloc(m->next, (size_t)n *
+					    sizeof(int));
+
+					if (p == NULL)
+						t_nomem(t);
+					m->next = p;
+					m->maxnext = n;
+					n = rs->walk_next(t, o, state(m, l), c,
+					    m->next, m->maxnext);
+				}
+				for (k = 0; k < n; k++) {
+					int	 to = m->next[k], nl;
+					long	 nc;
+					unsigned char fl;
+
+					x = &m->lab[l];	/* labels move */
+					memcpy(m->tmp, state(m, l), m->size);
+					memset(&s, 0, sizeof(s));
+					rs->walk_step(t, o, m->tmp, c, to, &s);
+					if (s.reason != R_OK) {
+						if (target >= 0)
+							approach(t, m, r, target,
+							    l, to, false, &s,
+							    &neard);
+						continue;
+					}
+					nc = x->cost + s.cost;
+					if (s.cost < 0 || nc > budget) {
+						if (target >= 0)
+							approach(t, m, r, target,
+							    l, to, false,
+							    &over, &neard);
+						continue;
+					}
+					fl = (x->flags & L_TESTED) |
+					    (s.stop ? L_STOP : 0) |
+					    (s.tested ? L_TESTED : 0);
+					nl = offer(t, m, to, l, nc, x->steps + 1,
+					    fl);
+					if (nl < 0)
+						continue;
+					if (s.cost == 0) {
+						/* Same cost, one step more. */
+						if (st + 1 > hi) {
+							hi = st + 1;
+							m->bysteps[hi] = -1;
+						}
+						m->lab[nl].next_q =
+						    m->bysteps[st + 1];
+						m->bysteps[st + 1] = nl;
+					} else {
+						enqueue(t, m, nl, cur);
+						queued++;
+					}
+				}
+			}
+	}
+done:
+	/* The cells found, in the order they were found. */
+	r->found = goal >= 0;
+	if (target >= 0 && goal < 0 && r->near.reason == R_OK) {
+		/* Nothing refused on the way: the target is out of every
+		 * path's reach (a graph in pieces). */
+		r->near = over;
+		r->near_to = target;
+	}
+	r->v = t_alloc(t, (m->nfound + 1) * sizeof(*r->v));
+	for (i = 0; i < m->nfound; i++) {
+		struct reach_cell *rc = &r->v[r->n++];
+		const struct rlabel *x = &m->lab[m->pc[m->found[i]].best];
+
+		rc->cell = x->cell;
+		rc->label = m->pc[m->found[i]].best;
+		rc->cost = x->cost;
+		rc->steps = x->steps;
+		rc->stop = x->flags & L_STOP;
+		rc->tested = x->flags & L_TESTED;
+	}
+}
+
+void
+reach_limit(struct arb_turn *t, long limit)
+{
+	struct reachmem	*m = t->reachmem;
+
+	if (m == NULL) {
+		if ((m = calloc(1, sizeof(*m))) == NULL)
+			t_nomem(t);
+		t->reachmem = m;
+	}
+	m->limit = limit;
+}
+
+long
+reach_spent(struct arb_turn *t)
+{
+	struct reachmem	*m = t->reachmem;
+
+	return m != NULL ? m->spent : 0;
+}
+
+int
+reach_steps(struct arb_turn *t, int label)
+{
+	struct reachmem	*m = t->reachmem;
+
+	return label < 0 ? 0 : m->lab[label].steps;
+}
+
+void
+reach_path(struct arb_turn *t, int label, int *out)
+{
+	struct reachmem	*m = t->reachmem;
+	int		 i;
+
+	if (label < 0)
+		return;
+	for (i = m->lab[label].steps; label >= 0; i--) {
+		out[i] = m->lab[label].cell;
+		label = m->lab[label].parent;
+	}
+}
