@@ -139,6 +139,17 @@ try:
         ok(not text_leaks(ttxt, ids, msgs, paths),
            "%s: nor in red's text trace" % rs, text_leaks(ttxt, ids, msgs,
                                                           paths))
+        # The marks of blue's hidden orders are hidden too: an attack
+        # ring only where red attacked, a fight mark only for a loss whose
+        # order is red's (as the report keeps target only there).
+        root = ET.parse(pic).getroot()
+        rings = sum(1 for e in root.iter() if e.get("class") == "attack")
+        fights = sum(1 for e in root.iter() if e.get("class") == "fight")
+        ok(rings == len(rep.get("attacks", [])) and fights == sum(
+            1 for lo in rep["losses"] if "target" in lo and
+            lo.get("at") != lo["target"]),
+           "%s: red's picture marks no fight or attack of blue's hidden "
+           "orders (%d rings, %d fights)" % (rs, rings, fights))
         mine = sum(1 for o in full["orders"] if o["player"] == "red" and
                    ("path" in o or "target" in o))
         ok(not svg_leaks(pic, ids, msgs, mine),
@@ -265,6 +276,26 @@ try:
     except ET.ParseError as e:
         good, err = False, str(e)
     ok(good, "ids with <, &, quotes are escaped in the picture", err)
+    # U+FFFE and U+FFFF are valid JSON, not XML.
+    m2 = json.loads(json.dumps(m))
+    red2 = json.loads(json.dumps(red))
+    for u in m2["units"]:
+        if u["id"] == odd:
+            u["id"] = "r\uffff\ufffe1"
+    red2["orders"][0]["units"] = ["r\uffff\ufffe1"]
+    os.makedirs(os.path.join(tmp, "odd2", "orders"))
+    json.dump(m2, open(os.path.join(tmp, "odd2", "map.json"), "w"))
+    json.dump(red2, open(os.path.join(tmp, "odd2", "orders", "red.json"),
+                         "w"))
+    st, out, err = arb(["--svg", pic, "map.json", "orders/red.json"],
+                       os.path.join(tmp, "odd2"))
+    try:
+        ET.parse(pic)
+        good = st == 0
+    except ET.ParseError as e:
+        good, err = False, str(e)
+    ok(good, "U+FFFE and U+FFFF in an id leave the picture well-formed",
+       err)
 
     # 6. A long name cut in the title stays whole UTF-8.
     long = "x" + "\u00e9" * 50
@@ -293,6 +324,73 @@ try:
     except (ET.ParseError, OSError) as e:
         good, err = False, str(e)
     ok(good, "a long player name cut in the title stays UTF-8", err)
+
+    # 7. Over the whole casebook, every order id renamed to a token of its
+    # file (ZQ<file>X<n>) and reveal_orders false: no player's report
+    # (the JSON with its trace) has a token of another player's file,
+    # wherever it may hide (a message naming the order that moved a unit,
+    # took a hex, charged, ...).  The program built for users, two cases
+    # at a time.
+    user_arb = os.path.join(TOP, "arbiter")
+    jobs = []
+    for rs in sorted(os.listdir(os.path.join(TOP, "fixtures"))):
+        base = os.path.join(TOP, "fixtures", rs)
+        for case in sorted(os.listdir(base)) if os.path.isdir(base) else []:
+            d = os.path.join(base, case)
+            if not os.path.exists(os.path.join(d, "expected.json")) or \
+                    os.path.exists(os.path.join(d, "args")) or \
+                    len(os.listdir(os.path.join(d, "orders"))) < 2:
+                continue
+            jobs.append((rs + "/" + case, d))
+
+    def hidden_case(job):
+        name, d = job
+        w = os.path.join(tmp, "scan-" + name.replace("/", "-"))
+        shutil.copytree(d, w)
+        m = json.load(open(os.path.join(w, "map.json")))
+        m["reveal_orders"] = False
+        json.dump(m, open(os.path.join(w, "map.json"), "w"))
+        files = sorted(os.listdir(os.path.join(w, "orders")))
+        for k, f in enumerate(files):
+            path = os.path.join(w, "orders", f)
+            try:
+                doc = json.load(open(path))
+            except ValueError:
+                continue
+            for i, o in enumerate(doc.get("orders", []) if
+                                  isinstance(doc, dict) else []):
+                if isinstance(o, dict) and "id" in o:
+                    o["id"] = "ZQ%dX%d" % (k, i)
+            json.dump(doc, open(path, "w"))
+        args = ["map.json"] + ["orders/" + f for f in files]
+        p = subprocess.run([user_arb] + args, cwd=w, capture_output=True)
+        if p.returncode not in (0, 1):
+            return None
+        full = json.loads(p.stdout)
+        mine = {}
+        for o in full["orders"]:
+            mt = re.match(r"ZQ(\d+)X", o["id"])
+            if mt:
+                mine.setdefault(o["player"], set()).add(mt.group(1))
+        bad = []
+        for pl in sorted(mine):
+            p = subprocess.run([user_arb, "--for", pl, "-t"] + args, cwd=w,
+                               capture_output=True)
+            theirs = set(re.findall(r"ZQ(\d+)X", p.stdout.decode())) - \
+                mine[pl]
+            if p.returncode != 0 or theirs:
+                bad.append("%s's report: exit %d, tokens of files %s" %
+                           (pl, p.returncode, sorted(theirs)))
+        return bad
+
+    import concurrent.futures
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        found = [(j[0], b) for j, b in zip(jobs, pool.map(hidden_case,
+                                                          jobs)) if b]
+    ok(jobs and not found, "the casebook with reveal_orders false and the "
+       "order ids renamed: no player's report names another's order "
+       "(%d cases)" % len(jobs),
+       "\n".join("%s: %s" % (c, b[0]) for c, b in found))
 finally:
     shutil.rmtree(tmp)
 

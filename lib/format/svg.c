@@ -140,6 +140,15 @@ esc(FILE *fp, const char *s)
 		case '\'':
 			fputs("&apos;", fp);
 			break;
+		case 0xef:
+			/* U+FFFE and U+FFFF (EF BF BE, EF BF BF) are valid
+			 * in JSON but not in XML. */
+			if (p[1] == 0xbf && (p[2] == 0xbe || p[2] == 0xbf)) {
+				fputc('?', fp);
+				p += 2;
+			} else
+				fputc(*p, fp);
+			break;
 		default:
 			fputc(*p < ' ' || *p == 127 ? '?' : *p, fp);
 		}
@@ -771,7 +780,8 @@ draw_marks(struct pic *pc)
 	for (i = 0; i < t->attacks.n; i++) {
 		const struct attack *a = &t->attacks.v[i];
 
-		if (b->kind == BOARD_TABLE || a->target < 0)
+		if (b->kind == BOARD_TABLE || a->target < 0 ||
+		    !shown(pc, &t->orders.v[a->order]))
 			continue;
 		fprintf(pc->fp, "<circle class=\"attack\" cx=\"%d\" cy=\"%d\" "
 		    "r=\"%d\" fill=\"none\" stroke=\"#d7191c\" "
@@ -786,7 +796,10 @@ draw_marks(struct pic *pc)
 	for (i = 0; i < t->losses.n && b->kind != BOARD_TABLE; i++) {
 		const struct loss *l = &t->losses.v[i];
 
-		if (l->target < 0 || l->at < 0)
+		/* The cell a hidden order fought for is hidden with it, as
+		 * the result's target is. */
+		if (l->target < 0 || l->at < 0 || (l->order >= 0 &&
+		    !shown(pc, &t->orders.v[l->order])))
 			continue;
 		if (l->target == l->at) {
 			fprintf(pc->fp, "<circle class=\"invaded\" "

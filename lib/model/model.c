@@ -327,6 +327,20 @@ unit_list(struct arb_turn *t, const int *units, int n)
 }
 
 const char *
+order_ref(struct arb_turn *t, int p, int oi)
+{
+	const struct order *o;
+
+	if (oi < 0 || (size_t)oi >= t->orders.n)
+		return "an order";
+	o = &t->orders.v[oi];
+	if (t->reveal_orders == 2 && o->player != p)
+		return t_printf(t, "an order of %s",
+		    t->players.v[o->player].name);
+	return t_printf(t, "order %s", o->id);
+}
+
+const char *
 reason_name(enum reason r)
 {
 	static const char *const names[R_NREASONS] = {

@@ -535,6 +535,11 @@ void	 feature_destroy(struct arb_turn *, int cell, int feature, int order);
 bool	 players_allied(const struct arb_turn *, int a, int b);
 const char *cell_name(struct arb_turn *, int cell);	/* lent */
 const char *unit_list(struct arb_turn *, const int *, int);	/* ids */
+/* How a message of player p's order names order oi: "order ID", or,
+ * where the map hides the players' orders from each other
+ * (reveal_orders false) and oi is another player's, "an order of
+ * PLAYER", so that no player's report shows another's order ids. */
+const char *order_ref(struct arb_turn *, int p, int oi);
 /* io.c: what a name not known probably meant, or NULL: the nearest unit
  * id of player (-1: of anyone); the board's label form, or the nearest
  * territory name. */

@@ -563,9 +563,9 @@ group_cell(struct arb_turn *t, struct order *o, int want, struct later *l)
 		 * the turn began and an earlier order took it away. */
 		if (fits && u->by >= 0 && u->from == c) {
 			fail_later(t, l, R_NOT_TOGETHER, "aeonis 1",
-			    "unit %s is at %s (moved by order %s), not at %s",
+			    "unit %s is at %s (moved by %s), not at %s",
 			    u->id, cell_name(t, u->at),
-			    t->orders.v[u->by].id, cell_name(t, c));
+			    order_ref(t, o->player, u->by), cell_name(t, c));
 			continue;
 		}
 		order_rule(t, o, OS_ILLEGAL, R_NOT_TOGETHER, "aeonis 1",
@@ -603,11 +603,11 @@ enterable(struct arb_turn *t, struct order *o, int c, struct later *l)
 		}
 	if (t->units.v[u].by >= 0) {
 		fail_later(t, l, R_ENEMY_OCCUPIED, "aeonis 1",
-		    "%s's %s holds %s (moved there by order %s); a %s "
+		    "%s's %s holds %s (moved there by %s); a %s "
 		    "cannot enter another player's hex", t->players.v[
 		    t->units.v[u].player].name, t->units.v[u].id,
-		    cell_name(t, c), t->orders.v[t->units.v[u].by].id,
-		    what[o->kind]);
+		    cell_name(t, c), order_ref(t, o->player,
+		    t->units.v[u].by), what[o->kind]);
 		return true;
 	}
 	order_rule(t, o, OS_ILLEGAL, R_ENEMY_OCCUPIED, "aeonis 1",
@@ -849,8 +849,8 @@ validate_other(struct arb_turn *t, struct order *o, struct later *l)
 			    un->by >= 0 && un->at != target) {
 				fail_later(t, l, R_NO_TARGET, "aeonis 1",
 				    "no enemy unit stands in %s: %s left it "
-				    "(order %s)", cell_name(t, target), un->id,
-				    t->orders.v[un->by].id);
+				    "(%s)", cell_name(t, target), un->id,
+				    order_ref(t, o->player, un->by));
 				return;
 			}
 		}
@@ -905,8 +905,8 @@ validate_other(struct arb_turn *t, struct order *o, struct later *l)
 		}
 		fail_later(t, l, R_NOT_CONTROLLED, o->kind == K_REINFORCE ?
 		    "aeonis A3" : "aeonis 4", "%s is no longer controlled "
-		    "by %s: order %s took it", cell_name(t, target),
-		    pl->name, t->orders.v[lost->order].id);
+		    "by %s: %s took it", cell_name(t, target),
+		    pl->name, order_ref(t, o->player, lost->order));
 	}
 	(void)destination_ok(t, o, target, false, l);
 }

@@ -1120,8 +1120,9 @@ breakaways(struct arb_turn *t, struct order *mo, int u)
 			    TF_INT, (long)ao->ngone, NULL);
 			order_rule(t, o, OS_DONE, R_OK,
 			    "arcane-legions breakaway", "%s made a breakaway "
-			    "attack on %s as it was given order %s: %d "
-			    "figure%s lost", t->units.v[e].id, un->id, mo->id,
+			    "attack on %s as it was given %s: %d "
+			    "figure%s lost", t->units.v[e].id, un->id,
+			    order_ref(t, o->player, (int)(mo - t->orders.v)),
 			    ao->ngone, ao->ngone == 1 ? "" : "s");
 			if (ao->ngone > 0)
 				unit_lose(t, u, ao->ngone, "breakaway", (int)k);

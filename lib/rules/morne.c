@@ -676,11 +676,11 @@ check(struct arb_turn *t, struct order *o, int *nsteps, int *cut,
 	if (mv->stopped) {
 		order_rule(t, o, OS_FAILED, mv->stop, mv->stop == R_STUCK ?
 		    "morne-plaine chart" : "morne-plaine zoc-enter",
-		    "%s cannot move again this turn: %s at %s (order %s)",
+		    "%s cannot move again this turn: %s at %s (%s)",
 		    un->id, mv->stop == R_STUCK ? "it is stuck in the marsh" :
 		    "its movement ended in an enemy zone of control",
 		    cell_name(t, mv->stop_cell),
-		    t->orders.v[mv->stop_order].id);
+		    order_ref(t, o->player, mv->stop_order));
 		return NULL;
 	}
 	mstate_init(t, u, &ms);
@@ -1255,9 +1255,9 @@ retreats(struct arb_turn *t)
 			order_rule(t, o, OS_DONE, R_DEPENDS_ON_DICE,
 			    "arbiter-rules Dice", "whether %s must retreat "
 			    "to %s depends on the dice: the morale test of "
-			    "the charge of %s (order %s)", id, cell_name(t,
+			    "the charge of %s (%s)", id, cell_name(t,
 			    o->cells[0]), t->units.v[uc->charger].id,
-			    t->orders.v[uc->order].id);
+			    order_ref(t, o->player, uc->order));
 			continue;
 		}
 		if (m->retreat_used[i] == -1) {

@@ -1970,8 +1970,8 @@ execute(struct arb_turn *t, struct order *o)
 		    R_NOT_TOGETHER, "xconq move", "the path starts at %s but "
 		    "%s is at %s%s", cell_name(t, start), un->id,
 		    cell_name(t, un->at), un->at != un->from ? t_printf(t,
-		    ", where order %s moved it", un->by >= 0 ?
-		    t->orders.v[un->by].id : "?") : "");
+		    ", where %s moved it", order_ref(t, o->player,
+		    un->by)) : "");
 		return;
 	}
 	n = o->kind == K_MOVE ? o->ncells - 1 : 1;
