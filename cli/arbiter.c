@@ -2040,7 +2040,7 @@ reach_query(struct arb_turn *t, int argc, char **argv, const char *unit,
 	const char	*names[3];
 	char		*text;
 	size_t		 len;
-	int		 rc = 0;
+	int		 rc = 0, nfiles = 0;
 
 	if (unit == NULL || others || argc < 1 || argc > 2) {
 		if (unit == NULL)
@@ -2099,6 +2099,20 @@ reach_query(struct arb_turn *t, int argc, char **argv, const char *unit,
 		free(text);
 		if (rc != 0)
 			return report(&e);
+		/* The orders before the unit's are played out: a file
+		 * with problems would give a reach from another state
+		 * than the player means, so every problem is listed and
+		 * nothing is answered. */
+		if (arb_turn_refused(t, &nfiles) > 0 || nfiles > 0) {
+			struct arb_error pe;
+			size_t	 k;
+
+			for (k = 0; arb_turn_problem(t, k, &pe) == 0; k++)
+				report(&pe);
+			fprintf(stderr, "%s: --reach: %s has problems; mend "
+			    "them first\n", progname, op.path);
+			return EXIT_DATA;
+		}
 	}
 	if (arb_turn_reach(t, unit, with, nwith, &e) != 0)
 		return report(&e);

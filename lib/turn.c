@@ -287,6 +287,7 @@ route(struct arb_turn *t, struct order *o)
 	struct reach	 r;
 	const char	*why, *rule;
 	int		 start = route_start(t, o), n;
+	long		 used;
 
 	o->cells = t_alloc(t, sizeof(int));
 	o->cells[0] = start;
@@ -300,19 +301,26 @@ route(struct arb_turn *t, struct order *o)
 		    cell_name(t, start));
 		return false;
 	}
-	/* A bound on the turn's path finding, so that orders files of a
-	 * size the limits allow cannot ask for hours of it. */
+	/* A bound on each player's path finding, so that orders files of
+	 * a size the limits allow cannot ask for hours of it, and no player
+	 * can spend another's: the search's count of cells runs on over
+	 * the turn, and this player may take ROUTE_LABELS of it. */
 	memset(&r, 0, sizeof(r));
-	reach_limit(t, ROUTE_LABELS);
-	if (reach_spent(t) < ROUTE_LABELS)
+	if (t->route_used == NULL)
+		t->route_used = t_alloc(t, t->players.n * sizeof(long) + 1);
+	used = reach_spent(t);
+	reach_limit(t, used + ROUTE_LABELS - t->route_used[o->player]);
+	if (t->route_used[o->player] < ROUTE_LABELS)
 		reach_search(t, o, o->to, &r);
-	if (reach_spent(t) >= ROUTE_LABELS && (!r.found || r.truncated)) {
+	t->route_used[o->player] += reach_spent(t) - used;
+	if (t->route_used[o->player] >= ROUTE_LABELS && (!r.found ||
+	    r.truncated)) {
 		trace_event(t, "route", "order", TF_ORDER, o, "to", TF_CELL,
 		    (long)o->to, "found", TF_BOOL, 0L, NULL);
 		order_rule(t, o, OS_ILLEGAL, R_NO_ROUTE, "arbiter-orders(5) to",
 		    "no path from %s to %s was found within the %ld cells a "
-		    "turn's destination orders may search in all; give the "
-		    "path", cell_name(t, start), cell_name(t, o->to),
+		    "player's destination orders may search in a turn; give "
+		    "the path", cell_name(t, start), cell_name(t, o->to),
 		    ROUTE_LABELS);
 		return false;
 	}
@@ -513,6 +521,19 @@ arb_turn_reach(struct arb_turn *t, const char *unit, const char *const *with,
 			o->units[o->nunits++] = w;
 		}
 	}
+	/* The orders file, if any, is the unit's player's: it is that
+	 * player's earlier orders that are played out. */
+	for (i = 0; i < t->files.n; i++)
+		if (t->files.v[i].player != o->player) {
+			snprintf(e->file, sizeof(e->file), "%s",
+			    t->files.v[i].name);
+			utf8_mend(e->file);
+			t_fail(t, ARB_EDATA, "the orders file is %s's, and %s "
+			    "is %s's: --reach plays out the earlier orders of "
+			    "the player who moves it", t->files.v[i].player >= 0
+			    ? t->players.v[t->files.v[i].player].name :
+			    "no player's", unit, t->players.v[o->player].name);
+		}
 	/* The orders before the unit's first, played out. */
 	t->ran = true;
 	t->flags = ARB_CHECK;

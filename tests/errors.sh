@@ -247,6 +247,23 @@ expect 65 "--reach of a territory not in the map" "$arbiter" --reach Q \
 expect 64 "--reach on an open table" "$arbiter" --reach r1 \
     "$top/fixtures/arcane-legions/reach-table/map.json"
 check "--reach on an open table message" grep -q 'open table' "$tmp/err"
+# The orders file of --reach is played out: one with problems, or another
+# player's, gives no answer (review of issue 15).
+cd "$top/fixtures/aeonis/reach-orders" || exit 70
+echo '{"arbiter":1,"player":"red","turn":9,"orders":[]}' >"$tmp/late.json"
+expect 65 "--reach with an orders file of another turn" "$arbiter" \
+    --reach r-lord map.json "$tmp/late.json"
+check "--reach lists the file's problems, located" grep -q \
+    "late.json:1:[0-9]*: orders for turn 9, the map is turn 1 at /turn" \
+    "$tmp/err"
+printf '{"arbiter":1,"player":"red","turn":1,"orders":[' >"$tmp/cut.json"
+expect 65 "--reach with a cut orders file" "$arbiter" \
+    --reach r-lord map.json "$tmp/cut.json"
+echo '{"arbiter":1,"player":"blue","turn":1,"orders":[]}' >"$tmp/blue.json"
+expect 65 "--reach with another player's orders file" "$arbiter" \
+    --reach r-lord map.json "$tmp/blue.json"
+check "--reach says whose file it is" grep -q \
+    "blue.json: the orders file is blue's, and r-lord is red's" "$tmp/err"
 
 echo "error paths: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -1,7 +1,9 @@
 #!/bin/sh
 # Hostile and huge inputs: each tests/hostile/NAME.sh, run as
 # "sh NAME.sh DIR", writes DIR/map.json, perhaps DIR/orders/*.json (each
-# under 1 MB) and DIR/status, the exit status arbiter must give.  The turn
+# under 1 MB) and DIR/status, the exit status arbiter must give, and
+# perhaps DIR/check, a shell script run in DIR once the turn is done, which
+# exits 0 when DIR/result.json (the result) is what it should be.  The turn
 # is adjudicated by the release build under a 256 MB limit on its address
 # space, so an input that makes memory grow faster than the input fails
 # here; how long each takes is measured by `make bench`, never here.
@@ -32,12 +34,15 @@ for gen in "$top"/tests/hostile/*.sh; do
 	fi
 	if [ -z "$why" ]; then
 		(ulimit -v "$limit" && cd "$dir" && exec "$arbiter" \
-		    -o /dev/null map.json $(ls orders/*.json 2>/dev/null)) \
+		    -o result.json map.json $(ls orders/*.json 2>/dev/null)) \
 		    >/dev/null 2>"$dir/err"
 		status=$?
 		want=$(cat "$dir/status")
 		if [ "$status" -ne "$want" ]; then
 			why="exit status $status, expected $want: $(head -c 300 "$dir/err")"
+		elif [ -f "$dir/check" ] &&
+		    ! (cd "$dir" && sh ./check) >"$dir/why" 2>&1; then
+			why="the result is wrong: $(head -c 300 "$dir/why")"
 		fi
 	fi
 	if [ -z "$why" ]; then

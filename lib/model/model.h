@@ -483,6 +483,8 @@ struct arb_turn {
 	void			*json;		/* a document being written */
 	struct pool		 wpool;		/* where it is built */
 	void			*reachmem;	/* the search's (rules.h) */
+	long			*route_used;	/* cells each player's "to"
+						 * orders searched (turn.c) */
 	void			*reachq;	/* --reach's (format.h) */
 	bool			 wpooled;	/* it is (jv_pool()) */
 	/* The map's "display" and "reveal_orders" (format/display.c). */

@@ -207,7 +207,7 @@ int	 reach_steps(struct arb_turn *, int label);	/* -1: the start */
  * orders may ask for (arbiter-orders(5)). */
 long	 reach_spent(struct arb_turn *);
 void	 reach_limit(struct arb_turn *, long);
-#define ROUTE_LABELS	500000L	/* a turn's "to" orders, in all */
+#define ROUTE_LABELS	500000L	/* a player's "to" orders, in all */
 /* Frees the search's memory (arb_turn_free() calls it). */
 void	 reach_release(struct arb_turn *);
 
