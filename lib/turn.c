@@ -343,7 +343,8 @@ route(struct arb_turn *t, struct order *o)
 			    "%s", why, r.near_end ?
 			    "cannot end in" : r.near.reason == R_ZOC_STOP ?
 			    "must stop there, short of" : "cannot go on to",
-			    cell_name(t, r.near_to),
+			    cell_name(t, !r.near_end && r.near.reason ==
+			    R_ZOC_STOP ? o->to : r.near_to),
 			    reason_name(r.near.reason));
 			o->cells = t_alloc(t, sizeof(int));
 			o->cells[0] = start;

@@ -484,9 +484,20 @@ reach_search(struct arb_turn *t, const struct order *o, int target,
 				}
 				if (x->flags & L_STOP) {
 					if (target >= 0 && c != target) {
+						/* The step that stopped it,
+						 * asked again for its clause. */
 						memset(&s, 0, sizeof(s));
+						if (x->parent >= 0) {
+							memcpy(m->tmp, state(m,
+							    x->parent), m->size);
+							rs->walk_step(t, o,
+							    m->tmp, m->lab[
+							    x->parent].cell, c,
+							    &s);
+						}
 						s.reason = R_ZOC_STOP;
-						s.rule = NULL;
+						s.cost = 0;
+						s.stop = s.tested = false;
 						approach(t, m, r, target, l, c,
 						    false, &s, &neard);
 					}
