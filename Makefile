@@ -238,7 +238,9 @@ demo: deps
 	    red=fixtures/aeonis/demo-turn/orders/red.json \
 	    blue=fixtures/aeonis/demo-turn/orders/blue.json
 
-check: deps
+# make check also installs Chromium, which tests/svg.sh renders with.
+check:
+	@sh tests/deps.sh --test
 	@$(MAKE) -j2 WERROR=-Werror arbiter build-san/arbiter tests/unit tests/fuzz_main \
 	    tests/fuzz_turn_main tests/prop tests/expect tests/threads tests/oom \
 	    tests/reach

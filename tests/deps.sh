@@ -4,10 +4,10 @@
 # (libsodium-dev: the fair dice' HMAC-SHA-256, SHA-256 and random bytes),
 # Graphviz's library (libgraphviz-dev, pkg-config libgvc: the layout of a
 # graph board's picture), mandoc (man page lint) and python3 with
-# python3-jsonschema (the schema check); and, for make check only,
-# Chromium (chromium: tests/svg.sh renders the golden pictures with it),
-# whose absence skips that rendering instead of failing.  Uses
-# apt-get when it can; says what to install when it cannot.
+# python3-jsonschema (the schema check); and, with --test (make check
+# only, not make demo), Chromium (chromium: tests/svg.sh renders the
+# golden pictures with it), whose absence skips that rendering instead of
+# failing.  Uses apt-get when it can; says what to install when it cannot.
 #
 # With --check (plain make), only what the build needs is looked for, and
 # what is missing is said in one line, without installing anything.
@@ -44,7 +44,8 @@ if ! /usr/bin/python3 -c "$probe" >/dev/null 2>&1 &&
 fi
 # Chromium is tried on its own: a machine without it still builds and
 # tests, and tests/svg.sh says that it skipped the rendering.
-if [ -z "$SVG_NO_CHROMIUM" ] && ! command -v chromium >/dev/null 2>&1 &&
+if [ "$1" = --test ] && [ -z "$SVG_NO_CHROMIUM" ] &&
+    ! command -v chromium >/dev/null 2>&1 &&
     command -v apt-get >/dev/null 2>&1; then
 	sudo=
 	[ "$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && sudo=sudo
