@@ -122,32 +122,30 @@ board_pos(const struct board *b, int cell)
 	return p;
 }
 
-int
-board_pos_distance(struct hexpos a, struct hexpos c)
-{
-	int	 dx = a.x > c.x ? a.x - c.x : c.x - a.x;
-	int	 dy = a.y > c.y ? a.y - c.y : c.y - a.y;
-
-	return dx + (dy > dx ? (dy - dx) / 2 : 0);
-}
-
 /* The neighbours of a cell clockwise from north; how many (fewer at the
  * map's edge). */
 int
 board_neighbors(const struct board *b, int cell, int out[6])
 {
-	static const int dc[6] = { 0, 1, 1, 0, -1, -1 };
-	int	 c = cell % b->cols + 1, r = cell / b->cols + 1;
-	int	 up = is_low(b, c) ? r : r - 1;	/* as board_step() */
-	int	 dr[6] = { r - 1, up, up + 1, r + 1, up + 1, up };
-	int	 d, n = 0;
+	/* As board_step() in every direction, written out: the searches
+	 * call it for every cell they visit. */
+	int	 cols = b->cols, rows = b->rows, c = cell % cols, r = cell / cols;
+	int	 up = ((c & 1) != 0) != b->odd_low ? r : r - 1;	/* NE, NW */
+	int	 n = 0;
+	bool	 w = c > 0, e = c < cols - 1;
 
-	for (d = 0; d < 6; d++) {
-		int	 nc = c + dc[d], nr = dr[d];
-
-		if (nc >= 1 && nc <= b->cols && nr >= 1 && nr <= b->rows)
-			out[n++] = (nr - 1) * b->cols + (nc - 1);
-	}
+	if (r > 0)
+		out[n++] = cell - cols;			/* N */
+	if (e && up >= 0)
+		out[n++] = up * cols + c + 1;		/* NE */
+	if (e && up + 1 < rows)
+		out[n++] = (up + 1) * cols + c + 1;	/* SE */
+	if (r + 1 < rows)
+		out[n++] = cell + cols;			/* S */
+	if (w && up + 1 < rows)
+		out[n++] = (up + 1) * cols + c - 1;	/* SW */
+	if (w && up >= 0)
+		out[n++] = up * cols + c - 1;		/* NW */
 	return n;
 }
 
@@ -219,8 +217,3 @@ board_feature_find(const struct board *b, const char *name)
 	return -1;
 }
 
-bool
-board_has(const struct board *b, int cell, int feature)
-{
-	return feature >= 0 && (b->cells[cell].features >> feature & 1);
-}

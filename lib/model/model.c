@@ -292,12 +292,6 @@ owner_set(struct arb_turn *t, int cell, int player, const char *why,
 	c->owner = (int16_t)player;
 }
 
-bool
-players_allied(const struct arb_turn *t, int a, int b)
-{
-	return a == b || (t->players.v[a].treaties >> b & 1);
-}
-
 /* The label of a cell, in one of the turn's eight buffers: a message may
  * name up to eight cells at once. */
 const char *

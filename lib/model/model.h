@@ -160,11 +160,26 @@ int	 board_dir(const struct board *, int from, int to);	/* hex, -1 */
 int	 board_distance(const struct board *, int a, int b);	/* hex */
 struct hexpos { int x, y; };		/* doubled coordinates */
 struct hexpos board_pos(const struct board *, int cell);	/* hex */
-int	 board_pos_distance(struct hexpos, struct hexpos);
+/* Hexes between two doubled positions; whether a cell has a feature
+ * (-1: a feature the board does not have).  Inline: the searches ask
+ * them at every step. */
+static inline int
+board_pos_distance(struct hexpos a, struct hexpos c)
+{
+	int	 dx = a.x > c.x ? a.x - c.x : c.x - a.x;
+	int	 dy = a.y > c.y ? a.y - c.y : c.y - a.y;
+
+	return dx + (dy > dx ? (dy - dx) / 2 : 0);
+}
+
+static inline bool
+board_has(const struct board *b, int cell, int feature)
+{
+	return feature >= 0 && (b->cells[cell].features >> feature & 1);
+}
 int	 board_terrain(struct arb_turn *, const char *name);	/* interns */
 int	 board_feature(struct arb_turn *, const char *name);	/* interns */
 int	 board_feature_find(const struct board *, const char *name);
-bool	 board_has(const struct board *, int cell, int feature);
 
 /* Unit types, filled by the rule system; flags are its own. */
 struct utype {
@@ -534,7 +549,12 @@ void	 owner_set(struct arb_turn *, int cell, int player, const char *why,
 void	 loyalty_set(struct arb_turn *, int cell, int value, const char *why,
 	    int order);
 void	 feature_destroy(struct arb_turn *, int cell, int feature, int order);
-bool	 players_allied(const struct arb_turn *, int a, int b);
+/* Is b a or a's ally by treaty?  Inline: the searches ask it often. */
+static inline bool
+players_allied(const struct arb_turn *t, int a, int b)
+{
+	return a == b || (t->players.v[a].treaties >> b & 1);
+}
 const char *cell_name(struct arb_turn *, int cell);	/* lent */
 const char *unit_list(struct arb_turn *, const int *, int);	/* ids */
 /* How a message of player p's order names order oi: "order ID", or,

@@ -28,6 +28,46 @@ enum { AP, MANA };
 enum { DESERT_TURNS };
 enum { DEFENSIVE_BONUS };
 
+/*
+ * A Move's walk (rules.h, struct wstep): what makes a hex's price depend
+ * on more than the hex.  The group's kind is copied in, so that a step
+ * need not look at its units.
+ */
+struct astate {
+	int32_t		 left;		/* hexes it may still enter; -1: the
+					 * range cannot bind (walk_begin) */
+	uint8_t		 zoc_free;	/* the cavalry exemption is unused */
+	uint8_t		 pair_open;	/* a plains hex waits for its partner */
+	uint8_t		 fly, cav, trade;	/* all the group's units are */
+	uint8_t		 pad[3];
+};
+
+/*
+ * What a hex entered owes its price to the hex alone and to the group's
+ * kind (aeonis 2 and 3, and the modifiers of READINGS): price_hex()
+ * finds it, price_step() adds what the step itself makes of it.  The
+ * walk keeps it per hex (struct amemo).
+ */
+enum basis { HB_TERRAIN, HB_FLYING, HB_PORTAL, HB_BRIDGE };
+struct hexprice {
+	int32_t		 base;		/* aeonis 2 and 3 */
+	int8_t		 winter, festival, hub;
+	uint8_t		 basis;		/* enum basis */
+	bool		 plains, city;
+	uint8_t		 pad[2];
+};
+
+/* A hex as the walk of one search sees it (walk_begin()). */
+struct amemo {
+	unsigned	 at;		/* the stamp it was found at */
+	int		 zoc;		/* the unit exerting ZOC, or -1 */
+	struct hexprice	 h;
+	uint8_t		 entry;		/* entry_reason() on a path */
+	bool		 enemy;		/* another player's units are in it */
+	bool		 portal;
+	uint8_t		 pad;
+};
+
 struct border {				/* a Borders motion */
 	int		*cells;
 	int		 ncells;
@@ -45,30 +85,15 @@ struct aeonis {
 	VEC(const char *) events;
 	int		*portals;	/* the portal hexes (begin()) */
 	int		 nportals;
-	/* The walk's memo of what a hex's neighbours and units say, good for
-	 * one search (walk_begin() moves the stamp on): malloc'ed on the
-	 * first search of the turn, so that a search grows nothing. */
-	struct amemo {			/* per hex, in one place for the
-					 * cache */
-		unsigned	 at;	/* the stamp it was found at */
-		int		 zoc;	/* the unit exerting ZOC, or -1 */
-	}		*memo_v;
-	unsigned	 memo;
-	int		 memo_player;
-};
-
-/*
- * A Move's walk (rules.h, struct wstep): what makes a hex's price depend
- * on more than the hex.  The group's kind is copied in, so that a step
- * need not look at its units.
- */
-struct astate {
-	int32_t		 left;		/* hexes it may still enter; -1: the
-					 * range cannot bind (walk_begin) */
-	uint8_t		 zoc_free;	/* the cavalry exemption is unused */
-	uint8_t		 pair_open;	/* a plains hex waits for its partner */
-	uint8_t		 fly, cav, trade;	/* all the group's units are */
-	uint8_t		 pad[3];
+	/* The walk's memo of what a hex says to the group walking (its
+	 * position, its price of its own, whether it may be entered, its
+	 * units and its neighbours' ZOC), found once a search: walk_begin()
+	 * moves the stamp on.  malloc'ed on the first search of the turn,
+	 * so that a search grows nothing. */
+	struct amemo		*memo_v;
+	unsigned		 memo;
+	const struct order	*memo_order;
+	struct astate		 memo_group;	/* walk_init()'s state */
 };
 
 static const char *const map_keys[] = {
@@ -694,12 +719,13 @@ group_range(struct arb_turn *t, const struct order *o, int *slow)
 }
 
 /*
- * The step from `from` to `to`, a neighbour or a portal hop: R_OK, or
- * why it is refused (with the clause), the hexes entered aside.  Pure.
+ * The step from `from` to `to` as a step or a hop (adj: the hexes are
+ * adjacent): R_OK, or why it is refused (with the clause), the hex
+ * entered aside (entry_reason()).  Pure.
  */
-static enum reason
-step_reason(struct arb_turn *t, const struct order *o, int from, int to,
-    bool fly, const char **rule, bool *hopp)
+static inline enum reason
+hop_reason(struct arb_turn *t, const struct order *o, int from, int to,
+    bool adj, const char **rule, bool *hopp)
 {
 	bool	 hop;
 	int	 owner;
@@ -711,7 +737,7 @@ step_reason(struct arb_turn *t, const struct order *o, int from, int to,
 		*rule = is_portal(t, from) ? "aeonis 4" : "aeonis 1";
 		return R_NOT_ADJACENT;
 	}
-	hop = *hopp = !adjacent(t, from, to);
+	hop = *hopp = !adj;
 	if (hop && !(is_portal(t, from) && is_portal(t, to))) {
 		*rule = "aeonis 1";
 		return R_NOT_ADJACENT;
@@ -722,7 +748,21 @@ step_reason(struct arb_turn *t, const struct order *o, int from, int to,
 		*rule = "aeonis 4";
 		return R_PORTAL_DENIED;
 	}
-	return entry_reason(t, o, to, fly, true, rule);
+	return R_OK;
+}
+
+/*
+ * The step from `from` to `to`, a neighbour or a portal hop: R_OK, or
+ * why it is refused (with the clause), the hexes entered aside.  Pure.
+ */
+static enum reason
+step_reason(struct arb_turn *t, const struct order *o, int from, int to,
+    bool fly, const char **rule, bool *hopp)
+{
+	enum reason	 r = hop_reason(t, o, from, to, adjacent(t, from, to),
+			    rule, hopp);
+
+	return r != R_OK ? r : entry_reason(t, o, to, fly, true, rule);
 }
 
 /*
@@ -980,62 +1020,96 @@ why_add(struct arb_turn *t, struct walk *w, const char *fmt, ...)
 struct price {
 	int		 base, winter, festival, hub, roads, hex, zoc;
 	int		 zoc_from;	/* the unit that exerts it, or -1 */
-	const char	*basis;
 	bool		 pair, flank;
 };
 
+/* The name of a price's basis (the trace's "basis"): the terrain's, or
+ * what pays a flat cost instead. */
+static const char *
+basis_name(struct arb_turn *t, int to, const struct hexprice *h)
+{
+	static const char *const flat[] = {
+		NULL, "flying", "portal", "bridge"
+	};
+
+	return h->basis == HB_TERRAIN ?
+	    t->board.terrains[t->board.cells[to].terrain] : flat[h->basis];
+}
+
 /*
- * The one place a hex entered is priced (aeonis 2, 3 and 5, READINGS):
- * execute() and the walk (walk_step) both call it.  Pure: it reads the
- * turn, and moves the walk's state st on.  zoc is zoc_from() of the hex
- * for the moving player (the walk has it from its memo).
+ * The part of a hex's price that is the hex's own and the group's kind's
+ * (st: fly, cav and trade): aeonis 2 and 3, and the modifiers (READINGS).
+ * Pure.
  */
 static void
-price_step(struct arb_turn *t, struct astate *st, int from, int to, int zoc,
-    struct price *p)
+price_hex(struct arb_turn *t, const struct astate *st, int to,
+    struct hexprice *h)
 {
 	struct aeonis	*a = A(t);
 	int		 tr = t->board.cells[to].terrain;
 
-	memset(p, 0, sizeof(*p));
+	memset(h, 0, sizeof(*h));
 	/* aeonis 2 and 3: the base cost. */
-	if (st->fly) {
-		p->base = 1;
-		p->basis = "flying";
-	} else if (is_portal(t, to)) {
-		p->base = 1;
-		p->basis = "portal";
-	} else if (tr == a->lake && board_has(&t->board, to, a->bridge)) {
-		p->base = 1;
-		p->basis = "bridge";
-	} else {
-		p->base = a->cost[tr];
-		p->basis = t->board.terrains[tr];
+	h->base = 1;
+	if (st->fly)
+		h->basis = HB_FLYING;
+	else if (is_portal(t, to))
+		h->basis = HB_PORTAL;
+	else if (tr == a->lake && board_has(&t->board, to, a->bridge))
+		h->basis = HB_BRIDGE;
+	else {
+		h->base = a->cost[tr];
+		h->basis = HB_TERRAIN;
 	}
-	/* Modifiers (READINGS), then the floor of 1. */
+	/* Modifiers (READINGS). */
 	if (a->winter)
-		p->winter = 1;
+		h->winter = 1;
 	if (a->festival && st->cav)
-		p->festival = -1;
+		h->festival = -1;
 	if (st->trade) {
 		int nb[6], i, n = board_neighbors(&t->board, to, nb);
 
 		for (i = 0; i < n; i++)
 			if (board_has(&t->board, nb[i], a->hub))
-				p->hub = -1;
+				h->hub = -1;
 	}
+	h->plains = tr == a->plains;
+	h->city = is_city(t, to);
+}
+
+/*
+ * The one place a hex entered is priced (aeonis 2, 3 and 5, READINGS):
+ * execute() and the walk (walk_step) both call it, with the hex's own
+ * part h (price_hex() of the hex entered), whether the hex left is a city
+ * (roads), and zoc, zoc_from() of the hex for the moving player (the
+ * walk has them from its memo).  Pure: it reads the turn, and moves the
+ * walk's state st on.
+ */
+static inline void
+price_step(struct arb_turn *t, struct astate *st, bool from_city,
+    const struct hexprice *h, int zoc, struct price *p)
+{
+	struct aeonis	*a = A(t);
+
+	p->base = h->base;
+	p->winter = h->winter;
+	p->festival = h->festival;
+	p->hub = h->hub;
+	p->roads = 0;
+	p->pair = p->flank = false;
+	p->zoc = 0;
 	/* Ruling: roads cut what the terrain costs; a flying group and a
 	 * portal hex pay their own flat cost, which they do not cut. */
-	if (a->roads && p->basis == t->board.terrains[tr] &&
-	    (tr == a->plains || (is_city(t, from) && is_city(t, to))))
+	if (a->roads && h->basis == HB_TERRAIN &&
+	    (h->plains || (from_city && h->city)))
 		p->roads = -1;
+	/* Then the floor of 1. */
 	p->hex = p->base + p->winter + p->festival + p->hub + p->roads;
 	if (p->hex < 1)
 		p->hex = 1;
 	/* Ruling: an all-cavalry group's plains hexes pair up; the second
 	 * of a pair costs nothing but ZOC. */
-	if (a->cav_plains && st->cav && tr == a->plains && p->basis ==
-	    t->board.terrains[tr]) {
+	if (a->cav_plains && st->cav && h->plains && h->basis == HB_TERRAIN) {
 		if (st->pair_open) {
 			p->pair = true;
 			p->hex = 0;
@@ -1074,13 +1148,16 @@ static void
 step_cost(struct arb_turn *t, struct order *o, struct walk *w,
     struct astate *st, int from, int to)
 {
+	struct hexprice	 h;
 	struct price	 p;
 	int		 tr = t->board.cells[to].terrain;
 
-	price_step(t, st, from, to, zoc_from(t, to, o->player), &p);
+	price_hex(t, st, to, &h);
+	price_step(t, st, is_city(t, from), &h, zoc_from(t, to, o->player),
+	    &p);
 	w->total += p.hex + p.zoc;
 	why_add(t, w, "%s%s %s %d", w->len > 0 ? ", " : "",
-	    cell_name(t, to), p.basis, p.hex);
+	    cell_name(t, to), basis_name(t, to, &h), p.hex);
 	if (p.zoc)
 		why_add(t, w, "+ZOC 1");
 	else if (p.flank)
@@ -1089,7 +1166,7 @@ step_cost(struct arb_turn *t, struct order *o, struct walk *w,
 		why_add(t, w, " (second of a cavalry plains pair)");
 	trace_event(t, "step", "order", TF_ORDER, o, "from", TF_CELL,
 	    (long)from, "to", TF_CELL, (long)to, "terrain", TF_STR,
-	    t->board.terrains[tr], "basis", TF_STR, p.basis, "base", TF_INT,
+	    t->board.terrains[tr], "basis", TF_STR, basis_name(t, to, &h), "base", TF_INT,
 	    (long)p.base, "winters_grip", TF_INT, (long)p.winter,
 	    "festival_of_winds", TF_INT, (long)p.festival, "trade_hub",
 	    TF_INT, (long)p.hub, "road_networks", TF_INT, (long)p.roads,
@@ -1122,8 +1199,9 @@ walk_begin(struct arb_turn *t, const struct order *o, void *state,
 		memset(a->memo_v, 0, n * sizeof(*a->memo_v));
 		a->memo = 1;
 	}
-	a->memo_player = o->player;
 	walk_init(t, o, state);
+	a->memo_order = o;
+	a->memo_group = *st;
 	/* Every hex costs 1 AP or more unless there are portals to hop or
 	 * the group pairs its plains hexes: then it enters no more hexes
 	 * than its AP, and a range that large never binds (the state then
@@ -1131,6 +1209,10 @@ walk_begin(struct arb_turn *t, const struct order *o, void *state,
 	if (a->nportals == 0 && !(a->cav_plains && st->cav) &&
 	    st->left >= ap)
 		st->left = -1;
+	/* Nor does anything else change it: no range to count, no
+	 * cavalry's ZOC to waive, no plains to pair. */
+	over->fixed = st->left < 0 && !st->zoc_free &&
+	    !(a->cav_plains && st->cav);
 	over->rule = "aeonis 1";
 	for (i = 0; i < o->nunits; i++) {
 		const struct unit *u = &t->units.v[o->units[i]];
@@ -1144,19 +1226,32 @@ walk_begin(struct arb_turn *t, const struct order *o, void *state,
 	return ap;
 }
 
-/* Hex c's ZOC against the walking player: in the memo, found once a
- * search. */
+/* Hex c as the walk sees it: found by the functions the adjudication
+ * calls, once a search (memo()). */
 static const struct amemo *
+memo_fill(struct arb_turn *t, struct amemo *m, int c)
+{
+	struct aeonis	*a = A(t);
+	const struct order *o = a->memo_order;
+	const char	*rule;
+
+	m->at = a->memo;
+	m->zoc = zoc_from(t, c, o->player);
+	price_hex(t, &a->memo_group, c, &m->h);
+	m->entry = (uint8_t)entry_reason(t, o, c, a->memo_group.fly, true,
+	    &rule);
+	m->enemy = enemy_in(t, c, o->player, 0) >= 0;
+	m->portal = is_portal(t, c);
+	return m;
+}
+
+static inline const struct amemo *
 memo(struct arb_turn *t, int c)
 {
 	struct aeonis	*a = A(t);
 	struct amemo	*m = &a->memo_v[c];
 
-	if (m->at != a->memo) {
-		m->at = a->memo;
-		m->zoc = zoc_from(t, c, a->memo_player);
-	}
-	return m;
+	return m->at == a->memo ? m : memo_fill(t, m, c);
 }
 
 static int
@@ -1164,32 +1259,30 @@ walk_next(struct arb_turn *t, const struct order *o, const void *state,
     int from, int *to, int max)
 {
 	struct aeonis	*a = A(t);
-	int		 nb[6], n = board_neighbors(&t->board, from, nb), i, k;
+	int		 n = max >= 6 ? board_neighbors(&t->board, from, to) : 6;
+	int		 i, k;
 
 	(void)o;
 	(void)state;
+	if (a->nportals == 0 || !memo(t, from)->portal)
+		return n;
 	k = n;
-	if (is_portal(t, from))
-		for (i = 0; i < a->nportals; i++)
-			if (a->portals[i] != from &&
-			    !adjacent(t, from, a->portals[i]))
-				k++;
-	if (k > max)
-		return k;
-	memcpy(to, nb, (size_t)n * sizeof(int));
-	if (is_portal(t, from))
-		for (i = 0; i < a->nportals; i++)
-			if (a->portals[i] != from &&
-			    !adjacent(t, from, a->portals[i]))
-				to[n++] = a->portals[i];
-	return n;
+	for (i = 0; i < a->nportals; i++)
+		if (a->portals[i] != from &&
+		    !adjacent(t, from, a->portals[i])) {
+			if (k < max)
+				to[k] = a->portals[i];
+			k++;
+		}
+	return k;
 }
 
+/* A step as step_reason() and price_step() have it, from the memo. */
 static void
 walk_step(struct arb_turn *t, const struct order *o, void *state, int from,
     int to, struct wstep *s)
 {
-	const struct amemo *mo;
+	const struct amemo *mf, *mt;
 	struct astate	*st = state;
 	struct price	 p;
 	bool		 hop = false;
@@ -1199,10 +1292,18 @@ walk_step(struct arb_turn *t, const struct order *o, void *state, int from,
 		s->rule = "aeonis 1";
 		return;
 	}
-	if ((s->reason = step_reason(t, o, from, to, st->fly, &s->rule,
-	    &hop)) != R_OK)
+	mf = memo(t, from);
+	mt = memo(t, to);
+	/* walk_next() offers the neighbours, and portals: two hexes are
+	 * adjacent unless both may be portals a hop apart. */
+	if ((s->reason = hop_reason(t, o, from, to, !(mf->portal &&
+	    mt->portal) || adjacent(t, from, to), &s->rule, &hop)) != R_OK)
 		return;
-	if (enemy_in(t, to, o->player, 0) >= 0) {
+	if (mt->entry != R_OK) {
+		s->reason = entry_reason(t, o, to, st->fly, true, &s->rule);
+		return;
+	}
+	if (mt->enemy) {
 		s->reason = R_ENEMY_OCCUPIED;
 		s->rule = "aeonis 1";
 		return;
@@ -1214,8 +1315,7 @@ walk_step(struct arb_turn *t, const struct order *o, void *state, int from,
 		s->cost = 0;
 		return;
 	}
-	mo = memo(t, to);
-	price_step(t, st, from, to, mo->zoc, &p);
+	price_step(t, st, mf->h.city, &mt->h, mt->zoc, &p);
 	s->cost = p.hex + p.zoc;
 }
 

@@ -35,13 +35,16 @@ struct rlabel {
 struct reachmem {
 	struct rlabel	*lab;
 	size_t		 nlab, caplab;
-	unsigned char	*st;		/* nlab states of size bytes */
+	unsigned char	*st;		/* nlab states of stride bytes */
 	size_t		 capst, size;
+	size_t		 stride;	/* size in whole 8-byte words */
 	struct rcell {			/* per cell, in one place for the
 					 * cache: valid when stamp is now */
 		unsigned	 stamp;
 		int		 head;	/* its live labels */
 		int		 best;	/* the label found, or -1 */
+		bool		 done;	/* a label left the queue here, and
+					 * the walk may go on from it */
 	}		*pc;
 	int		*dist;		/* per cell: to the target */
 	int		*bfsq;		/* distance()'s queue */
@@ -56,6 +59,7 @@ struct reachmem {
 	int		*found;		/* the cells found, in order */
 	size_t		 nfound, capfound;
 	unsigned char	*tmp;		/* a state being tried */
+	unsigned char	*cur;		/* the state of the label expanded */
 	long		 spent;		/* labels settled, all searches */
 	long		 limit;		/* a search stops there (0: none) */
 };
@@ -128,7 +132,22 @@ reach_release(struct arb_turn *t)
 static unsigned char *
 state(struct reachmem *m, int l)
 {
-	return m->st + (size_t)l * m->size;
+	return m->st + (size_t)l * m->stride;
+}
+
+/* A state copied: a few words, not a call to memcpy() for each step. */
+static inline void
+copy_state(const struct reachmem *m, unsigned char *to,
+    const unsigned char *from)
+{
+	size_t	 i;
+
+	if (m->stride == 16) {		/* the common size, unrolled */
+		memcpy(to, from, 16);
+		return;
+	}
+	for (i = 0; i < m->stride; i += 8)
+		memcpy(to + i, from + i, 8);
 }
 
 static int
@@ -140,6 +159,7 @@ head(struct reachmem *m, int c)
 		pc->stamp = m->now;
 		pc->head = -1;
 		pc->best = -1;
+		pc->done = false;
 	}
 	return pc->head;
 }
@@ -227,8 +247,10 @@ label_new(struct arb_turn *t, struct reachmem *m, int cell, int parent,
 
 	if (m->nlab >= INT_MAX - 1)
 		t_nomem(t);
-	grow(t, &m->lab, &m->caplab, m->nlab + 1, sizeof(*m->lab));
-	grow(t, &m->st, &m->capst, (m->nlab + 1) * m->size + 1, 1);
+	if (m->nlab + 1 > m->caplab)
+		grow(t, &m->lab, &m->caplab, m->nlab + 1, sizeof(*m->lab));
+	if ((m->nlab + 1) * m->stride > m->capst)
+		grow(t, &m->st, &m->capst, (m->nlab + 1) * m->stride, 1);
 	m->nlab++;
 	m->lab[l].cost = cost;
 	m->lab[l].cell = cell;
@@ -236,7 +258,7 @@ label_new(struct arb_turn *t, struct reachmem *m, int cell, int parent,
 	m->lab[l].steps = steps;
 	m->lab[l].flags = flags;
 	m->lab[l].next_q = -1;
-	memcpy(state(m, l), m->tmp, m->size);
+	copy_state(m, state(m, l), m->tmp);
 	m->lab[l].next_at = head(m, cell);
 	m->pc[cell].head = l;
 	return l;
@@ -255,6 +277,8 @@ offer(struct arb_turn *t, struct reachmem *m, int cell, int parent,
 	bool	 stop = flags & L_STOP;
 	int	 l, *prev;
 
+	if (head(m, cell) < 0)		/* the first way there */
+		return label_new(t, m, cell, parent, cost, steps, flags);
 	for (prev = &m->pc[cell].head, l = head(m, cell); l >= 0; l = *prev) {
 		struct rlabel *x = &m->lab[l];
 
@@ -271,6 +295,14 @@ offer(struct arb_turn *t, struct reachmem *m, int cell, int parent,
 		prev = &x->next_at;
 	}
 	return label_new(t, m, cell, parent, cost, steps, flags);
+}
+
+/* Has cell c a settled label that no later one can beat (a walk whose
+ * state does not change)?  pc and now are m's, kept by the caller. */
+static inline bool
+settled(const struct rcell *pc, unsigned now, int c)
+{
+	return pc[c].stamp == now && pc[c].done;
 }
 
 /* Board distance to the target: hex, or hops on a graph (found once). */
@@ -364,16 +396,21 @@ reach_search(struct arb_turn *t, const struct order *o, int target,
 	size_t		 queued = 0, i;
 	int		 start = o->cells[0], l, k, n, neard = INT_MAX;
 	int		 goal = -1;
+	bool		 skip;
+	const struct rcell *pcv;
+	unsigned	 now;
 
 	memset(r, 0, sizeof(*r));
 	r->near_label = -1;
 	r->near_to = -1;
 	m->size = rs->walk_size;
+	m->stride = (m->size + 7) / 8 * 8;
 	m->nlab = 0;
 	m->nfound = 0;
 	free(m->tmp);
-	if ((m->tmp = calloc(1, m->size + 1)) == NULL)
+	if ((m->tmp = calloc(2, m->stride + 8)) == NULL)
 		t_nomem(t);
+	m->cur = m->tmp + m->stride + 8;
 	if (m->maxnext == 0) {
 		m->maxnext = 64;
 		if ((m->next = malloc((size_t)m->maxnext * sizeof(int))) ==
@@ -388,6 +425,10 @@ reach_search(struct arb_turn *t, const struct order *o, int target,
 	budget = rs->walk_begin(t, o, m->tmp, &over);
 	r->over = over;
 	r->budget = budget;
+	/* Without a target, no refused step is wanted either. */
+	skip = over.fixed && target < 0;
+	pcv = m->pc;
+	now = m->now;
 	if (budget < 0) {
 		r->near = over;
 		r->near_to = start;
@@ -432,6 +473,8 @@ reach_search(struct arb_turn *t, const struct order *o, int target,
 				if (x->flags & L_DEAD)
 					continue;
 				x->flags |= L_SETTLED;
+				if (!(x->flags & L_STOP))
+					m->pc[x->cell].done = true;
 				if (m->limit > 0 && m->spent >= m->limit) {
 					r->truncated = true;
 					goto done;
@@ -488,8 +531,8 @@ reach_search(struct arb_turn *t, const struct order *o, int target,
 						 * asked again for its clause. */
 						memset(&s, 0, sizeof(s));
 						if (x->parent >= 0) {
-							memcpy(m->tmp, state(m,
-							    x->parent), m->size);
+							copy_state(m, m->tmp,
+							    state(m, x->parent));
 							rs->walk_step(t, o,
 							    m->tmp, m->lab[
 							    x->parent].cell, c,
@@ -505,8 +548,9 @@ reach_search(struct arb_turn *t, const struct order *o, int target,
 				}
 				if (x->steps >= MAXSTEPS)
 					continue;
-				n = rs->walk_next(t, o, state(m, l), c,
-				    m->next, m->maxnext);
+				copy_state(m, m->cur, state(m, l));
+				n = rs->walk_next(t, o, m->cur, c, m->next,
+				    m->maxnext);
 				while (n > m->maxnext) {
 					/* Room for every cell it offers. */
 					int *p = realloc(m->next, (size_t)n *
@@ -516,7 +560,7 @@ reach_search(struct arb_turn *t, const struct order *o, int target,
 						t_nomem(t);
 					m->next = p;
 					m->maxnext = n;
-					n = rs->walk_next(t, o, state(m, l), c,
+					n = rs->walk_next(t, o, m->cur, c,
 					    m->next, m->maxnext);
 				}
 				for (k = 0; k < n; k++) {
@@ -524,9 +568,17 @@ reach_search(struct arb_turn *t, const struct order *o, int target,
 					long	 nc;
 					unsigned char fl;
 
+					/* A cell settled in a walk whose state
+					 * does not change: a step there costs
+					 * no less, with more steps. */
+					if (skip && settled(pcv, now, to))
+						continue;
 					x = &m->lab[l];	/* labels move */
-					memcpy(m->tmp, state(m, l), m->size);
-					memset(&s, 0, sizeof(s));
+					copy_state(m, m->tmp, m->cur);
+					s.cost = 0;
+					s.reason = R_OK;
+					s.rule = NULL;
+					s.stop = s.tested = s.fixed = false;
 					rs->walk_step(t, o, m->tmp, c, to, &s);
 					if (s.reason != R_OK) {
 						if (target >= 0)

@@ -51,6 +51,10 @@ struct wstep {
 					 * R_OK) */
 	bool		 tested;	/* its outcome depends on dice, which
 					 * reach does not foresee */
+	bool		 fixed;		/* walk_begin's: no step of this walk
+					 * changes its state, so that the
+					 * search need not try a step into a
+					 * cell it has settled */
 };
 
 struct ruleset {
@@ -127,8 +131,9 @@ struct ruleset {
 	 * written to to[] (at most max). */
 	int	(*walk_next)(struct arb_turn *, const struct order *,
 		    const void *state, int from, int *to, int max);
-	/* One step from `from` to `to`: fills *s and updates state; a
-	 * refused step leaves s->reason != R_OK (state then undefined). */
+	/* One step from `from` to `to`, a cell walk_next() offered from
+	 * `from`: fills *s and updates state; a refused step leaves
+	 * s->reason != R_OK (state then undefined). */
 	void	(*walk_step)(struct arb_turn *, const struct order *,
 		    void *state, int from, int to, struct wstep *s);
 	/* Whether the walk may end at c (a lake may be crossed but not
