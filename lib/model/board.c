@@ -130,7 +130,7 @@ board_neighbors(const struct board *b, int cell, int out[6])
 	/* As board_step() in every direction, written out: the searches
 	 * call it for every cell they visit. */
 	int	 cols = b->cols, rows = b->rows, c = cell % cols, r = cell / cols;
-	int	 up = ((c & 1) != 0) != b->odd_low ? r : r - 1;	/* NE, NW */
+	int	 up = r - 1 + (((c & 1) != 0) != b->odd_low);	/* NE, NW */
 	int	 n = 0;
 	bool	 w = c > 0, e = c < cols - 1;
 

@@ -49,12 +49,13 @@ struct astate {
  * walk keeps it per hex (struct amemo).
  */
 enum basis { HB_TERRAIN, HB_FLYING, HB_PORTAL, HB_BRIDGE };
-struct hexprice {
-	int32_t		 base;		/* aeonis 2 and 3 */
-	int8_t		 winter, festival, hub;
-	uint8_t		 basis;		/* enum basis */
-	bool		 plains, city;
-	uint8_t		 pad[2];
+struct hexprice {			/* two bytes: one per hex kept */
+	int8_t		 base;		/* aeonis 2 and 3: -1 to 99 */
+	uint8_t		 basis : 2;	/* enum basis */
+	uint8_t		 winter : 1;	/* +1 */
+	uint8_t		 festival : 1;	/* -1 */
+	uint8_t		 hub : 1;	/* -1 */
+	uint8_t		 plains : 1, city : 1;
 };
 
 /* A hex as the walk of one search sees it (walk_begin()). */
@@ -63,9 +64,8 @@ struct amemo {
 	int		 zoc;		/* the unit exerting ZOC, or -1 */
 	struct hexprice	 h;
 	uint8_t		 entry;		/* entry_reason() on a path */
-	bool		 enemy;		/* another player's units are in it */
-	bool		 portal;
-	uint8_t		 pad;
+	uint8_t		 enemy : 1;	/* another player's units are in it */
+	uint8_t		 portal : 1;
 };
 
 struct border {				/* a Borders motion */
@@ -384,8 +384,13 @@ enemy_in(struct arb_turn *t, int c, int p, unsigned flag)
 static int
 zoc_from(struct arb_turn *t, int c, int p)
 {
-	int	 nb[6], i, n = board_neighbors(&t->board, c, nb), u;
+	int	 nb[6], i, n = board_neighbors(&t->board, c, nb), u, any = 0;
 
+	/* Most hexes have no units about them: one test says so. */
+	for (i = 0; i < n; i++)
+		any |= ~t->board.cells[nb[i]].first_unit;	/* -1: none */
+	if (any == 0)
+		return -1;
 	for (i = 0; i < n; i++)
 		for (u = t->board.cells[nb[i]].first_unit; u >= 0;
 		    u = t->units.v[u].next)
@@ -1058,20 +1063,20 @@ price_hex(struct arb_turn *t, const struct astate *st, int to,
 	else if (tr == a->lake && board_has(&t->board, to, a->bridge))
 		h->basis = HB_BRIDGE;
 	else {
-		h->base = a->cost[tr];
+		h->base = (int8_t)a->cost[tr];
 		h->basis = HB_TERRAIN;
 	}
 	/* Modifiers (READINGS). */
 	if (a->winter)
 		h->winter = 1;
 	if (a->festival && st->cav)
-		h->festival = -1;
+		h->festival = 1;
 	if (st->trade) {
 		int nb[6], i, n = board_neighbors(&t->board, to, nb);
 
 		for (i = 0; i < n; i++)
 			if (board_has(&t->board, nb[i], a->hub))
-				h->hub = -1;
+				h->hub = 1;
 	}
 	h->plains = tr == a->plains;
 	h->city = is_city(t, to);
@@ -1093,8 +1098,8 @@ price_step(struct arb_turn *t, struct astate *st, bool from_city,
 
 	p->base = h->base;
 	p->winter = h->winter;
-	p->festival = h->festival;
-	p->hub = h->hub;
+	p->festival = -h->festival;
+	p->hub = -h->hub;
 	p->roads = 0;
 	p->pair = p->flank = false;
 	p->zoc = 0;
@@ -1119,13 +1124,12 @@ price_step(struct arb_turn *t, struct astate *st, bool from_city,
 		st->pair_open = 0;
 	/* aeonis 5: +1 next to an enemy military unit, destination
 	 * included; cavalry skip the first such hex of each Move. */
-	if ((p->zoc_from = zoc) >= 0) {
-		p->zoc = 1;
-		if (st->zoc_free) {
-			p->zoc = 0;
-			p->flank = true;
-			st->zoc_free = 0;
-		}
+	p->zoc_from = zoc;
+	p->zoc = zoc >= 0;
+	if (p->zoc & st->zoc_free) {
+		p->zoc = 0;
+		p->flank = true;
+		st->zoc_free = 0;
 	}
 }
 
@@ -1264,6 +1268,10 @@ walk_next(struct arb_turn *t, const struct order *o, const void *state,
 
 	(void)o;
 	(void)state;
+	for (i = 0; i < n && n <= max; i++) {	/* see reach.c */
+		__builtin_prefetch(&a->memo_v[to[i]]);
+		__builtin_prefetch(&t->board.cells[to[i]]);
+	}
 	if (a->nportals == 0 || !memo(t, from)->portal)
 		return n;
 	k = n;

@@ -38,13 +38,15 @@ struct reachmem {
 	unsigned char	*st;		/* nlab states of stride bytes */
 	size_t		 capst, size;
 	size_t		 stride;	/* size in whole 8-byte words */
+	size_t		 kept;		/* stride, or 0: a fixed walk's labels
+					 * share the first one's state */
 	struct rcell {			/* per cell, in one place for the
 					 * cache: valid when stamp is now */
-		unsigned	 stamp;
+		unsigned	 stamp;	/* now * 2, + 1 once a label left the
+					 * queue here and the walk may go on
+					 * from it */
 		int		 head;	/* its live labels */
 		int		 best;	/* the label found, or -1 */
-		bool		 done;	/* a label left the queue here, and
-					 * the walk may go on from it */
 	}		*pc;
 	int		*dist;		/* per cell: to the target */
 	int		*bfsq;		/* distance()'s queue */
@@ -97,7 +99,7 @@ reachmem(struct arb_turn *t)
 	if (m->bysteps == NULL &&
 	    (m->bysteps = malloc((MAXSTEPS + 2) * sizeof(int))) == NULL)
 		t_nomem(t);
-	if (++m->now == 0) {		/* the stamps wrapped */
+	if (++m->now >= UINT_MAX / 2) {	/* the stamps wrap */
 		for (i = 0; i < n; i++)
 			m->pc[i].stamp = 0;
 		if (m->dstamp != NULL)
@@ -132,7 +134,7 @@ reach_release(struct arb_turn *t)
 static unsigned char *
 state(struct reachmem *m, int l)
 {
-	return m->st + (size_t)l * m->stride;
+	return m->st + (size_t)l * m->kept;
 }
 
 /* A state copied: a few words, not a call to memcpy() for each step. */
@@ -155,11 +157,10 @@ head(struct reachmem *m, int c)
 {
 	struct rcell	*pc = &m->pc[c];
 
-	if (pc->stamp != m->now) {
-		pc->stamp = m->now;
+	if (pc->stamp >> 1 != m->now) {
+		pc->stamp = m->now << 1;
 		pc->head = -1;
 		pc->best = -1;
-		pc->done = false;
 	}
 	return pc->head;
 }
@@ -194,15 +195,16 @@ dominates(const struct ruleset *rs, const struct reachmem *m, long ac,
 	 * from b.  At one cost, fewer steps, then the tie-break. */
 	if (ac > bc || (ac == bc && as > bs) || (astop && !bstop))
 		return false;
-	if (rs->walk_better != NULL ? !rs->walk_better(ast, bst) :
-	    memcmp(ast, bst, m->size) != 0)
+	/* A fixed walk's states are all the same. */
+	if (m->kept != 0 && (rs->walk_better != NULL ?
+	    !rs->walk_better(ast, bst) : memcmp(ast, bst, m->size) != 0))
 		return false;
 	if (ac == bc && as == bs && pathcmp(m, ap, bp) > 0)
 		return false;
 	return true;
 }
 
-static void
+static inline void
 enqueue(struct arb_turn *t, struct reachmem *m, int l, long cur)
 {
 	long	 c = m->lab[l].cost;
@@ -239,7 +241,7 @@ enqueue(struct arb_turn *t, struct reachmem *m, int l, long cur)
 }
 
 /* A new label; its state is m->tmp. */
-static int
+static inline int
 label_new(struct arb_turn *t, struct reachmem *m, int cell, int parent,
     long cost, int steps, unsigned char flags)
 {
@@ -249,8 +251,9 @@ label_new(struct arb_turn *t, struct reachmem *m, int cell, int parent,
 		t_nomem(t);
 	if (m->nlab + 1 > m->caplab)
 		grow(t, &m->lab, &m->caplab, m->nlab + 1, sizeof(*m->lab));
-	if ((m->nlab + 1) * m->stride > m->capst)
-		grow(t, &m->st, &m->capst, (m->nlab + 1) * m->stride, 1);
+	if ((m->nlab + 1) * m->kept + m->stride > m->capst)
+		grow(t, &m->st, &m->capst, (m->nlab + 1) * m->kept + m->stride,
+		    1);
 	m->nlab++;
 	m->lab[l].cost = cost;
 	m->lab[l].cell = cell;
@@ -302,7 +305,7 @@ offer(struct arb_turn *t, struct reachmem *m, int cell, int parent,
 static inline bool
 settled(const struct rcell *pc, unsigned now, int c)
 {
-	return pc[c].stamp == now && pc[c].done;
+	return pc[c].stamp == (now << 1 | 1);
 }
 
 /* Board distance to the target: hex, or hops on a graph (found once). */
@@ -427,6 +430,7 @@ reach_search(struct arb_turn *t, const struct order *o, int target,
 	r->budget = budget;
 	/* Without a target, no refused step is wanted either. */
 	skip = over.fixed && target < 0;
+	m->kept = over.fixed ? 0 : m->stride;
 	pcv = m->pc;
 	now = m->now;
 	if (budget < 0) {
@@ -474,7 +478,7 @@ reach_search(struct arb_turn *t, const struct order *o, int target,
 					continue;
 				x->flags |= L_SETTLED;
 				if (!(x->flags & L_STOP))
-					m->pc[x->cell].done = true;
+					m->pc[x->cell].stamp |= 1;
 				if (m->limit > 0 && m->spent >= m->limit) {
 					r->truncated = true;
 					goto done;
@@ -563,16 +567,28 @@ reach_search(struct arb_turn *t, const struct order *o, int target,
 					n = rs->walk_next(t, o, m->cur, c,
 					    m->next, m->maxnext);
 				}
+				/* A cell settled in a walk whose state does
+				 * not change: a step there costs no less,
+				 * with more steps.  Such cells are left out
+				 * without a branch each: which cells are
+				 * settled is not a pattern a processor can
+				 * guess. */
+				if (skip) {
+					int	 kept = 0;
+
+					for (k = 0; k < n; k++) {
+						int to = m->next[k];
+
+						m->next[kept] = to;
+						kept += !settled(pcv, now, to);
+					}
+					n = kept;
+				}
 				for (k = 0; k < n; k++) {
 					int	 to = m->next[k], nl;
 					long	 nc;
 					unsigned char fl;
 
-					/* A cell settled in a walk whose state
-					 * does not change: a step there costs
-					 * no less, with more steps. */
-					if (skip && settled(pcv, now, to))
-						continue;
 					x = &m->lab[l];	/* labels move */
 					copy_state(m, m->tmp, m->cur);
 					s.cost = 0;
