@@ -58,8 +58,11 @@ struct reachmem {
 	int		*bysteps;	/* the bucket at hand, by steps */
 	int		*next;		/* walk_next's cells */
 	int		 maxnext;
-	int		*found;		/* the cells found, in order */
+	int		*found;		/* the cells found, in order, each
+					 * with its label (pairs) */
 	size_t		 nfound, capfound;
+	bool		 moved;		/* a cell's best label changed after
+					 * it was found */
 	unsigned char	*tmp;		/* a state being tried */
 	unsigned char	*cur;		/* the state of the label expanded */
 	long		 spent;		/* labels settled, all searches */
@@ -410,6 +413,7 @@ reach_search(struct arb_turn *t, const struct order *o, int target,
 	m->stride = (m->size + 7) / 8 * 8;
 	m->nlab = 0;
 	m->nfound = 0;
+	m->moved = false;
 	free(m->tmp);
 	if ((m->tmp = calloc(2, m->stride + 8)) == NULL)
 		t_nomem(t);
@@ -502,11 +506,15 @@ reach_search(struct arb_turn *t, const struct order *o, int target,
 						if (bst < 0) {
 							grow(t, &m->found,
 							    &m->capfound,
-							    m->nfound + 1,
+							    2 * m->nfound + 2,
 							    sizeof(int));
-							m->found[m->nfound++] =
-							    c;
-						}
+							m->found[2 *
+							    m->nfound] = c;
+							m->found[2 *
+							    m->nfound++ + 1] =
+							    l;
+						} else
+							m->moved = true;
 						if (bst < 0 || x->cost <
 						    m->lab[bst].cost ||
 						    (x->cost ==
@@ -646,10 +654,12 @@ done:
 	r->v = t_alloc(t, (m->nfound + 1) * sizeof(*r->v));
 	for (i = 0; i < m->nfound; i++) {
 		struct reach_cell *rc = &r->v[r->n++];
-		const struct rlabel *x = &m->lab[m->pc[m->found[i]].best];
+		int		 b = m->moved ? m->pc[m->found[2 * i]].best :
+				    m->found[2 * i + 1];
+		const struct rlabel *x = &m->lab[b];
 
 		rc->cell = x->cell;
-		rc->label = m->pc[m->found[i]].best;
+		rc->label = b;
 		rc->cost = x->cost;
 		rc->steps = x->steps;
 		rc->stop = x->flags & L_STOP;
