@@ -12,6 +12,13 @@
  * kept with the turn between searches (t->reachmem), so that a turn of
  * many destination orders allocates once; per-cell arrays are reset by a
  * stamp, not cleared.
+ *
+ * Speed (tests/bench/reach): a walk whose state no step changes
+ * (walk_begin's fixed: an aeonis infantry group with range to spare, no
+ * portal) keeps one state for all its labels and, without a target,
+ * never prices a step into a cell it has settled.  Its tests are written
+ * to spare the processor guesses it would get wrong (which neighbours are
+ * settled); the cells' records are asked for before they are read.
  */
 #include <limits.h>
 #include <stdlib.h>
