@@ -86,8 +86,8 @@ struct aeonis {
 	int		*portals;	/* the portal hexes (begin()) */
 	int		 nportals;
 	/* The walk's memo of what a hex says to the group walking (its
-	 * position, its price of its own, whether it may be entered, its
-	 * units and its neighbours' ZOC), found once a search: walk_begin()
+	 * own part of a price, whether it may be entered, its units and its
+	 * neighbours' ZOC), found once a search: walk_begin()
 	 * moves the stamp on.  malloc'ed on the first search of the turn,
 	 * so that a search grows nothing. */
 	struct amemo		*memo_v;

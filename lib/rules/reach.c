@@ -16,9 +16,10 @@
  * Speed (tests/bench/reach): a walk whose state no step changes
  * (walk_begin's fixed: an aeonis infantry group with range to spare, no
  * portal) keeps one state for all its labels and, without a target,
- * never prices a step into a cell it has settled.  Its tests are written
- * to spare the processor guesses it would get wrong (which neighbours are
- * settled); the cells' records are asked for before they are read.
+ * never prices a step into a cell it has settled.  Such cells are left
+ * out without a branch each (which neighbours are settled is no pattern
+ * a processor can guess), and the cells' records are fetched from memory
+ * before they are read.
  */
 #include <limits.h>
 #include <stdlib.h>
