@@ -73,6 +73,7 @@ struct pool {
 void	*pool_alloc(struct pool *, size_t);
 void	 pool_reset(struct pool *);
 void	 pool_release(struct pool *);
+size_t	 pool_size(const struct pool *);	/* bytes of its blocks */
 
 /* A vector of T; MPUSH(m, vec) returns a pointer to a new, zeroed last
  * element. */

@@ -92,6 +92,19 @@ pool_release(struct pool *p)
 	p->spare = NULL;
 }
 
+size_t
+pool_size(const struct pool *p)
+{
+	const struct chunk *c;
+	size_t		 n = 0;
+
+	for (c = p->head; c != NULL; c = c->next)
+		n += sizeof(*c) + c->size;
+	for (c = p->spare; c != NULL; c = c->next)
+		n += sizeof(*c) + c->size;
+	return n;
+}
+
 void
 mem_nomem(struct mem *m)
 {

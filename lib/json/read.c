@@ -46,6 +46,7 @@ ld_start(struct ld *ld, struct mem *m, struct arb_error *e,
 	ld->hints = false;
 	ld->array = NULL;
 	ld->acache = false;
+	ld->ahead = NULL;
 	if (ld->ptr != NULL)
 		ld->ptr[0] = '\0';
 }
@@ -494,19 +495,31 @@ install(void)
 }
 
 /* Parses ld's text with jansson's flags into ld's document (in the pool
- * when the hook is ours); NULL on an error, told in je. */
+ * when the hook is ours); NULL on an error, told in je.  A text parsed
+ * ahead (ld_ahead_take()) is not parsed again. */
 static json_t *
 load(struct ld *ld, size_t flags, json_error_t *je)
 {
+	struct ld_ahead	*a = ld->ahead;
 	json_t		*root;
 	json_malloc_t	 m;
 	json_free_t	 f;
 
 	ld_close(ld);
+	ld->ahead = NULL;
+	if (a != NULL && a->doc != NULL && flags == JSON_DECODE_ANY) {
+		ld->doc = a->doc;
+		ld->pooled = a->pooled;
+		ld->docpool = &a->pool;
+		a->doc = NULL;
+		return ld->doc;
+	}
 	json_get_alloc_funcs(&m, &f);
 	ld->pooled = m == pool_malloc;
-	if (ld->pooled)
+	if (ld->pooled) {
+		ld->docpool = &ld->pool;
 		P = &ld->pool;
+	}
 	short_of_memory = false;
 	root = json_loadb(ld->text, ld->len, JSON_REJECT_DUPLICATES | flags,
 	    je);
@@ -518,6 +531,58 @@ load(struct ld *ld, size_t flags, json_error_t *je)
 		mem_nomem(ld->m);
 	ld->doc = root;
 	return root;
+}
+
+/*
+ * Parses a text ahead as ld_try_parse() would (a UTF-8 byte-order mark
+ * skipped, any value, duplicate keys refused), in this thread, into a's
+ * own pool when the hook is ours.  On any failure a keeps no document
+ * and no memory.
+ */
+void
+ld_ahead_parse(struct ld_ahead *a)
+{
+	json_error_t	 je;
+	json_malloc_t	 m;
+	json_free_t	 f;
+	const char	*text = a->text;
+	size_t		 len = a->len;
+
+	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) {
+		text += 3;
+		len -= 3;
+	}
+	json_get_alloc_funcs(&m, &f);
+	a->pooled = m == pool_malloc;
+	if (a->pooled)
+		P = &a->pool;
+	short_of_memory = false;
+	a->doc = json_loadb(text, len, JSON_REJECT_DUPLICATES |
+	    JSON_DECODE_ANY, &je);
+	P = NULL;
+	if (a->doc == NULL || short_of_memory) {
+		if (a->doc != NULL && !a->pooled)
+			json_decref(a->doc);
+		a->doc = NULL;
+		pool_release(&a->pool);
+	}
+}
+
+/* Frees a's document, unless a reader took it. */
+void
+ld_ahead_drop(struct ld_ahead *a)
+{
+	if (a->doc != NULL && !a->pooled)
+		json_decref(a->doc);
+	a->doc = NULL;
+	pool_release(&a->pool);
+}
+
+void
+ld_ahead_take(struct ld *ld, struct ld_ahead *a)
+{
+	ld->ahead = a;
+	a->taken = true;
 }
 
 /*
@@ -618,16 +683,20 @@ ld_meant(struct ld *ld, const char *typed, const char *const *a,
 	return mem_printf(ld->m, "did you mean \"%.40s\"?", sg.best);
 }
 
-/* Releases the document; the buffers stay for the next file. */
+/* Releases the document; the buffers stay for the next file.  A document
+ * parsed ahead goes back with its own pool, whole. */
 void
 ld_close(struct ld *ld)
 {
-	if (ld->pooled)
+	if (!ld->pooled)
+		json_decref(ld->doc);
+	else if (ld->docpool == &ld->pool)
 		pool_reset(&ld->pool);	/* the document, whole */
 	else
-		json_decref(ld->doc);
+		pool_release(ld->docpool);
 	ld->doc = NULL;
 	ld->pooled = false;
+	ld->docpool = NULL;
 }
 
 void
