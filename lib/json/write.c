@@ -105,6 +105,12 @@ o_indent(struct out *w, int depth)
 	static const char sp[] = "\n                                ";
 	size_t	 n = 2 * (size_t)depth;
 
+	/* Up to seven levels, the common case: one fixed copy. */
+	if (n <= 14 && OUTBUF - w->n >= 16) {
+		memcpy(w->buf + w->n, sp, 16);
+		w->n += n + 1;
+		return;
+	}
 	o_put(w, sp, 1);
 	for (; n > sizeof(sp) - 2; n -= sizeof(sp) - 2)
 		o_put(w, sp + 1, sizeof(sp) - 2);
@@ -158,9 +164,55 @@ unplain8(uint64_t x)
 	    ((b - ones) & ~b) | x) & (ones * 0x80);
 }
 
-/* A JSON string, escaped as jansson escapes it. */
-void
-o_string(struct out *w, const char *str, size_t len)
+/* Whether the n bytes at s are all plain ASCII, written as they are:
+ * eight at a time, the last eight (or four and four) overlapping. */
+static inline bool
+plain(const char *s, size_t n)
+{
+	uint32_t	 a, b;
+	uint64_t	 x;
+	size_t		 i;
+
+	if (n >= 8) {
+		for (i = 0; i + 8 <= n; i += 8) {
+			memcpy(&x, s + i, 8);
+			if (unplain8(x) != 0)
+				return false;
+		}
+		memcpy(&x, s + n - 8, 8);
+		return unplain8(x) == 0;
+	}
+	if (n >= 4) {
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+		return unplain8((uint64_t)a << 32 | b) == 0;
+	}
+	x = 0x2020202020202020ULL;	/* spaces, plain */
+	for (i = 0; i < n; i++)
+		x = x << 8 | (unsigned char)s[i];
+	return unplain8(x) == 0;
+}
+
+/* Copies n bytes that fit: short runs in a few moves, not a call. */
+static inline void
+copy(char *p, const char *s, size_t n)
+{
+	if (n > 16)
+		memcpy(p, s, n);
+	else if (n >= 8) {
+		memcpy(p, s, 8);
+		memcpy(p + n - 8, s + n - 8, 8);
+	} else if (n >= 4) {
+		memcpy(p, s, 4);
+		memcpy(p + n - 4, s + n - 4, 4);
+	} else
+		while (n-- > 0)
+			*p++ = *s++;
+}
+
+/* A JSON string with something to escape, or long. */
+static void
+o_string_slow(struct out *w, const char *str, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)str, *e = s + len;
 	const unsigned char *run = s;
@@ -205,6 +257,26 @@ o_string(struct out *w, const char *str, size_t len)
 	}
 	o_put(w, (const char *)run, (size_t)(s - run));
 	o_put(w, "\"", 1);
+}
+
+/* A JSON string, escaped as jansson escapes it. */
+void
+o_string(struct out *w, const char *str, size_t len)
+{
+	char	*p;
+
+	/* Plain ASCII, the common case: quoted, in one copy. */
+	if (len > OUTBUF - 2 || !plain(str, len)) {
+		o_string_slow(w, str, len);
+		return;
+	}
+	if (len + 2 > OUTBUF - w->n)
+		o_flush(w);
+	p = w->buf + w->n;
+	p[0] = '"';
+	copy(p + 1, str, len);
+	p[len + 1] = '"';
+	w->n += len + 2;
 }
 
 /* A real as jansson writes it with 15 digits: always with a dot or an
