@@ -6,7 +6,9 @@
  * dice, the string map, the loaders' messages through the public
  * interface, and the reach search.
  */
+#include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -754,6 +756,52 @@ test_pooled_parse(void)
 	arb_turn_free(t);
 }
 
+/* mem_printf() gives what snprintf() gives, by hand or not. */
+static void
+test_printf(void)
+{
+	struct arb_turn	*t = arb_turn_new();
+	struct arb_error e;
+	char		 want[2048], big[1100];
+	const char	*got;
+	jmp_buf		 jb;
+	int		 bad = 0;
+
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	memset(&e, 0, sizeof(e));
+	t->mem.err = &e;
+	t->mem.jmp = &jb;
+	if (setjmp(jb) != 0) {
+		CHECK(0);
+		goto out;
+	}
+#define SAME(...) do {							\
+	snprintf(want, sizeof(want), __VA_ARGS__);			\
+	got = mem_printf(&t->mem, __VA_ARGS__);				\
+	if (strcmp(got, want) != 0) {					\
+		bad++;							\
+		printf("mem_printf: \"%s\", not \"%s\"\n", got, want);	\
+	}								\
+} while (0)
+	SAME("plain");
+	SAME("%s and %s", "a", "");
+	SAME("%d %d %d %d", 0, -1, INT_MAX, INT_MIN);
+	SAME("%ld %ld %ld", 0L, LONG_MAX, LONG_MIN);
+	SAME("%u %lu %zu", 0u, ULONG_MAX, (size_t)SIZE_MAX);
+	SAME("100%% %s%%", "sure");
+	SAME("%.40s|%.3s|%.0s|%.10s", big, "abcdef", "abc", "ab");
+	SAME("\"%.40s\"%s", "\xc3\xa9t\xc3\xa9", "\xe2\x82\xac");
+	SAME("%s", big);				/* longer than 512 */
+	SAME("%5d|%-3s|%x|%g", 42, "a", 255u, 1.5);	/* not by hand */
+	SAME("%s%d", "a", 1);
+#undef SAME
+	CHECK(bad == 0);
+out:
+	t->mem.jmp = NULL;
+	arb_turn_free(t);
+}
+
 /* o_string() escapes as jansson does, whatever falls in its eight-byte
  * words: each special byte or character at each place in strings of 0 to
  * 20 bytes. */
@@ -1011,6 +1059,7 @@ main(void)
 	test_pool();
 	test_pooled_parse();
 	test_o_string();
+	test_printf();
 	test_ahead();
 	test_after_run();
 	test_reach();

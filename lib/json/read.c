@@ -58,14 +58,26 @@ ld_start(struct ld *ld, struct mem *m, struct arb_error *e,
 void
 ld_push(struct ld *ld, const char *key)
 {
-	size_t	 n = 1;
+	size_t	 n = 1, plain = strcspn(key, "~/");
 	char	*p;
 
+	if (ld->depth >= ld->mcap)
+		mem_grow(ld->m, &ld->mark, &ld->mcap, ld->depth + 1,
+		    sizeof(*ld->mark));
+	ld->mark[ld->depth++] = ld->plen;
+	if (key[plain] == '\0') {
+		/* Nothing to escape, the common case. */
+		if (ld->plen + plain + 2 > ld->pcap)
+			mem_grow(ld->m, &ld->ptr, &ld->pcap,
+			    ld->plen + plain + 2, 1);
+		p = ld->ptr + ld->plen;
+		*p = '/';
+		memcpy(p + 1, key, plain + 1);
+		ld->plen += plain + 1;
+		return;
+	}
 	for (p = (char *)key; *p != '\0'; p++)
 		n += *p == '~' || *p == '/' ? 2 : 1;
-	mem_grow(ld->m, &ld->mark, &ld->mcap, ld->depth + 1,
-	    sizeof(*ld->mark));
-	ld->mark[ld->depth++] = ld->plen;
 	mem_grow(ld->m, &ld->ptr, &ld->pcap, ld->plen + n + 1, 1);
 	p = ld->ptr + ld->plen;
 	*p++ = '/';
