@@ -242,9 +242,14 @@ quick_printf(char *buf, size_t size, const char *fmt, va_list ap)
 	}
 	for (f = fmt; *f != '\0'; f++) {
 		if (*f != '%') {
-			if (n + 1 >= size)
+			/* The text up to the next conversion, whole. */
+			for (k = 1; f[k] != '%' && f[k] != '\0'; k++)
+				;
+			if (n + k >= size)
 				return -2;
-			buf[n++] = *f;
+			memcpy(buf + n, f, k);
+			n += k;
+			f += k - 1;
 			continue;
 		}
 		f++;

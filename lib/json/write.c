@@ -210,8 +210,9 @@ copy(char *p, const char *s, size_t n)
 			*p++ = *s++;
 }
 
-/* A JSON string with something to escape, or long. */
-static void
+/* A JSON string with something to escape, or long: apart, so that the
+ * common case stays a small function. */
+static void __attribute__((noinline))
 o_string_slow(struct out *w, const char *str, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)str, *e = s + len;
