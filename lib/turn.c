@@ -115,9 +115,11 @@ arb_turn_free(struct arb_turn *t)
  * the helper's while its parse is BUSY and the reader's once DONE.
  *
  * Memory: documents parsed ahead and not yet read may take up to
- * AHEAD_SHARE times the bytes of the orders texts while the map's document
- * is held, and that document's size more once it is dropped; so the peak
- * stays near that of reading the files one after the other.
+ * AHEAD_SHARE times the bytes of the orders texts (about a quarter of
+ * their documents), so that the peak, with the map's document and the
+ * model, stays near that of reading the files one after the other; the
+ * blocks of the map's document and of each document read go to the next
+ * ones, so that their pages are not asked of the system again.
  */
 #define AHEAD_SHARE	3
 #define AHEAD_GROWTH	12	/* a document's bytes by its text's, about */
@@ -135,6 +137,7 @@ struct helper {
 	unsigned char	*parse, *hash;	/* states, by text */
 	size_t		*cost;		/* bytes held by each DONE document */
 	size_t		 budget, held;
+	struct pool	 cache;		/* blocks read documents left */
 	const char	*map;
 	size_t		 maplen;
 	unsigned char	 mapsha[32];
@@ -187,6 +190,7 @@ help(void *arg)
 			est = AHEAD_GROWTH * h->v[i].len;
 			h->parse[i] = BUSY;
 			h->held += est;
+			pool_take(&h->cache, &h->v[i].pool, est);
 			pthread_mutex_unlock(&h->lock);
 			ld_ahead_parse(&h->v[i]);
 			got = pool_size(&h->v[i].pool);
@@ -319,21 +323,31 @@ ahead_end(struct arb_turn *t)
 	for (i = 0; i < t->nahead; i++)
 		ld_ahead_drop(&t->ahead[i]);
 	t->nahead = 0;
+	pool_release(&h->cache);
 	pthread_cond_destroy(&h->cond);
 	pthread_mutex_destroy(&h->lock);
 	free(h);
 	t->helper = NULL;
 }
 
-/* The map is read and its document dropped (size bytes): documents ahead
- * may take its room. */
+/* The map is read: of its document's blocks, as many as the documents
+ * ahead may hold go to them, the rest back to the system. */
 static void
-ahead_map_read(struct arb_turn *t, size_t size)
+ahead_map_read(struct arb_turn *t)
 {
 	struct helper	*h = t->helper;
+	struct ld	*ld = &t->reader;
+	size_t		 i, want = 0;
 
+	ld_close(ld);
+	pool_reset(&ld->pool);
 	pthread_mutex_lock(&h->lock);
-	h->budget += size;
+	for (i = 0; i < h->n; i++)
+		if (h->parse[i] == TODO)
+			want += AHEAD_GROWTH * h->v[i].len;
+	pool_take(&ld->pool, &h->cache, want < h->budget ? want :
+	    h->budget);
+	pool_release(&ld->pool);
 	pthread_cond_broadcast(&h->cond);
 	pthread_mutex_unlock(&h->lock);
 }
@@ -345,7 +359,6 @@ arb_turn_load_map_ahead(struct arb_turn *t, const char *name,
 {
 	jmp_buf		 jb;
 	struct ld	*ld = &t->reader;
-	size_t		 size;
 
 	GUARD(t, e, ahead_end(t); emit_release(t));
 	if (t->rs != NULL || t->helper != NULL)
@@ -357,12 +370,7 @@ arb_turn_load_map_ahead(struct arb_turn *t, const char *name,
 	load_map(t, ld);
 	if (t->helper != NULL) {
 		ahead_map_hash(t);
-		/* The map's document is not kept for the next file's: the
-		 * documents ahead have their own. */
-		ld_close(ld);
-		size = pool_size(&ld->pool);
-		pool_release(&ld->pool);
-		ahead_map_read(t, size);
+		ahead_map_read(t);
 	}
 	t->mem.jmp = NULL;
 	return 0;
@@ -404,8 +412,11 @@ ahead_claim(struct arb_turn *t, size_t i)
 	bool		 done;
 
 	pthread_mutex_lock(&h->lock);
-	if (h->parse[i] == TODO)
+	if (h->parse[i] == TODO) {
 		h->parse[i] = MINE;
+		pool_take(&h->cache, &t->reader.pool,
+		    AHEAD_GROWTH * t->ahead[i].len);
+	}
 	while (h->parse[i] == BUSY)
 		pthread_cond_wait(&h->cond, &h->lock);
 	done = h->parse[i] == DONE;
@@ -422,6 +433,9 @@ ahead_read(struct arb_turn *t, size_t i)
 	pthread_mutex_lock(&h->lock);
 	if (h->parse[i] == DONE)
 		h->held -= h->cost[i];
+	/* The blocks of its document, closed, for the next ones. */
+	pool_give(h->parse[i] == DONE ? &t->ahead[i].pool : &t->reader.pool,
+	    &h->cache);
 	h->parse[i] = USED;
 	pthread_cond_broadcast(&h->cond);
 	pthread_mutex_unlock(&h->lock);

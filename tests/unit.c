@@ -902,7 +902,9 @@ test_ahead(void)
 		    &line, &column), "x")) == 2);
 		CHECK(a.doc == NULL && ld->docpool == &a.pool);
 		ld_close(ld);
-		CHECK(a.pool.head == NULL && a.pool.spare == NULL);
+		/* Its blocks stay with a, for its owner to pass on. */
+		CHECK(a.pool.head == NULL && a.pool.spare != NULL);
+		CHECK(ld->pool.head == NULL && ld->pool.spare == NULL);
 		ld_start(ld, &t->mem, &e, "b.json", b.text, b.len);
 		ld_ahead_take(ld, &b);
 		CHECK(ld_try_parse(ld, text, sizeof(text), &line, &column) ==
@@ -913,7 +915,30 @@ test_ahead(void)
 	t->mem.jmp = NULL;
 	ld_ahead_drop(&a);
 	ld_ahead_drop(&b);
+	CHECK(a.pool.head == NULL && a.pool.spare == NULL);
 	arb_turn_free(t);
+}
+
+/* Blocks pass from pool to pool whole, and are used again. */
+static void
+test_pool_pass(void)
+{
+	struct pool	 a = { NULL, NULL }, b = { NULL, NULL };
+	size_t		 size;
+
+	CHECK(pool_alloc(&a, (size_t)1 << 20) != NULL);
+	CHECK(pool_alloc(&a, 100) != NULL);
+	size = pool_size(&a);
+	pool_give(&a, &b);
+	CHECK(a.head == NULL && a.spare == NULL && b.head == NULL);
+	CHECK(pool_size(&b) == size);
+	pool_take(&b, &a, 1);		/* one block at least */
+	CHECK(a.spare != NULL && pool_size(&a) + pool_size(&b) == size);
+	pool_take(&b, &a, SIZE_MAX);
+	CHECK(b.spare == NULL && pool_size(&a) == size);
+	CHECK(pool_alloc(&a, 1000) != NULL && pool_size(&a) == size);
+	pool_release(&a);
+	pool_release(&b);
 }
 
 static char *
@@ -1061,6 +1086,7 @@ main(void)
 	test_o_string();
 	test_printf();
 	test_ahead();
+	test_pool_pass();
 	test_after_run();
 	test_reach();
 	printf("unit: %d passed, %d failed\n", passed, failed);

@@ -106,6 +106,33 @@ pool_size(const struct pool *p)
 }
 
 void
+pool_give(struct pool *from, struct pool *to)
+{
+	struct chunk	*c;
+
+	pool_reset(from);
+	while ((c = from->spare) != NULL) {
+		from->spare = c->next;
+		c->next = to->spare;
+		to->spare = c;
+	}
+}
+
+void
+pool_take(struct pool *from, struct pool *to, size_t want)
+{
+	struct chunk	*c;
+	size_t		 got = 0;
+
+	while (got < want && (c = from->spare) != NULL) {
+		from->spare = c->next;
+		c->next = to->spare;
+		to->spare = c;
+		got += c->size;
+	}
+}
+
+void
 mem_nomem(struct mem *m)
 {
 	mem_fail(m, ARB_ENOMEM, "out of memory");

@@ -696,16 +696,15 @@ ld_meant(struct ld *ld, const char *typed, const char *const *a,
 }
 
 /* Releases the document; the buffers stay for the next file.  A document
- * parsed ahead goes back with its own pool, whole. */
+ * parsed ahead goes back to its own pool, whole, whose blocks its owner
+ * (ld_ahead_drop() at the latest) gives back. */
 void
 ld_close(struct ld *ld)
 {
 	if (!ld->pooled)
 		json_decref(ld->doc);
-	else if (ld->docpool == &ld->pool)
-		pool_reset(&ld->pool);	/* the document, whole */
 	else
-		pool_release(ld->docpool);
+		pool_reset(ld->docpool);	/* the document, whole */
 	ld->doc = NULL;
 	ld->pooled = false;
 	ld->docpool = NULL;
