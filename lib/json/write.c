@@ -280,6 +280,39 @@ o_string(struct out *w, const char *str, size_t len)
 	w->n += len + 2;
 }
 
+/*
+ * An object's member begins: a comma unless it is the first, a newline,
+ * depth levels of two spaces, the key quoted and ": ", in one move when
+ * the key is short and plain.
+ */
+void
+o_key(struct out *w, bool comma, int depth, const char *key)
+{
+	static const char sp[] = "\n                                ";
+	size_t	 n = strlen(key), d = 2 * (size_t)depth;
+	char	*p;
+
+	if (d > sizeof(sp) - 2 || n > 64 || OUTBUF - w->n < n + sizeof(sp) +
+	    8 || !plain(key, n)) {
+		if (comma)
+			o_put(w, ",", 1);
+		o_indent(w, depth);
+		o_string(w, key, n);
+		o_put(w, ": ", 2);
+		return;
+	}
+	p = w->buf + w->n;
+	*p = ',';
+	p += comma;
+	memcpy(p, sp, sizeof(sp));
+	p += d + 1;
+	*p++ = '"';
+	copy(p, key, n);
+	p += n;
+	memcpy(p, "\": ", 3);
+	w->n = (size_t)(p + 3 - w->buf);
+}
+
 /* A real as jansson writes it with 15 digits: always with a dot or an
  * exponent, the exponent with no "+" and no leading zeros. */
 void
