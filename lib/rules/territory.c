@@ -65,6 +65,7 @@ struct terr {
 	int		*mine;		/* skirmish: one player's packets */
 	int		*pend;		/* indices of moving packets */
 	size_t		 npend;
+	uint64_t	*keys;		/* sort_by_dest()'s, twice pk.n */
 	int		 step;
 };
 
@@ -357,8 +358,9 @@ arrive(struct arb_turn *t, int i, const char *why)
 	p->at = c;
 }
 
-/* qsort on the pending packets: by destination, then priority. */
-static struct arb_turn *S;
+/* qsort on the pending packets: by destination, then priority.  The turn
+ * the comparisons read, this thread's: turns run in parallel threads. */
+static _Thread_local struct arb_turn *S;
 
 static int
 by_dest(const void *a, const void *b)
@@ -403,6 +405,47 @@ by_seq(const void *a, const void *b)
 	const struct packet *q = &T_(S)->pk.v[*(const int *)b];
 
 	return (p->seq > q->seq) - (p->seq < q->seq);
+}
+
+/*
+ * Sorts the pending packets as by_dest does, in linear time: each as the
+ * key destination * packets + its index (which follows its priority),
+ * sorted 11 bits at a time; a short list by qsort.  The keys are distinct,
+ * so the order is the same either way.
+ */
+static void
+sort_by_dest(struct arb_turn *t, struct terr *r)
+{
+	uint64_t	*a = r->keys, *b = r->keys + r->pk.n, *x, max;
+	size_t		 n = r->npend, i, k, sum, c, cnt[2048];
+	unsigned	 shift;
+
+	if (n < 512) {
+		S = t;
+		qsort(r->pend, n, sizeof(int), by_dest);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		a[i] = (uint64_t)r->pk.v[r->pend[i]].dest * r->pk.n +
+		    (uint64_t)r->pend[i];
+	max = (uint64_t)t->board.ncells * r->pk.n;
+	for (shift = 0; shift < 64 && max >> shift != 0; shift += 11) {
+		memset(cnt, 0, sizeof(cnt));
+		for (i = 0; i < n; i++)
+			cnt[a[i] >> shift & 2047]++;
+		for (sum = 0, k = 0; k < 2048; k++) {
+			c = cnt[k];
+			cnt[k] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			b[cnt[a[i] >> shift & 2047]++] = a[i];
+		x = a;
+		a = b;
+		b = x;
+	}
+	for (i = 0; i < n; i++)
+		r->pend[i] = (int)(a[i] % r->pk.n);
 }
 
 /* Drops what no longer moves from the pending list. */
@@ -833,7 +876,7 @@ step(struct arb_turn *t, int s)
 			}
 		}
 		compact(r);
-		qsort(r->pend, r->npend, sizeof(int), by_dest);
+		sort_by_dest(t, r);
 		/* b: into a neutral territory one player targets. */
 		for (i = 0; i < r->npend; i = j) {
 			struct packet	*p = &r->pk.v[r->pend[i]];
@@ -880,7 +923,7 @@ step(struct arb_turn *t, int s)
 			continue;
 		}
 		/* e: invasions, one player into another's territory. */
-		qsort(r->pend, r->npend, sizeof(int), by_dest);
+		sort_by_dest(t, r);
 		for (i = 0; i < r->npend; i = j) {
 			int c = r->pk.v[r->pend[i]].dest;
 
@@ -949,6 +992,7 @@ resolve(struct arb_turn *t)
 	r->list = t_alloc(t, (r->pk.n + 1) * sizeof(int));
 	r->bylink = t_alloc(t, (r->pk.n + 1) * sizeof(int));
 	r->mine = t_alloc(t, (r->pk.n + 1) * sizeof(int));
+	r->keys = t_alloc(t, 2 * (r->pk.n + 1) * sizeof(*r->keys));
 	step(t, 1);
 	step(t, 2);
 	for (i = 0; i < r->pk.n; i++) {
