@@ -121,7 +121,7 @@ arb_turn_free(struct arb_turn *t)
  * blocks of the map's document and of each document read go to the next
  * ones, so that their pages are not asked of the system again.
  */
-#define AHEAD_SHARE	3
+#define AHEAD_SHARE	4
 #define AHEAD_GROWTH	12	/* a document's bytes by its text's, about */
 
 enum { TODO, BUSY, DONE, MINE, USED };
