@@ -115,7 +115,7 @@ arb_turn_free(struct arb_turn *t)
  * the helper's while its parse is BUSY and the reader's once DONE.
  *
  * Memory: documents parsed ahead and not yet read may take up to
- * AHEAD_SHARE times the bytes of the orders texts (about a quarter of
+ * AHEAD_SHARE times the bytes of the orders texts (about a third of
  * their documents), so that the peak, with the map's document and the
  * model, stays near that of reading the files one after the other; the
  * blocks of the map's document and of each document read go to the next
