@@ -38,6 +38,8 @@
 enum { ARMIES };
 enum { K_MOVE };
 
+#define TSTEPS	2	/* territory 1: steps per turn */
+
 struct packet {
 	int	 order;
 	int	 player;
@@ -46,6 +48,8 @@ struct packet {
 	int	 next_here;	/* next packet that arrived in dest this step */
 	int	 seq;		/* priority: place in the order sequence */
 	bool	 moving;	/* not yet arrived or dead this step */
+	int	 ncells;	/* its order's path, kept here: the steps */
+	int	 cells[TSTEPS + 1];	/* read it without the order */
 };
 
 struct terr {
@@ -175,7 +179,6 @@ begin(struct arb_turn *t)
 	memcpy(r->avail, armies(t), n * sizeof(int));
 }
 
-#define TSTEPS	2	/* territory 1: steps per turn */
 
 /*
  * A step of a move, from a to b: R_OK, or why it is refused with the
@@ -262,11 +265,13 @@ take(struct arb_turn *t, struct packet *p, int amount, int at, int target,
 	l = loss_add(t, p->player, at, amount, cause, p->order);
 	l->target = target;
 	l->step = T_(t)->step;
-	trace_event(t, "loss", "order", TF_STR, t->orders.v[p->order].id,
-	    "player", TF_STR, t->players.v[p->player].name, "at", TF_CELL,
-	    (long)at, "target", TF_CELL, (long)target, "armies", TF_INT,
-	    (long)amount, "left", TF_INT, (long)p->n, "cause", TF_STR, cause,
-	    NULL);
+	if (t->flags & ARB_TRACE)
+		trace_event(t, "loss", "order", TF_STR,
+		    t->orders.v[p->order].id, "player", TF_STR,
+		    t->players.v[p->player].name, "at", TF_CELL, (long)at,
+		    "target", TF_CELL, (long)target, "armies", TF_INT,
+		    (long)amount, "left", TF_INT, (long)p->n, "cause", TF_STR,
+		    cause, NULL);
 }
 
 /*
@@ -329,15 +334,16 @@ arrive(struct arb_turn *t, int i, const char *why)
 	struct terr	*r = T_(t);
 	struct packet	*p = &r->pk.v[i];
 	int		 c = p->dest;
-	struct order	*o = &t->orders.v[p->order];
 
 	p->moving = false;
 	if (p->n == 0)
 		return;
-	trace_event(t, "arrive", "order", TF_STR, o->id, "player", TF_STR,
-	    t->players.v[p->player].name, "from", TF_CELL, (long)p->at,
-	    "to", TF_CELL, (long)c, "armies", TF_INT, (long)p->n, "why",
-	    TF_STR, why, NULL);
+	if (t->flags & ARB_TRACE)
+		trace_event(t, "arrive", "order", TF_STR,
+		    t->orders.v[p->order].id, "player", TF_STR,
+		    t->players.v[p->player].name, "from", TF_CELL,
+		    (long)p->at, "to", TF_CELL, (long)c, "armies", TF_INT,
+		    (long)p->n, "why", TF_STR, why, NULL);
 	armies(t)[c] += p->n;
 	if (t->board.cells[c].owner != p->player) {
 		/* territory 3: moving in claims; loyalty starts again. */
@@ -847,13 +853,12 @@ step(struct arb_turn *t, int s)
 	r->npend = 0;
 	for (i = 0; i < r->pk.n; i++) {
 		struct packet	*p = &r->pk.v[i];
-		struct order	*o = &t->orders.v[p->order];
 
-		if (p->n == 0 || o->ncells <= s)
+		if (p->n == 0 || p->ncells <= s)
 			continue;
 		/* Ruling T2: movers leave first; they do not defend. */
-		p->at = o->cells[s - 1];
-		p->dest = o->cells[s];
+		p->at = p->cells[s - 1];
+		p->dest = p->cells[s];
 		p->moving = true;
 		armies(t)[p->at] -= p->n;
 		r->pend[r->npend++] = (int)i;
@@ -966,6 +971,7 @@ resolve(struct arb_turn *t)
 {
 	struct terr	*r = T_(t);
 	size_t		 i, n = (size_t)t->board.ncells;
+	int		 k;
 
 	r->pk.v = t_alloc(t, (t->sequence.n + 1) * sizeof(*r->pk.v));
 	for (i = 0; i < t->sequence.n; i++) {
@@ -980,6 +986,10 @@ resolve(struct arb_turn *t)
 		p->n = p->n0 = (int)o->n;
 		p->seq = (int)i;
 		p->next_here = -1;
+		/* validate() held the path to TSTEPS steps. */
+		p->ncells = o->ncells;
+		for (k = 0; k < o->ncells && k <= TSTEPS; k++)
+			p->cells[k] = o->cells[k];
 	}
 	r->here = t_alloc(t, n * sizeof(int));
 	r->here_step = t_alloc(t, n * sizeof(int));
