@@ -24,7 +24,7 @@ WARNINGS = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 # `make check` can install them first and still build in the same run.
 # libgvc: Graphviz, which lays out a graph board's picture (format/svg.c).
 JANSSON_CFLAGS = `$(PKG_CONFIG) --cflags jansson libsodium libgvc`
-JANSSON_LIBS = `$(PKG_CONFIG) --libs jansson libsodium libgvc` -lm	# -lm: geom.c
+JANSSON_LIBS = `$(PKG_CONFIG) --libs jansson libsodium libgvc` -lm -pthread # -lm: geom.c; -pthread: turn.c
 # Warnings are errors in make check and CI (WERROR=-Werror), not in a
 # user's plain build, where a newer compiler's new warning must not stop it.
 WERROR	?=
@@ -289,7 +289,7 @@ install: arbiter libarbiter.a
 	    "includedir=$$i" "" "Name: arbiter" \
 	    "Description: turn adjudicator for hex and territory wargames" \
 	    "Version: $$v" "Requires.private: jansson libsodium libgvc" \
-	    'Libs: -L$${libdir} -larbiter' "Libs.private: -lm" \
+	    'Libs: -L$${libdir} -larbiter' "Libs.private: -lm -pthread" \
 	    'Cflags: -I$${includedir}' \
 	    >"$(DESTDIR)$(LIBDIR)/pkgconfig/arbiter.pc"
 	chmod 0644 "$(DESTDIR)$(LIBDIR)/pkgconfig/arbiter.pc"

@@ -184,10 +184,11 @@ parse_bytes(const char *s)
 /*
  * Reads a whole file ("-": standard input), but no more than max_input
  * bytes, so that /dev/zero or an endless pipe is refused as soon as it
- * passes the limit.  NULL after a message, with *rc the exit status.
+ * passes the limit.  NULL after a message (none when quiet), with *rc
+ * the exit status.
  */
 static char *
-slurp(const char *path, size_t *len, int *rc)
+slurp_as(const char *path, size_t *len, int *rc, bool quiet)
 {
 	FILE		*fp = stdin;
 	const char	*name = "<stdin>";
@@ -200,8 +201,9 @@ slurp(const char *path, size_t *len, int *rc)
 		fp = fopen(path, "rb");
 	}
 	if (fp == NULL) {
-		fprintf(stderr, "%s: cannot open %s: %s\n", progname, path,
-		    strerror(errno));
+		if (!quiet)
+			fprintf(stderr, "%s: cannot open %s: %s\n", progname,
+			    path, strerror(errno));
 		return NULL;
 	}
 	for (;;) {
@@ -212,8 +214,9 @@ slurp(const char *path, size_t *len, int *rc)
 			if (cap > max_input + 1)
 				cap = (size_t)max_input + 1;
 			if ((p = realloc(buf, cap)) == NULL) {
-				fprintf(stderr, "%s: %s: out of memory\n",
-				    progname, name);
+				if (!quiet)
+					fprintf(stderr, "%s: %s: out of "
+					    "memory\n", progname, name);
 				*rc = EXIT_INTERNAL;
 				goto fail;
 			}
@@ -226,13 +229,15 @@ slurp(const char *path, size_t *len, int *rc)
 			break;
 	}
 	if (ferror(fp)) {
-		fprintf(stderr, "%s: cannot read %s: %s\n", progname, name,
-		    strerror(errno));
+		if (!quiet)
+			fprintf(stderr, "%s: cannot read %s: %s\n", progname,
+			    name, strerror(errno));
 		goto fail;
 	}
 	if (n > max_input) {
-		fprintf(stderr, "%s: %s: larger than %llu bytes (see "
-		    "--max-input)\n", progname, name, max_input);
+		if (!quiet)
+			fprintf(stderr, "%s: %s: larger than %llu bytes (see "
+			    "--max-input)\n", progname, name, max_input);
 		goto fail;
 	}
 	if (fp != stdin)
@@ -244,6 +249,12 @@ fail:
 	if (fp != stdin)
 		fclose(fp);
 	return NULL;
+}
+
+static char *
+slurp(const char *path, size_t *len, int *rc)
+{
+	return slurp_as(path, len, rc, false);
 }
 
 /*
@@ -1031,6 +1042,8 @@ write_all(struct arb_turn *t, const char *const names[], bool trace,
 struct operand {
 	char	*path;
 	char	*player;	/* or NULL */
+	char	*text;		/* read ahead of the map, or NULL */
+	size_t	 len;
 };
 
 /*
@@ -2183,6 +2196,8 @@ run(int argc, char **argv, struct arb_turn *t)
 	int		 nwith = 0;
 	unsigned char	 key[ARB_SECRET_LEN];
 	struct operand	*ops = NULL;
+	struct arb_text	*ahead = NULL;
+	int		 nahead;
 	struct arb_error e;
 	char		*text, *end;
 	size_t		 len;
@@ -2420,8 +2435,25 @@ run(int argc, char **argv, struct arb_turn *t)
 
 	if ((text = slurp(argv[0], &len, &rc)) == NULL)
 		goto out;
-	rc = arb_turn_load_map(t, strcmp(argv[0], "-") == 0 ?
-	    "<stdin>" : argv[0], text, len, &e);
+	/* The orders files are read now, so that the library parses them
+	 * while it loads the map (arb_turn_load_map_ahead()): as many as
+	 * can be read, in order; the first that cannot is read again in
+	 * its turn below, which says why, after the map's own errors. */
+	if ((ahead = calloc((size_t)nops + 1, sizeof(*ahead))) == NULL) {
+		free(text);
+		rc = nomem();
+		goto out;
+	}
+	for (nahead = 0; nahead < nops; nahead++) {
+		ops[nahead].text = slurp_as(ops[nahead].path, &ops[nahead].len,
+		    &rc, true);
+		if (ops[nahead].text == NULL)
+			break;
+		ahead[nahead].text = ops[nahead].text;
+		ahead[nahead].len = ops[nahead].len;
+	}
+	rc = arb_turn_load_map_ahead(t, strcmp(argv[0], "-") == 0 ?
+	    "<stdin>" : argv[0], text, len, ahead, (size_t)nahead, &e);
 	free(text);
 	if (rc != 0) {
 		rc = report(&e);
@@ -2441,11 +2473,14 @@ run(int argc, char **argv, struct arb_turn *t)
 	if (rc != 0)
 		goto out;
 	for (i = 0; i < nops; i++) {
-		if ((text = slurp(ops[i].path, &len, &rc)) == NULL)
+		if ((text = ops[i].text) != NULL)
+			len = ops[i].len;
+		else if ((text = slurp(ops[i].path, &len, &rc)) == NULL)
 			goto out;
 		rc = arb_turn_load_orders(t, ops[i].path, ops[i].player, text,
 		    len, &e);
 		free(text);
+		ops[i].text = NULL;
 		if (rc != 0) {
 			rc = report(&e);
 			goto out;
@@ -2482,7 +2517,10 @@ run(int argc, char **argv, struct arb_turn *t)
 out:
 	while (npaths > 0)
 		free(paths[--npaths]);
+	for (i = 0; ops != NULL && i < nops; i++)
+		free(ops[i].text);
 	free(ops);
+	free(ahead);
 	return rc;
 }
 

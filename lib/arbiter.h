@@ -20,7 +20,9 @@
  *
  * The library keeps no state outside a turn (but for per-thread pointers
  * to the turn being read or written, set by each call): turns may be
- * adjudicated at once in several threads, one thread to a turn.
+ * adjudicated at once in several threads, one thread to a turn.  Only
+ * arb_turn_load_map_ahead() starts a thread of its own, and joins it
+ * before it returns.
  *
  * A program that uses jansson itself: before main() the library sets
  * jansson's allocation functions (json_set_alloc_funcs) to its own, which
@@ -91,6 +93,29 @@ int		 arb_turn_load_map(struct arb_turn *t, const char *name,
  */
 int		 arb_turn_load_orders(struct arb_turn *t, const char *name,
 		    const char *player, const char *text, size_t len,
+		    struct arb_error *e);
+
+/*
+ * arb_turn_load_map(), and meanwhile the reading of the orders files to
+ * come: their JSON is parsed and their SHA-256 taken on a second thread
+ * (a POSIX thread, started and joined within the call) while the map
+ * loads in this one.  Load them afterwards with arb_turn_load_orders(),
+ * giving each the same text pointer and length: a text given here is then
+ * not parsed again.  The texts must stay unchanged until they are loaded
+ * (or the turn is freed); what is not loaded is dropped by
+ * arb_turn_free().  Everything else is as with arb_turn_load_map() and
+ * arb_turn_load_orders(): the same results, problems and errors, in the
+ * same order; an error in the map is the error, whatever the orders
+ * hold.  When no thread can be started the call does all the work in
+ * this one.  Returns 0, or -1 as above.
+ */
+struct arb_text {
+	const char	*text;
+	size_t		 len;
+};
+int		 arb_turn_load_map_ahead(struct arb_turn *t,
+		    const char *name, const char *text, size_t len,
+		    const struct arb_text *orders, size_t norders,
 		    struct arb_error *e);
 
 /* The name of the map's rule system (lent, static), or NULL before the map

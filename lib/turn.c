@@ -7,8 +7,12 @@
  * (players in turn order, each player's orders in file order; a rule
  * system called only through struct ruleset).  Uses every layer below.
  */
+#define _POSIX_C_SOURCE 200809L	/* pthreads */
+
 #include <limits.h>
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,8 +29,14 @@ arb_rulesets(void)
 struct arb_turn *
 arb_turn_new(void)
 {
-	return calloc(1, sizeof(struct arb_turn));
+	struct arb_turn	*t = calloc(1, sizeof(struct arb_turn));
+
+	if (t != NULL)
+		t->ahead_cur = -1;
+	return t;
 }
+
+static void	ahead_end(struct arb_turn *);
 
 void
 arb_turn_free(struct arb_turn *t)
@@ -71,6 +81,7 @@ arb_turn_free(struct arb_turn *t)
 	strmap_release(&t->board.piece_ids);
 	emit_release(t);
 	pool_release(&t->wpool);
+	ahead_end(t);
 	mem_release(&t->mem);
 	free(t);
 }
@@ -93,22 +104,360 @@ arb_turn_free(struct arb_turn *t)
 	}								\
 } while (0)
 
+/*
+ * The second thread of arb_turn_load_map_ahead().  While the map loads in
+ * the caller's thread, and then while the orders load, it parses the
+ * orders texts in their order, each into its own pool, and takes the
+ * SHA-256 of each text and of the map.  The caller's thread parses a text
+ * itself when it comes to one the helper has not begun, and waits for one
+ * it has.  What the helper touches (its struct, the texts ahead and their
+ * pools) is shared under its lock, by the states below: a text's pool is
+ * the helper's while its parse is BUSY and the reader's once DONE.
+ *
+ * Memory: documents parsed ahead and not yet read may take up to
+ * AHEAD_SHARE times the bytes of the orders texts (about a third of
+ * their documents), so that the peak, with the map's document and the
+ * model, stays near that of reading the files one after the other; the
+ * blocks of the map's document and of each document read go to the next
+ * ones, so that their pages are not asked of the system again.
+ */
+#define AHEAD_SHARE	4
+#define AHEAD_GROWTH	12	/* a document's bytes by its text's, about */
+
+enum { TODO, BUSY, DONE, MINE, USED };
+
+struct helper {
+	pthread_t	 thread;
+	bool		 running;
+	pthread_mutex_t	 lock;
+	pthread_cond_t	 cond;		/* any state changed */
+	bool		 stop;
+	struct ld_ahead	*v;
+	size_t		 n;
+	unsigned char	*parse, *hash;	/* states, by text */
+	size_t		*cost;		/* bytes held by each DONE document */
+	size_t		 budget, held;
+	struct pool	 cache;		/* blocks read documents left */
+	const char	*map;
+	size_t		 maplen;
+	unsigned char	 mapsha[32];
+	int		 maphash;	/* TODO, BUSY or DONE */
+};
+
+/* The next thing the helper may do, with the lock held: parse text *i
+ * (1), hash text *i (2) or the map (3); 0: nothing yet; -1: nothing
+ * left. */
+static int
+next_task(struct helper *h, size_t *i)
+{
+	size_t	 k, est;
+	bool	 left = false;
+
+	if (h->maphash == TODO)
+		return 3;
+	for (k = 0; k < h->n && h->parse[k] != TODO; k++)
+		;
+	if (k < h->n) {
+		left = true;
+		est = AHEAD_GROWTH * h->v[k].len;
+		if (h->held + est <= h->budget) {
+			*i = k;
+			return 1;
+		}
+	}
+	for (k = 0; k < h->n; k++)
+		if (h->hash[k] == TODO) {
+			*i = k;
+			return 2;
+		}
+	return left ? 0 : -1;
+}
+
+static void *
+help(void *arg)
+{
+	struct helper	*h = arg;
+	size_t		 i = 0, est, got;
+	int		 task;
+
+	pthread_mutex_lock(&h->lock);
+	while (!h->stop && (task = next_task(h, &i)) >= 0) {
+		if (task == 0) {
+			pthread_cond_wait(&h->cond, &h->lock);
+			continue;
+		}
+		if (task == 1) {
+			est = AHEAD_GROWTH * h->v[i].len;
+			h->parse[i] = BUSY;
+			h->held += est;
+			pool_take(&h->cache, &h->v[i].pool, est);
+			pthread_mutex_unlock(&h->lock);
+			ld_ahead_parse(&h->v[i]);
+			got = pool_size(&h->v[i].pool);
+			pthread_mutex_lock(&h->lock);
+			h->held = h->held - est + got;
+			h->cost[i] = got;
+			h->parse[i] = DONE;
+		} else if (task == 2) {
+			h->hash[i] = BUSY;
+			pthread_mutex_unlock(&h->lock);
+			fair_sha256(h->v[i].text, h->v[i].len,
+			    h->v[i].sha256);
+			pthread_mutex_lock(&h->lock);
+			h->hash[i] = DONE;
+		} else {
+			h->maphash = BUSY;
+			pthread_mutex_unlock(&h->lock);
+			fair_sha256(h->map, h->maplen, h->mapsha);
+			pthread_mutex_lock(&h->lock);
+			h->maphash = DONE;
+		}
+		pthread_cond_broadcast(&h->cond);
+	}
+	pthread_mutex_unlock(&h->lock);
+	return NULL;
+}
+
+/*
+ * Starts the helper on the orders texts; false (nothing ahead) when it
+ * cannot be had: the turn is then read in this thread alone, as by
+ * arb_turn_load_map().
+ */
+static bool
+ahead_start(struct arb_turn *t, const char *text, size_t len,
+    const struct arb_text *orders, size_t n)
+{
+	struct helper	*h;
+	size_t		 i;
+
+	if (n == 0)
+		return false;
+	t->ahead = t_alloc(t, n * sizeof(*t->ahead));
+	if ((h = calloc(1, sizeof(*h) + n * (2 + sizeof(size_t)))) == NULL)
+		return false;
+	h->cost = (size_t *)(h + 1);
+	h->parse = (unsigned char *)(h->cost + n);
+	h->hash = h->parse + n;
+	for (i = 0; i < n; i++) {
+		t->ahead[i].text = orders[i].text;
+		t->ahead[i].len = orders[i].len;
+		h->budget += AHEAD_SHARE * orders[i].len;
+	}
+	h->v = t->ahead;
+	h->n = n;
+	h->map = text;
+	h->maplen = len;
+	if (pthread_mutex_init(&h->lock, NULL) != 0) {
+		free(h);
+		return false;
+	}
+	if (pthread_cond_init(&h->cond, NULL) != 0) {
+		pthread_mutex_destroy(&h->lock);
+		free(h);
+		return false;
+	}
+	if (pthread_create(&h->thread, NULL, help, h) != 0) {
+		pthread_cond_destroy(&h->cond);
+		pthread_mutex_destroy(&h->lock);
+		free(h);
+		return false;
+	}
+	h->running = true;
+	t->nahead = n;
+	t->helper = h;
+	return true;
+}
+
+/*
+ * Waits for the helper to end (told to stop first unless everything it
+ * does is still wanted).  What it parsed stays for arb_turn_load_orders().
+ */
+static void
+ahead_join(struct arb_turn *t, bool stop)
+{
+	struct helper	*h = t->helper;
+
+	if (h == NULL || !h->running)
+		return;
+	pthread_mutex_lock(&h->lock);
+	if (stop)
+		h->stop = true;
+	pthread_cond_broadcast(&h->cond);
+	pthread_mutex_unlock(&h->lock);
+	pthread_join(h->thread, NULL);
+	h->running = false;
+}
+
+/* The map's hash, before its text goes back to the caller: the
+ * helper's, or taken here when it has not begun it. */
+static void
+ahead_map_hash(struct arb_turn *t)
+{
+	struct helper	*h = t->helper;
+	bool		 mine;
+
+	pthread_mutex_lock(&h->lock);
+	if ((mine = h->maphash == TODO))
+		h->maphash = MINE;
+	while (h->maphash == BUSY)
+		pthread_cond_wait(&h->cond, &h->lock);
+	pthread_mutex_unlock(&h->lock);
+	if (mine)
+		fair_sha256(h->map, h->maplen, t->mapsha);
+	else
+		memcpy(t->mapsha, h->mapsha, sizeof(t->mapsha));
+	h->map = NULL;
+}
+
+/* Ends the helper and drops what it parsed (the map failed, or the
+ * turn is freed). */
+static void
+ahead_end(struct arb_turn *t)
+{
+	struct helper	*h = t->helper;
+	size_t		 i;
+
+	if (h == NULL)
+		return;
+	ahead_join(t, true);
+	for (i = 0; i < t->nahead; i++)
+		ld_ahead_drop(&t->ahead[i]);
+	t->nahead = 0;
+	pool_release(&h->cache);
+	pthread_cond_destroy(&h->cond);
+	pthread_mutex_destroy(&h->lock);
+	free(h);
+	t->helper = NULL;
+}
+
+/* The map is read: of its document's blocks, as many as the documents
+ * ahead may hold go to them, the rest back to the system. */
+static void
+ahead_map_read(struct arb_turn *t)
+{
+	struct helper	*h = t->helper;
+	struct ld	*ld = &t->reader;
+	size_t		 i, want = 0;
+
+	ld_close(ld);
+	pool_reset(&ld->pool);
+	pthread_mutex_lock(&h->lock);
+	for (i = 0; i < h->n; i++)
+		if (h->parse[i] == TODO)
+			want += AHEAD_GROWTH * h->v[i].len;
+	pool_take(&ld->pool, &h->cache, want < h->budget ? want :
+	    h->budget);
+	pool_release(&ld->pool);
+	pthread_cond_broadcast(&h->cond);
+	pthread_mutex_unlock(&h->lock);
+}
+
 int
-arb_turn_load_map(struct arb_turn *t, const char *name, const char *text,
-    size_t len, struct arb_error *e)
+arb_turn_load_map_ahead(struct arb_turn *t, const char *name,
+    const char *text, size_t len, const struct arb_text *orders,
+    size_t norders, struct arb_error *e)
 {
 	jmp_buf		 jb;
 	struct ld	*ld = &t->reader;
 
-	GUARD(t, e, emit_release(t));
-	if (t->rs != NULL)
+	GUARD(t, e, ahead_end(t); emit_release(t));
+	if (t->rs != NULL || t->helper != NULL)
 		t_fail(t, ARB_EINTERNAL, "the map is loaded already");
 	ld_start(ld, &t->mem, e, name, text, len);
 	t->mapfile = t_strdup(t, name);
-	fair_sha256(text, len, t->mapsha);
+	if (!ahead_start(t, text, len, orders, norders))
+		fair_sha256(text, len, t->mapsha);
 	load_map(t, ld);
+	if (t->helper != NULL) {
+		ahead_map_hash(t);
+		ahead_map_read(t);
+	}
 	t->mem.jmp = NULL;
 	return 0;
+}
+
+int
+arb_turn_load_map(struct arb_turn *t, const char *name, const char *text,
+    size_t len, struct arb_error *e)
+{
+	return arb_turn_load_map_ahead(t, name, text, len, NULL, 0, e);
+}
+
+/* The text parsed ahead for this file, if any: the same bytes, given
+ * again, and not yet read; -1 when none. */
+static long
+ahead_find(struct arb_turn *t, const char *text, size_t len)
+{
+	struct ld_ahead	*a;
+	size_t		 i, k;
+
+	for (k = 0; k < t->nahead; k++) {
+		i = (t->ahead_next + k) % t->nahead;
+		a = &t->ahead[i];
+		if (!a->taken && a->text == text && a->len == len) {
+			t->ahead_next = i + 1;
+			a->taken = true;
+			return (long)i;
+		}
+	}
+	return -1;
+}
+
+/* Text i is read now: true when the helper parsed it (after waiting for
+ * it, when it is at it); false when this thread parses it. */
+static bool
+ahead_claim(struct arb_turn *t, size_t i)
+{
+	struct helper	*h = t->helper;
+	bool		 done;
+
+	pthread_mutex_lock(&h->lock);
+	if (h->parse[i] == TODO) {
+		h->parse[i] = MINE;
+		pool_take(&h->cache, &t->reader.pool,
+		    AHEAD_GROWTH * t->ahead[i].len);
+	}
+	while (h->parse[i] == BUSY)
+		pthread_cond_wait(&h->cond, &h->lock);
+	done = h->parse[i] == DONE;
+	pthread_mutex_unlock(&h->lock);
+	return done && t->ahead[i].doc != NULL;
+}
+
+/* Text i is read and its document released (or it failed). */
+static void
+ahead_read(struct arb_turn *t, size_t i)
+{
+	struct helper	*h = t->helper;
+
+	pthread_mutex_lock(&h->lock);
+	if (h->parse[i] == DONE)
+		h->held -= h->cost[i];
+	/* The blocks of its document, closed, for the next ones. */
+	pool_give(h->parse[i] == DONE ? &t->ahead[i].pool : &t->reader.pool,
+	    &h->cache);
+	h->parse[i] = USED;
+	pthread_cond_broadcast(&h->cond);
+	pthread_mutex_unlock(&h->lock);
+}
+
+/* The SHA-256 of text i, into sha: the helper's, or taken here. */
+static void
+ahead_hash(struct arb_turn *t, size_t i, unsigned char *sha)
+{
+	struct helper	*h = t->helper;
+	bool		 mine;
+
+	pthread_mutex_lock(&h->lock);
+	if ((mine = h->hash[i] == TODO))
+		h->hash[i] = MINE;
+	while (h->hash[i] == BUSY)
+		pthread_cond_wait(&h->cond, &h->lock);
+	pthread_mutex_unlock(&h->lock);
+	if (mine)
+		fair_sha256(t->ahead[i].text, t->ahead[i].len, sha);
+	else
+		memcpy(sha, t->ahead[i].sha256, 32);
 }
 
 int
@@ -117,14 +466,24 @@ arb_turn_load_orders(struct arb_turn *t, const char *name,
 {
 	jmp_buf		 jb;
 	struct ld	*ld = &t->reader;
+	long		 i;
 
-	GUARD(t, e, emit_release(t));
+	GUARD(t, e, if (t->ahead_cur >= 0) ahead_read(t,
+	    (size_t)t->ahead_cur); t->ahead_cur = -1; emit_release(t));
 	if (t->rs == NULL || t->ran)
 		t_fail(t, ARB_EINTERNAL, "orders before the map or after the "
 		    "run");
 	ld_start(ld, &t->mem, e, name, text, len);
+	t->ahead_cur = i = ahead_find(t, text, len);
+	if (i >= 0 && ahead_claim(t, (size_t)i))
+		ld_ahead_take(ld, &t->ahead[i]);
 	load_orders(t, ld, player);
-	fair_sha256(text, len, t->files.v[t->files.n - 1].sha256);
+	t->ahead_cur = -1;
+	if (i >= 0) {
+		ahead_read(t, (size_t)i);
+		ahead_hash(t, (size_t)i, t->files.v[t->files.n - 1].sha256);
+	} else
+		fair_sha256(text, len, t->files.v[t->files.n - 1].sha256);
 	t->mem.jmp = NULL;
 	return 0;
 }
@@ -539,6 +898,7 @@ arb_turn_reach(struct arb_turn *t, const char *unit, const char *const *with,
 	t->ran = true;
 	t->flags = ARB_CHECK;
 	ld_release(&t->reader);
+	ahead_end(t);
 	fair_begin(t);
 	sequence(t);
 	t->rs->begin(t);
@@ -613,6 +973,7 @@ arb_turn_run(struct arb_turn *t, int flags, struct arb_error *e)
 	t->ran = true;
 	t->flags = flags;
 	ld_release(&t->reader);		/* no file is read any more */
+	ahead_end(t);
 	fair_begin(t);
 	sequence(t);
 	if (fair_seed_shown(t))

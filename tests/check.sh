@@ -83,15 +83,18 @@ suite "views" python3 tests/views.py "$top" "$ARBITER"
 # Refused orders: every member of every order kind spoilt in turn, and
 # orders for another player's unit (issue 12).
 suite "refusals" python3 tests/refusals.py
-# Five turns, one of each rule system, at once in five threads under
-# ThreadSanitizer; then the installed library embedded in a program.
+# Seven turns (each rule system; files refused whole) at once in seven
+# threads under ThreadSanitizer, each also with its orders parsed ahead on
+# a second thread of its own; then the installed library embedded in a
+# program.
 # Every allocation of a turn failing in turn, over every casebook case
 # that takes no options: ARB_ENOMEM and nothing leaked, each time.
 suite "out of memory" sh -c 'tests/oom $(for d in fixtures/*/*/; do
     [ -f "$d/expected.json" ] && [ ! -f "$d/args" ] && echo "$d"; done)'
 suite "threads" tests/threads fixtures/aeonis/demo-turn \
     fixtures/xconq/z-max-two-enemies fixtures/morne-plaine/c-charge-ends \
-    fixtures/arcane-legions/n-spec-example fixtures/territory/loop-three
+    fixtures/arcane-legions/n-spec-example fixtures/territory/loop-three \
+    fixtures/aeonis/refused-files fixtures/territory/refused-files
 suite "install" sh tests/install.sh
 suite "man pages" sh tests/manlint.sh
 # The library and the program build warning-free with gcc (the program

@@ -265,5 +265,44 @@ expect 65 "--reach with another player's orders file" "$arbiter" \
 check "--reach says whose file it is" grep -q \
     "blue.json: the orders file is blue's, and r-lord is red's" "$tmp/err"
 
+# The orders are read before the map and parsed while it loads (issue 17,
+# arb_turn_load_map_ahead()): a bad map is still the error, told as when
+# it comes alone, whatever the orders files hold or whether they can be
+# read; an orders file that cannot be read is told once, in its turn.
+cd "$demo" || exit 70
+printf '{"arbiter": 1, "ruleset": "aeonis",' >"$tmp/cutmap.json"
+sed 's/"board"/"bored"/' map.json >"$tmp/badmap.json"
+printf '{"arbiter": 1, "player": "red", "orders": [' >"$tmp/cut.json"
+for m in cutmap badmap; do
+	"$arbiter" "$tmp/$m.json" >/dev/null 2>"$tmp/alone.err"
+	expect 65 "$m.json with orders" "$arbiter" "$tmp/$m.json" \
+	    orders/red.json "$tmp/cut.json" orders/blue.json
+	check "$m.json with orders: the map's message only" \
+	    cmp -s "$tmp/err" "$tmp/alone.err"
+	expect 65 "$m.json with an orders file that cannot be read" \
+	    "$arbiter" "$tmp/$m.json" orders/red.json nosuch.json
+	check "$m.json with a missing orders file: the map's message only" \
+	    cmp -s "$tmp/err" "$tmp/alone.err"
+	check "$m.json is told at its place" grep -q \
+	    "$m.json:[0-9]*:[0-9]*: " "$tmp/alone.err"
+done
+expect 66 "a missing orders file between two" "$arbiter" map.json \
+    orders/red.json nosuch.json orders/blue.json
+check "a missing orders file is told once" sh -c \
+    "[ \$(grep -c 'cannot open nosuch.json' '$tmp/err') -eq 1 ] &&
+    [ \$(wc -l <'$tmp/err') -eq 1 ]"
+# A file refused whole and one with a refused order, parsed while the map
+# loads: listed in the result's order, as --strict tells them.
+expect 65 "--strict: problems of files parsed ahead" "$arbiter" --strict \
+    -o "$tmp/strict.json" map.json "$tmp/cut.json" orders/red.json
+check "--strict lists the refused file, located" grep -q \
+    "cut.json:1:[0-9]*: " "$tmp/err"
+expect 0 "a file refused whole is a ruling" "$arbiter" \
+    -o "$tmp/ahead.json" map.json orders/red.json "$tmp/cut.json"
+expect 0 "the same files in the other order" "$arbiter" \
+    -o "$tmp/ahead2.json" map.json "$tmp/cut.json" orders/red.json
+check "the result does not depend on the files' order" \
+    cmp -s "$tmp/ahead.json" "$tmp/ahead2.json"
+
 echo "error paths: $pass passed, $fail failed"
 [ $fail -eq 0 ]

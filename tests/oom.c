@@ -32,10 +32,12 @@ extern void	*__libc_calloc(size_t, size_t);
 extern void	*__libc_realloc(void *, size_t);
 extern void	 __libc_free(void *);
 
-static long	 live;		/* allocations not yet freed */
-static long	 calls;		/* allocations since armed */
+/* Atomic: the turn's second thread (arb_turn_load_map_ahead()) allocates
+ * too, so which allocation is the k-th may vary from run to run. */
+static _Atomic long live;	/* allocations not yet freed */
+static _Atomic long calls;	/* allocations since armed */
 static long	 fail_at = -1;	/* the one that fails, from 1 */
-static int	 armed;
+static _Atomic int armed;
 
 /* A failure sets errno as the real allocator's does (POSIX): a stream
  * in memory (a player's report) reports it so. */
@@ -118,17 +120,24 @@ slurp(struct input *in, const char *path)
 	return 0;
 }
 
-/* One whole turn; 0, or the error's code. */
+/* One whole turn; 0, or the error's code.  With ahead, the orders are
+ * parsed on the turn's second thread while the map loads. */
 static int
-turn(struct input *in, int n, FILE *out)
+turn(struct input *in, int n, FILE *out, int ahead)
 {
 	struct arb_turn	*t;
 	struct arb_error e;
+	struct arb_text	 texts[64];
 	int		 rc, i;
 
 	if ((t = arb_turn_new()) == NULL)
 		return ARB_ENOMEM;
-	rc = arb_turn_load_map(t, in[0].name, in[0].text, in[0].len, &e);
+	for (i = 1; i < n; i++) {
+		texts[i - 1].text = in[i].text;
+		texts[i - 1].len = in[i].len;
+	}
+	rc = arb_turn_load_map_ahead(t, in[0].name, in[0].text, in[0].len,
+	    texts, ahead ? (size_t)(n - 1) : 0, &e);
 	for (i = 1; rc == 0 && i < n; i++)
 		rc = arb_turn_load_orders(t, in[i].name, NULL, in[i].text,
 		    in[i].len, &e);
@@ -161,7 +170,7 @@ main(int argc, char **argv)
 	FILE		*null = fopen("/dev/null", "w");
 	FILE		*full = fopen("/dev/full", "w");
 	struct input	 in[64];
-	int		 a, n, rc, pass = 0, fail = 0;
+	int		 a, n, rc, ahead, pass = 0, fail = 0;
 	long		 k, base, total;
 
 	if (null == NULL || full == NULL)
@@ -198,31 +207,35 @@ main(int argc, char **argv)
 			free(names[i]);
 		}
 		/* Once unarmed: what the libraries set up once for good
-		 * (libsodium, jansson's hash seed) is not a leak. */
-		if (turn(in, n, null) != 0)
+		 * (libsodium, jansson's hash seed, a thread's stack) is not a
+		 * leak. */
+		if (turn(in, n, null, 0) != 0 || turn(in, n, null, 1) != 0)
 			return 2;
-		armed = 1;
-		calls = 0;
-		fail_at = -1;
-		base = live;
-		rc = turn(in, n, null);
-		total = calls;
-		armed = 0;
-		if (rc != 0 || live != base)
-			why = "the turn does not run whole";
-		for (k = 1; why == NULL && k <= total; k++) {
+		for (ahead = 0; why == NULL && ahead < 2; ahead++) {
 			armed = 1;
 			calls = 0;
-			fail_at = k;
-			rc = turn(in, n, null);
+			fail_at = -1;
+			base = live;
+			rc = turn(in, n, null, ahead);
+			total = calls;
 			armed = 0;
-			if (rc != ARB_ENOMEM && rc != 0)
-				why = "a failed allocation is not ARB_ENOMEM";
-			else if (live != base)
-				why = "a failed allocation leaks";
+			if (rc != 0 || live != base)
+				why = "the turn does not run whole";
+			for (k = 1; why == NULL && k <= total; k++) {
+				armed = 1;
+				calls = 0;
+				fail_at = k;
+				rc = turn(in, n, null, ahead);
+				armed = 0;
+				if (rc != ARB_ENOMEM && rc != 0)
+					why = "a failed allocation is not "
+					    "ARB_ENOMEM";
+				else if (live != base)
+					why = "a failed allocation leaks";
+			}
 		}
 		if (why == NULL) {
-			rc = turn(in, n, full);
+			rc = turn(in, n, full, 1);
 			if (rc != ARB_EWRITE)
 				why = "a full disk is not ARB_EWRITE";
 			else if (live != base)
@@ -231,12 +244,13 @@ main(int argc, char **argv)
 		if (why == NULL) {
 			pass++;
 			printf("ok - %s: each of %ld allocations failed in "
-			    "turn\n", argv[a], total);
+			    "turn, orders parsed ahead and not\n", argv[a],
+			    total);
 		} else {
 			fail++;
 			printf("not ok - %s: %s (allocation %ld, code %d, "
-			    "%ld live)\n", argv[a], why, k - 1, rc,
-			    live - base);
+			    "%ld live%s)\n", argv[a], why, k - 1, rc,
+			    live - base, ahead > 1 ? ", parsed ahead" : "");
 		}
 		for (i = 0; i < n; i++) {
 			free(in[i].text);

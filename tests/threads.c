@@ -10,7 +10,9 @@
  *
  * Each CASEDIR is a casebook case (map.json, orders/NAME.json); each is
  * adjudicated once alone, then ROUNDS times in its own thread while the
- * others run.  Ends with "threads: N passed, N failed".
+ * others run, every other round with its orders parsed ahead on the
+ * turn's own second thread (arb_turn_load_map_ahead()).  Ends with
+ * "threads: N passed, N failed".
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -104,16 +106,21 @@ job_load(struct job *j, const char *dir)
 /* One adjudication: result with trace, next map, text trace, into a
  * buffer the caller frees; NULL on any error. */
 static char *
-adjudicate(const struct job *j, size_t *len)
+adjudicate(const struct job *j, size_t *len, int ahead)
 {
 	struct arb_turn	*t = arb_turn_new();
 	struct arb_error e;
+	struct arb_text	 texts[MAXORD];
 	char		*buf = NULL;
 	FILE		*fp = NULL;
 	int		 i, rc = -1;
 
-	if (t == NULL || arb_turn_load_map(t, "map.json", j->map, j->maplen,
-	    &e) != 0)
+	for (i = 0; i < j->nord; i++) {
+		texts[i].text = j->ord[i];
+		texts[i].len = j->ordlen[i];
+	}
+	if (t == NULL || arb_turn_load_map_ahead(t, "map.json", j->map,
+	    j->maplen, texts, ahead ? (size_t)j->nord : 0, &e) != 0)
 		goto out;
 	for (i = 0; i < j->nord; i++)
 		if (arb_turn_load_orders(t, j->ordname[i], NULL, j->ord[i],
@@ -146,7 +153,7 @@ run(void *arg)
 	int		 r;
 
 	for (r = 0; r < ROUNDS; r++) {
-		got = adjudicate(j, &len);
+		got = adjudicate(j, &len, r % 2);
 		if (got == NULL || len != j->wantlen ||
 		    memcmp(got, j->want, len) != 0)
 			j->bad++;
@@ -168,7 +175,7 @@ main(int argc, char **argv)
 	}
 	for (i = 0; i < n; i++)
 		if (job_load(&jobs[i], argv[i + 1]) != 0 ||
-		    (jobs[i].want = adjudicate(&jobs[i], &jobs[i].wantlen)) ==
+		    (jobs[i].want = adjudicate(&jobs[i], &jobs[i].wantlen, 0)) ==
 		    NULL) {
 			printf("not ok - %s: cannot adjudicate it alone\n",
 			    argv[i + 1]);

@@ -6,7 +6,9 @@
  * dice, the string map, the loaders' messages through the public
  * interface, and the reach search.
  */
+#include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -14,6 +16,7 @@
 
 #include "format/format.h"
 #include "base/fair.h"
+#include "json/doc.h"
 
 static int passed, failed;
 
@@ -753,6 +756,191 @@ test_pooled_parse(void)
 	arb_turn_free(t);
 }
 
+/* mem_printf() gives what snprintf() gives, by hand or not. */
+static void
+test_printf(void)
+{
+	struct arb_turn	*t = arb_turn_new();
+	struct arb_error e;
+	char		 want[2048], big[1100];
+	const char	*got;
+	jmp_buf		 jb;
+	int		 bad = 0;
+
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	memset(&e, 0, sizeof(e));
+	t->mem.err = &e;
+	t->mem.jmp = &jb;
+	if (setjmp(jb) != 0) {
+		CHECK(0);
+		goto out;
+	}
+#define SAME(...) do {							\
+	snprintf(want, sizeof(want), __VA_ARGS__);			\
+	got = mem_printf(&t->mem, __VA_ARGS__);				\
+	if (strcmp(got, want) != 0) {					\
+		bad++;							\
+		printf("mem_printf: \"%s\", not \"%s\"\n", got, want);	\
+	}								\
+} while (0)
+	SAME("plain");
+	SAME("%s and %s", "a", "");
+	SAME("%d %d %d %d", 0, -1, INT_MAX, INT_MIN);
+	SAME("%ld %ld %ld", 0L, LONG_MAX, LONG_MIN);
+	SAME("%u %lu %zu", 0u, ULONG_MAX, (size_t)SIZE_MAX);
+	SAME("100%% %s%%", "sure");
+	SAME("%.40s|%.3s|%.0s|%.10s", big, "abcdef", "abc", "ab");
+	SAME("\"%.40s\"%s", "\xc3\xa9t\xc3\xa9", "\xe2\x82\xac");
+	SAME("%s", big);				/* longer than 512 */
+	SAME("%5d|%-3s|%x|%g", 42, "a", 255u, 1.5);	/* not by hand */
+	SAME("%s%d", "a", 1);
+#undef SAME
+	CHECK(bad == 0);
+out:
+	t->mem.jmp = NULL;
+	arb_turn_free(t);
+}
+
+/* o_string() escapes as jansson does, whatever falls in its eight-byte
+ * words: each special byte or character at each place in strings of 0 to
+ * 20 bytes. */
+static void
+test_o_string(void)
+{
+	static const char *const odd[] = { "\"", "\\", "\n", "\x01", "\x1f",
+	    "\x7f", " ", "~", "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80",
+	    "/", "!", "#", "]", "[" };
+	struct arb_turn	*t = arb_turn_new();
+	struct arb_error e;
+	struct out	*w = calloc(1, sizeof(*w));
+	FILE		*fp = tmpfile();
+	char		 str[64], got[256];
+	size_t		 len, pos, k, n;
+	jmp_buf		 jb;
+	int		 bad = 0, runs = 0;
+
+	CHECK(w != NULL && fp != NULL);
+	if (w == NULL || fp == NULL)
+		return;
+	memset(&e, 0, sizeof(e));
+	t->mem.err = &e;
+	t->mem.jmp = &jb;
+	if (setjmp(jb) != 0) {
+		CHECK(0);
+		goto out;
+	}
+	for (len = 0; len <= 20; len++)
+		for (pos = 0; pos <= len; pos++)
+			for (k = 0; k < sizeof(odd) / sizeof(odd[0]); k++) {
+				json_t	*v;
+				char	*want;
+
+				n = strlen(odd[k]);
+				memset(str, 'a' + (int)(len % 26), len + n);
+				memcpy(str + pos, odd[k], n);
+				str[len + n] = '\0';
+				memset(w, 0, sizeof(*w));
+				w->m = &t->mem;
+				w->fp = fp;
+				rewind(fp);
+				o_string(w, str, len + n);
+				o_flush(w);
+				fflush(fp);
+				n = (size_t)ftell(fp);
+				rewind(fp);
+				got[fread(got, 1, n < sizeof(got) - 1 ? n :
+				    sizeof(got) - 1, fp)] = '\0';
+				v = json_string(str);
+				want = json_dumps(v, JSON_ENCODE_ANY);
+				bad += want == NULL || strcmp(want, got) != 0;
+				runs++;
+				free(want);
+				json_decref(v);
+			}
+	CHECK(runs > 3000 && bad == 0);
+out:
+	t->mem.jmp = NULL;
+	fclose(fp);
+	free(w);
+	arb_turn_free(t);
+}
+
+/* A text parsed ahead (in this thread here) is read as if parsed then,
+ * and given back with its own pool; one that is not JSON keeps nothing
+ * and is parsed again when read, which says why. */
+static void
+test_ahead(void)
+{
+	struct arb_turn	*t = arb_turn_new();
+	struct arb_error e;
+	struct ld_ahead	 a, b;
+	const char	 good[] = "\xef\xbb\xbf{\"x\": [1, 2]}";
+	const char	 bad[] = "{\"x\": [1, 2}";
+	struct ld	*ld = &t->reader;
+	char		 text[200];
+	int		 line = 0, column = 0;
+	jmp_buf		 jb;
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	a.text = good;
+	a.len = sizeof(good) - 1;
+	b.text = bad;
+	b.len = sizeof(bad) - 1;
+	ld_ahead_parse(&a);
+	ld_ahead_parse(&b);
+	CHECK(a.doc != NULL && a.pooled && a.pool.head != NULL);
+	CHECK(b.doc == NULL && b.pool.head == NULL && b.pool.spare == NULL);
+	memset(&e, 0, sizeof(e));
+	t->mem.err = &e;
+	t->mem.jmp = &jb;
+	if (setjmp(jb) == 0) {
+		ld_start(ld, &t->mem, &e, "a.json", a.text, a.len);
+		ld_ahead_take(ld, &a);
+		CHECK(ld_len(ld, ld_get(ld_try_parse(ld, text, sizeof(text),
+		    &line, &column), "x")) == 2);
+		CHECK(a.doc == NULL && ld->docpool == &a.pool);
+		ld_close(ld);
+		/* Its blocks stay with a, for its owner to pass on. */
+		CHECK(a.pool.head == NULL && a.pool.spare != NULL);
+		CHECK(ld->pool.head == NULL && ld->pool.spare == NULL);
+		ld_start(ld, &t->mem, &e, "b.json", b.text, b.len);
+		ld_ahead_take(ld, &b);
+		CHECK(ld_try_parse(ld, text, sizeof(text), &line, &column) ==
+		    NULL && line == 1 && column == 12);
+		ld_close(ld);
+	} else
+		CHECK(0);
+	t->mem.jmp = NULL;
+	ld_ahead_drop(&a);
+	ld_ahead_drop(&b);
+	CHECK(a.pool.head == NULL && a.pool.spare == NULL);
+	arb_turn_free(t);
+}
+
+/* Blocks pass from pool to pool whole, and are used again. */
+static void
+test_pool_pass(void)
+{
+	struct pool	 a = { NULL, NULL }, b = { NULL, NULL };
+	size_t		 size;
+
+	CHECK(pool_alloc(&a, (size_t)1 << 20) != NULL);
+	CHECK(pool_alloc(&a, 100) != NULL);
+	size = pool_size(&a);
+	pool_give(&a, &b);
+	CHECK(a.head == NULL && a.spare == NULL && b.head == NULL);
+	CHECK(pool_size(&b) == size);
+	pool_take(&b, &a, 1);		/* one block at least */
+	CHECK(a.spare != NULL && pool_size(&a) + pool_size(&b) == size);
+	pool_take(&b, &a, SIZE_MAX);
+	CHECK(b.spare == NULL && pool_size(&a) == size);
+	CHECK(pool_alloc(&a, 1000) != NULL && pool_size(&a) == size);
+	pool_release(&a);
+	pool_release(&b);
+}
+
 static char *
 read_all(const char *path, size_t *len)
 {
@@ -895,6 +1083,10 @@ main(void)
 	test_refusals();
 	test_pool();
 	test_pooled_parse();
+	test_o_string();
+	test_printf();
+	test_ahead();
+	test_pool_pass();
 	test_after_run();
 	test_reach();
 	printf("unit: %d passed, %d failed\n", passed, failed);

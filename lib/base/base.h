@@ -73,6 +73,11 @@ struct pool {
 void	*pool_alloc(struct pool *, size_t);
 void	 pool_reset(struct pool *);
 void	 pool_release(struct pool *);
+size_t	 pool_size(const struct pool *);	/* bytes of its blocks */
+/* Moves every block of from (emptied) to to's spares; the blocks of
+ * from's spares, up to want bytes or just past, to to's spares. */
+void	 pool_give(struct pool *from, struct pool *to);
+void	 pool_take(struct pool *from, struct pool *to, size_t want);
 
 /* A vector of T; MPUSH(m, vec) returns a pointer to a new, zeroed last
  * element. */

@@ -92,6 +92,46 @@ pool_release(struct pool *p)
 	p->spare = NULL;
 }
 
+size_t
+pool_size(const struct pool *p)
+{
+	const struct chunk *c;
+	size_t		 n = 0;
+
+	for (c = p->head; c != NULL; c = c->next)
+		n += sizeof(*c) + c->size;
+	for (c = p->spare; c != NULL; c = c->next)
+		n += sizeof(*c) + c->size;
+	return n;
+}
+
+void
+pool_give(struct pool *from, struct pool *to)
+{
+	struct chunk	*c;
+
+	pool_reset(from);
+	while ((c = from->spare) != NULL) {
+		from->spare = c->next;
+		c->next = to->spare;
+		to->spare = c;
+	}
+}
+
+void
+pool_take(struct pool *from, struct pool *to, size_t want)
+{
+	struct chunk	*c;
+	size_t		 got = 0;
+
+	while (got < want && (c = from->spare) != NULL) {
+		from->spare = c->next;
+		c->next = to->spare;
+		to->spare = c;
+		got += c->size;
+	}
+}
+
 void
 mem_nomem(struct mem *m)
 {
@@ -196,29 +236,144 @@ mem_strdup(struct mem *m, const char *s)
 	return p;
 }
 
+/*
+ * The conversions messages use most (%s, %.Ns, %d, %ld, %u, %lu, %zu and
+ * %%), by hand into buf: the bytes vsnprintf() would give, without its
+ * cost per call.  Returns the length, or -1 (having read nothing of ap)
+ * when fmt has any other conversion, or -2 when the result does not fit.
+ */
+static int
+quick_printf(char *buf, size_t size, const char *fmt, va_list ap)
+{
+	const char	*f, *s;
+	char		 num[24], *q;
+	size_t		 n = 0, k, prec;
+	unsigned long long u;
+	long long	 v;
+	bool		 neg;
+
+	/* Every conversion must be one of ours before ap is touched. */
+	for (f = fmt; (f = strchr(f, '%')) != NULL; f++) {
+		f++;
+		if (*f == '.') {
+			for (f++; *f >= '0' && *f <= '9'; f++)
+				;
+			if (*f != 's')
+				return -1;
+		} else if (*f == 'l' || *f == 'z') {
+			f++;
+			if (*f != 'u' && (*f != 'd' || f[-1] == 'z'))
+				return -1;
+		} else if (*f != 's' && *f != 'd' && *f != 'u' && *f != '%')
+			return -1;
+	}
+	for (f = fmt; *f != '\0'; f++) {
+		if (*f != '%') {
+			/* The text up to the next conversion, whole. */
+			for (k = 1; f[k] != '%' && f[k] != '\0'; k++)
+				;
+			if (n + k >= size)
+				return -2;
+			memcpy(buf + n, f, k);
+			n += k;
+			f += k - 1;
+			continue;
+		}
+		f++;
+		prec = (size_t)-1;
+		if (*f == '.') {
+			for (prec = 0, f++; *f >= '0' && *f <= '9'; f++)
+				prec = prec * 10 + (size_t)(*f - '0');
+		}
+		switch (*f) {
+		case '%':
+			s = "%";
+			k = 1;
+			break;
+		case 's':
+			s = va_arg(ap, const char *);
+			if (s == NULL)
+				return -2;	/* vsnprintf says "(null)" */
+			for (k = 0; k < prec && s[k] != '\0'; k++)
+				;
+			break;
+		default:
+			neg = false;
+			if (*f == 'd') {
+				v = va_arg(ap, int);
+				goto sign;
+			}
+			if (*f == 'u') {
+				u = va_arg(ap, unsigned int);
+				goto digits;
+			}
+			if (*f == 'z') {
+				f++;
+				u = va_arg(ap, size_t);
+				goto digits;
+			}
+			f++;		/* 'l' */
+			if (*f == 'u') {
+				u = va_arg(ap, unsigned long);
+				goto digits;
+			}
+			v = va_arg(ap, long);
+		sign:
+			neg = v < 0;
+			u = neg ? 0 - (unsigned long long)v :
+			    (unsigned long long)v;
+		digits:
+			q = num + sizeof(num);
+			do
+				*--q = (char)('0' + u % 10);
+			while ((u /= 10) > 0);
+			if (neg)
+				*--q = '-';
+			s = q;
+			k = (size_t)(num + sizeof(num) - q);
+		}
+		if (n + k >= size)
+			return -2;
+		memcpy(buf + n, s, k);
+		n += k;
+	}
+	buf[n] = '\0';
+	return (int)n;
+}
+
 char *
 mem_vprintf(struct mem *m, const char *fmt, va_list ap)
 {
-	va_list	 ap2;
+	va_list	 ap2, ap3;
 	char	 buf[512], *p;
 	int	 n;
 
 	va_copy(ap2, ap);
-	n = vsnprintf(buf, sizeof(buf), fmt, ap);
-	if (n < 0) {
+	if ((n = quick_printf(buf, sizeof(buf), fmt, ap2)) >= 0) {
 		va_end(ap2);
+		p = mem_alloc(m, (size_t)n + 1);
+		memcpy(p, buf, (size_t)n + 1);
+		return p;
+	}
+	va_end(ap2);
+	va_copy(ap2, ap);
+	va_copy(ap3, ap);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap2);
+	va_end(ap2);
+	if (n < 0) {
+		va_end(ap3);
 		mem_fail(m, ARB_EINTERNAL, "bad format");
 	}
 	if ((size_t)n < sizeof(buf)) {
-		va_end(ap2);
+		va_end(ap3);
 		return mem_strdup(m, buf);
 	}
 	/* Too long for the buffer: format again into the whole length, so
 	 * that no message is ever cut (a cut could split a UTF-8
 	 * character, which the JSON writer refuses). */
 	p = mem_alloc(m, (size_t)n + 1);
-	vsnprintf(p, (size_t)n + 1, fmt, ap2);
-	va_end(ap2);
+	vsnprintf(p, (size_t)n + 1, fmt, ap3);
+	va_end(ap3);
 	return p;
 }
 

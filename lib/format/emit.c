@@ -228,9 +228,8 @@ ob_close(struct ob *o)
 static void
 ob_key(struct ob *o, const char *key)
 {
-	ob_next(o);
-	o_string(o->w, key, strlen(key));
-	o_put(o->w, ": ", 2);
+	o_key(o->w, o->any, o->depth + 1, key);
+	o->any = true;
 }
 
 static void

@@ -61,6 +61,8 @@ o_put(struct out *w, const char *s, size_t n)
 }
 void	 o_str(struct out *, const char *);
 void	 o_indent(struct out *, int depth);	/* a newline and 2*depth */
+/* [","] a newline, 2*depth spaces, "key": */
+void	 o_key(struct out *, bool comma, int depth, const char *key);
 void	 o_string(struct out *, const char *, size_t);	/* quoted */
 void	 o_real(struct out *, double);
 void	 o_int(struct out *, long long);

@@ -14,6 +14,7 @@
 #include "base/base.h"
 
 struct jv;			/* a JSON value (a json_t underneath) */
+struct ld_ahead;
 
 /* The state of reading one file; its buffers are kept from file to file. */
 struct ld {
@@ -24,8 +25,10 @@ struct ld {
 	const char	*text;
 	size_t		 len;
 	void		*doc;		/* the parsed document, or NULL */
-	bool		 pooled;	/* doc lives in pool (read.c) */
+	bool		 pooled;	/* doc lives in a pool (read.c) */
 	struct pool	 pool;
+	struct pool	*docpool;	/* the one doc lives in */
+	struct ld_ahead	*ahead;		/* the next parse's, parsed already */
 	/* Where we are: a JSON Pointer, whole however long (an error
 	 * message gets it cut to fit), and where each level starts. */
 	char		*ptr;		/* NULL or NUL-terminated */
@@ -50,6 +53,31 @@ struct ld {
 	unsigned long	 aidx;
 	int		 aline, acol;
 };
+
+/*
+ * A text parsed ahead, in any thread, before the file is read
+ * (arb_turn_load_map_ahead()): ld_ahead_parse() touches nothing but a
+ * and this thread's allocation hook, and builds the document in a's own
+ * pool, which only ld_close() (after ld_ahead_take()) or ld_ahead_drop()
+ * gives back, so that each document is released by the pool it came
+ * from.  A text that fails to parse (a syntax error, or memory that ran
+ * out) leaves no document: it is parsed again when read, which says why.
+ */
+struct ld_ahead {
+	const char	*text;		/* as given, before any BOM */
+	size_t		 len;
+	void		*doc;		/* NULL: not parsed */
+	bool		 pooled;	/* doc lives in pool */
+	struct pool	 pool;
+	bool		 taken;		/* handed to a reader */
+	bool		 hashed;	/* sha256 is the text's */
+	unsigned char	 sha256[32];
+};
+void	 ld_ahead_parse(struct ld_ahead *);	/* as ld_try_parse() */
+void	 ld_ahead_drop(struct ld_ahead *);	/* unless taken */
+/* After ld_start() with a's text: ld_try_parse() gives a's document
+ * instead of parsing, and ld_close() releases it. */
+void	 ld_ahead_take(struct ld *, struct ld_ahead *a);
 
 /* Readies ld for one file (keeping its buffers; closing the last one). */
 void	 ld_start(struct ld *, struct mem *, struct arb_error *,

@@ -46,6 +46,7 @@ ld_start(struct ld *ld, struct mem *m, struct arb_error *e,
 	ld->hints = false;
 	ld->array = NULL;
 	ld->acache = false;
+	ld->ahead = NULL;
 	if (ld->ptr != NULL)
 		ld->ptr[0] = '\0';
 }
@@ -57,14 +58,26 @@ ld_start(struct ld *ld, struct mem *m, struct arb_error *e,
 void
 ld_push(struct ld *ld, const char *key)
 {
-	size_t	 n = 1;
+	size_t	 n = 1, plain = strcspn(key, "~/");
 	char	*p;
 
+	if (ld->depth >= ld->mcap)
+		mem_grow(ld->m, &ld->mark, &ld->mcap, ld->depth + 1,
+		    sizeof(*ld->mark));
+	ld->mark[ld->depth++] = ld->plen;
+	if (key[plain] == '\0') {
+		/* Nothing to escape, the common case. */
+		if (ld->plen + plain + 2 > ld->pcap)
+			mem_grow(ld->m, &ld->ptr, &ld->pcap,
+			    ld->plen + plain + 2, 1);
+		p = ld->ptr + ld->plen;
+		*p = '/';
+		memcpy(p + 1, key, plain + 1);
+		ld->plen += plain + 1;
+		return;
+	}
 	for (p = (char *)key; *p != '\0'; p++)
 		n += *p == '~' || *p == '/' ? 2 : 1;
-	mem_grow(ld->m, &ld->mark, &ld->mcap, ld->depth + 1,
-	    sizeof(*ld->mark));
-	ld->mark[ld->depth++] = ld->plen;
 	mem_grow(ld->m, &ld->ptr, &ld->pcap, ld->plen + n + 1, 1);
 	p = ld->ptr + ld->plen;
 	*p++ = '/';
@@ -494,19 +507,31 @@ install(void)
 }
 
 /* Parses ld's text with jansson's flags into ld's document (in the pool
- * when the hook is ours); NULL on an error, told in je. */
+ * when the hook is ours); NULL on an error, told in je.  A text parsed
+ * ahead (ld_ahead_take()) is not parsed again. */
 static json_t *
 load(struct ld *ld, size_t flags, json_error_t *je)
 {
+	struct ld_ahead	*a = ld->ahead;
 	json_t		*root;
 	json_malloc_t	 m;
 	json_free_t	 f;
 
 	ld_close(ld);
+	ld->ahead = NULL;
+	if (a != NULL && a->doc != NULL && flags == JSON_DECODE_ANY) {
+		ld->doc = a->doc;
+		ld->pooled = a->pooled;
+		ld->docpool = &a->pool;
+		a->doc = NULL;
+		return ld->doc;
+	}
 	json_get_alloc_funcs(&m, &f);
 	ld->pooled = m == pool_malloc;
-	if (ld->pooled)
+	if (ld->pooled) {
+		ld->docpool = &ld->pool;
 		P = &ld->pool;
+	}
 	short_of_memory = false;
 	root = json_loadb(ld->text, ld->len, JSON_REJECT_DUPLICATES | flags,
 	    je);
@@ -518,6 +543,58 @@ load(struct ld *ld, size_t flags, json_error_t *je)
 		mem_nomem(ld->m);
 	ld->doc = root;
 	return root;
+}
+
+/*
+ * Parses a text ahead as ld_try_parse() would (a UTF-8 byte-order mark
+ * skipped, any value, duplicate keys refused), in this thread, into a's
+ * own pool when the hook is ours.  On any failure a keeps no document
+ * and no memory.
+ */
+void
+ld_ahead_parse(struct ld_ahead *a)
+{
+	json_error_t	 je;
+	json_malloc_t	 m;
+	json_free_t	 f;
+	const char	*text = a->text;
+	size_t		 len = a->len;
+
+	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) {
+		text += 3;
+		len -= 3;
+	}
+	json_get_alloc_funcs(&m, &f);
+	a->pooled = m == pool_malloc;
+	if (a->pooled)
+		P = &a->pool;
+	short_of_memory = false;
+	a->doc = json_loadb(text, len, JSON_REJECT_DUPLICATES |
+	    JSON_DECODE_ANY, &je);
+	P = NULL;
+	if (a->doc == NULL || short_of_memory) {
+		if (a->doc != NULL && !a->pooled)
+			json_decref(a->doc);
+		a->doc = NULL;
+		pool_release(&a->pool);
+	}
+}
+
+/* Frees a's document, unless a reader took it. */
+void
+ld_ahead_drop(struct ld_ahead *a)
+{
+	if (a->doc != NULL && !a->pooled)
+		json_decref(a->doc);
+	a->doc = NULL;
+	pool_release(&a->pool);
+}
+
+void
+ld_ahead_take(struct ld *ld, struct ld_ahead *a)
+{
+	ld->ahead = a;
+	a->taken = true;
 }
 
 /*
@@ -618,16 +695,19 @@ ld_meant(struct ld *ld, const char *typed, const char *const *a,
 	return mem_printf(ld->m, "did you mean \"%.40s\"?", sg.best);
 }
 
-/* Releases the document; the buffers stay for the next file. */
+/* Releases the document; the buffers stay for the next file.  A document
+ * parsed ahead goes back to its own pool, whole, whose blocks its owner
+ * (ld_ahead_drop() at the latest) gives back. */
 void
 ld_close(struct ld *ld)
 {
-	if (ld->pooled)
-		pool_reset(&ld->pool);	/* the document, whole */
-	else
+	if (!ld->pooled)
 		json_decref(ld->doc);
+	else
+		pool_reset(ld->docpool);	/* the document, whole */
 	ld->doc = NULL;
 	ld->pooled = false;
+	ld->docpool = NULL;
 }
 
 void

@@ -105,6 +105,12 @@ o_indent(struct out *w, int depth)
 	static const char sp[] = "\n                                ";
 	size_t	 n = 2 * (size_t)depth;
 
+	/* Up to seven levels, the common case: one fixed copy. */
+	if (n <= 14 && OUTBUF - w->n >= 16) {
+		memcpy(w->buf + w->n, sp, 16);
+		w->n += n + 1;
+		return;
+	}
 	o_put(w, sp, 1);
 	for (; n > sizeof(sp) - 2; n -= sizeof(sp) - 2)
 		o_put(w, sp + 1, sizeof(sp) - 2);
@@ -142,18 +148,87 @@ utf8_len(const unsigned char *s, size_t n)
 	return len;
 }
 
-/* A JSON string, escaped as jansson escapes it. */
-void
-o_string(struct out *w, const char *str, size_t len)
+/*
+ * Whether any of the 8 bytes of x needs a second look: a control
+ * character, '"', '\\' or a byte of a multibyte character.  (The borrows
+ * of the subtractions may flag bytes past one that is flagged rightly,
+ * never a word with none.)
+ */
+static inline uint64_t
+unplain8(uint64_t x)
+{
+	const uint64_t	 ones = 0x0101010101010101ULL;
+	uint64_t	 q = x ^ (ones * '"'), b = x ^ (ones * '\\');
+
+	return (((x - ones * 0x20) & ~x) | ((q - ones) & ~q) |
+	    ((b - ones) & ~b) | x) & (ones * 0x80);
+}
+
+/* Whether the n bytes at s are all plain ASCII, written as they are:
+ * eight at a time, the last eight (or four and four) overlapping. */
+static inline bool
+plain(const char *s, size_t n)
+{
+	uint32_t	 a, b;
+	uint64_t	 x;
+	size_t		 i;
+
+	if (n >= 8) {
+		for (i = 0; i + 8 <= n; i += 8) {
+			memcpy(&x, s + i, 8);
+			if (unplain8(x) != 0)
+				return false;
+		}
+		memcpy(&x, s + n - 8, 8);
+		return unplain8(x) == 0;
+	}
+	if (n >= 4) {
+		memcpy(&a, s, 4);
+		memcpy(&b, s + n - 4, 4);
+		return unplain8((uint64_t)a << 32 | b) == 0;
+	}
+	x = 0x2020202020202020ULL;	/* spaces, plain */
+	for (i = 0; i < n; i++)
+		x = x << 8 | (unsigned char)s[i];
+	return unplain8(x) == 0;
+}
+
+/* Copies n bytes that fit: short runs in a few moves, not a call. */
+static inline void
+copy(char *p, const char *s, size_t n)
+{
+	if (n > 16)
+		memcpy(p, s, n);
+	else if (n >= 8) {
+		memcpy(p, s, 8);
+		memcpy(p + n - 8, s + n - 8, 8);
+	} else if (n >= 4) {
+		memcpy(p, s, 4);
+		memcpy(p + n - 4, s + n - 4, 4);
+	} else
+		while (n-- > 0)
+			*p++ = *s++;
+}
+
+/* A JSON string with something to escape, or long: apart, so that the
+ * common case stays a small function. */
+static void __attribute__((noinline))
+o_string_slow(struct out *w, const char *str, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)str, *e = s + len;
 	const unsigned char *run = s;
 	char		 seq[8];
+	uint64_t	 x;
 	size_t		 k;
 
 	o_put(w, "\"", 1);
 	while (s < e) {
-		/* Plain ASCII, the common case, a byte at a time. */
+		/* Plain ASCII, the common case, eight bytes at a time. */
+		for (; e - s >= 8; s += 8) {
+			memcpy(&x, s, 8);
+			if (unplain8(x) != 0)
+				break;
+		}
 		while (s < e && *s >= 0x20 && *s < 0x80 && *s != '"' &&
 		    *s != '\\')
 			s++;
@@ -183,6 +258,59 @@ o_string(struct out *w, const char *str, size_t len)
 	}
 	o_put(w, (const char *)run, (size_t)(s - run));
 	o_put(w, "\"", 1);
+}
+
+/* A JSON string, escaped as jansson escapes it. */
+void
+o_string(struct out *w, const char *str, size_t len)
+{
+	char	*p;
+
+	/* Plain ASCII, the common case: quoted, in one copy. */
+	if (len > OUTBUF - 2 || !plain(str, len)) {
+		o_string_slow(w, str, len);
+		return;
+	}
+	if (len + 2 > OUTBUF - w->n)
+		o_flush(w);
+	p = w->buf + w->n;
+	p[0] = '"';
+	copy(p + 1, str, len);
+	p[len + 1] = '"';
+	w->n += len + 2;
+}
+
+/*
+ * An object's member begins: a comma unless it is the first, a newline,
+ * depth levels of two spaces, the key quoted and ": ", in one move when
+ * the key is short and plain.
+ */
+void
+o_key(struct out *w, bool comma, int depth, const char *key)
+{
+	static const char sp[] = "\n                                ";
+	size_t	 n = strlen(key), d = 2 * (size_t)depth;
+	char	*p;
+
+	if (d > sizeof(sp) - 2 || n > 64 || OUTBUF - w->n < n + sizeof(sp) +
+	    8 || !plain(key, n)) {
+		if (comma)
+			o_put(w, ",", 1);
+		o_indent(w, depth);
+		o_string(w, key, n);
+		o_put(w, ": ", 2);
+		return;
+	}
+	p = w->buf + w->n;
+	*p = ',';
+	p += comma;
+	memcpy(p, sp, sizeof(sp));
+	p += d + 1;
+	*p++ = '"';
+	copy(p, key, n);
+	p += n;
+	memcpy(p, "\": ", 3);
+	w->n = (size_t)(p + 3 - w->buf);
 }
 
 /* A real as jansson writes it with 15 digits: always with a dot or an

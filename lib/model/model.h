@@ -488,6 +488,12 @@ struct arb_turn {
 	struct strmap		 order_ids;	/* while loading a file */
 	struct ld		*ld;		/* the file being read */
 	struct ld		 reader;	/* its state, buffers kept */
+	/* Orders texts parsed and hashed ahead, while the map loads
+	 * (arb_turn_load_map_ahead(); turn.c's second thread). */
+	struct ld_ahead		*ahead;		/* in the arena */
+	size_t			 nahead, ahead_next;
+	long			 ahead_cur;	/* the one being read, or -1 */
+	void			*helper;	/* turn.c's */
 	const char		*mapfile;	/* the map's name */
 	VEC(struct problem)	 problems;	/* of the orders files */
 	int			 refused_orders;

@@ -38,6 +38,8 @@
 enum { ARMIES };
 enum { K_MOVE };
 
+#define TSTEPS	2	/* territory 1: steps per turn */
+
 struct packet {
 	int	 order;
 	int	 player;
@@ -46,6 +48,8 @@ struct packet {
 	int	 next_here;	/* next packet that arrived in dest this step */
 	int	 seq;		/* priority: place in the order sequence */
 	bool	 moving;	/* not yet arrived or dead this step */
+	int	 ncells;	/* its order's path, kept here: the steps */
+	int	 cells[TSTEPS + 1];	/* read it without the order */
 };
 
 struct terr {
@@ -65,6 +69,7 @@ struct terr {
 	int		*mine;		/* skirmish: one player's packets */
 	int		*pend;		/* indices of moving packets */
 	size_t		 npend;
+	uint64_t	*keys;		/* sort_by_dest()'s, twice pk.n */
 	int		 step;
 };
 
@@ -174,7 +179,6 @@ begin(struct arb_turn *t)
 	memcpy(r->avail, armies(t), n * sizeof(int));
 }
 
-#define TSTEPS	2	/* territory 1: steps per turn */
 
 /*
  * A step of a move, from a to b: R_OK, or why it is refused with the
@@ -261,11 +265,13 @@ take(struct arb_turn *t, struct packet *p, int amount, int at, int target,
 	l = loss_add(t, p->player, at, amount, cause, p->order);
 	l->target = target;
 	l->step = T_(t)->step;
-	trace_event(t, "loss", "order", TF_STR, t->orders.v[p->order].id,
-	    "player", TF_STR, t->players.v[p->player].name, "at", TF_CELL,
-	    (long)at, "target", TF_CELL, (long)target, "armies", TF_INT,
-	    (long)amount, "left", TF_INT, (long)p->n, "cause", TF_STR, cause,
-	    NULL);
+	if (t->flags & ARB_TRACE)
+		trace_event(t, "loss", "order", TF_STR,
+		    t->orders.v[p->order].id, "player", TF_STR,
+		    t->players.v[p->player].name, "at", TF_CELL, (long)at,
+		    "target", TF_CELL, (long)target, "armies", TF_INT,
+		    (long)amount, "left", TF_INT, (long)p->n, "cause", TF_STR,
+		    cause, NULL);
 }
 
 /*
@@ -328,15 +334,16 @@ arrive(struct arb_turn *t, int i, const char *why)
 	struct terr	*r = T_(t);
 	struct packet	*p = &r->pk.v[i];
 	int		 c = p->dest;
-	struct order	*o = &t->orders.v[p->order];
 
 	p->moving = false;
 	if (p->n == 0)
 		return;
-	trace_event(t, "arrive", "order", TF_STR, o->id, "player", TF_STR,
-	    t->players.v[p->player].name, "from", TF_CELL, (long)p->at,
-	    "to", TF_CELL, (long)c, "armies", TF_INT, (long)p->n, "why",
-	    TF_STR, why, NULL);
+	if (t->flags & ARB_TRACE)
+		trace_event(t, "arrive", "order", TF_STR,
+		    t->orders.v[p->order].id, "player", TF_STR,
+		    t->players.v[p->player].name, "from", TF_CELL,
+		    (long)p->at, "to", TF_CELL, (long)c, "armies", TF_INT,
+		    (long)p->n, "why", TF_STR, why, NULL);
 	armies(t)[c] += p->n;
 	if (t->board.cells[c].owner != p->player) {
 		/* territory 3: moving in claims; loyalty starts again. */
@@ -357,8 +364,9 @@ arrive(struct arb_turn *t, int i, const char *why)
 	p->at = c;
 }
 
-/* qsort on the pending packets: by destination, then priority. */
-static struct arb_turn *S;
+/* qsort on the pending packets: by destination, then priority.  The turn
+ * the comparisons read, this thread's: turns run in parallel threads. */
+static _Thread_local struct arb_turn *S;
 
 static int
 by_dest(const void *a, const void *b)
@@ -403,6 +411,47 @@ by_seq(const void *a, const void *b)
 	const struct packet *q = &T_(S)->pk.v[*(const int *)b];
 
 	return (p->seq > q->seq) - (p->seq < q->seq);
+}
+
+/*
+ * Sorts the pending packets as by_dest does, in linear time: each as the
+ * key destination * packets + its index (which follows its priority),
+ * sorted 11 bits at a time; a short list by qsort.  The keys are distinct,
+ * so the order is the same either way.
+ */
+static void
+sort_by_dest(struct arb_turn *t, struct terr *r)
+{
+	uint64_t	*a = r->keys, *b = r->keys + r->pk.n, *x, max;
+	size_t		 n = r->npend, i, k, sum, c, cnt[2048];
+	unsigned	 shift;
+
+	if (n < 512) {
+		S = t;
+		qsort(r->pend, n, sizeof(int), by_dest);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		a[i] = (uint64_t)r->pk.v[r->pend[i]].dest * r->pk.n +
+		    (uint64_t)r->pend[i];
+	max = (uint64_t)t->board.ncells * r->pk.n;
+	for (shift = 0; shift < 64 && max >> shift != 0; shift += 11) {
+		memset(cnt, 0, sizeof(cnt));
+		for (i = 0; i < n; i++)
+			cnt[a[i] >> shift & 2047]++;
+		for (sum = 0, k = 0; k < 2048; k++) {
+			c = cnt[k];
+			cnt[k] = sum;
+			sum += c;
+		}
+		for (i = 0; i < n; i++)
+			b[cnt[a[i] >> shift & 2047]++] = a[i];
+		x = a;
+		a = b;
+		b = x;
+	}
+	for (i = 0; i < n; i++)
+		r->pend[i] = (int)(a[i] % r->pk.n);
 }
 
 /* Drops what no longer moves from the pending list. */
@@ -804,13 +853,12 @@ step(struct arb_turn *t, int s)
 	r->npend = 0;
 	for (i = 0; i < r->pk.n; i++) {
 		struct packet	*p = &r->pk.v[i];
-		struct order	*o = &t->orders.v[p->order];
 
-		if (p->n == 0 || o->ncells <= s)
+		if (p->n == 0 || p->ncells <= s)
 			continue;
 		/* Ruling T2: movers leave first; they do not defend. */
-		p->at = o->cells[s - 1];
-		p->dest = o->cells[s];
+		p->at = p->cells[s - 1];
+		p->dest = p->cells[s];
 		p->moving = true;
 		armies(t)[p->at] -= p->n;
 		r->pend[r->npend++] = (int)i;
@@ -833,7 +881,7 @@ step(struct arb_turn *t, int s)
 			}
 		}
 		compact(r);
-		qsort(r->pend, r->npend, sizeof(int), by_dest);
+		sort_by_dest(t, r);
 		/* b: into a neutral territory one player targets. */
 		for (i = 0; i < r->npend; i = j) {
 			struct packet	*p = &r->pk.v[r->pend[i]];
@@ -880,7 +928,7 @@ step(struct arb_turn *t, int s)
 			continue;
 		}
 		/* e: invasions, one player into another's territory. */
-		qsort(r->pend, r->npend, sizeof(int), by_dest);
+		sort_by_dest(t, r);
 		for (i = 0; i < r->npend; i = j) {
 			int c = r->pk.v[r->pend[i]].dest;
 
@@ -923,6 +971,7 @@ resolve(struct arb_turn *t)
 {
 	struct terr	*r = T_(t);
 	size_t		 i, n = (size_t)t->board.ncells;
+	int		 k;
 
 	r->pk.v = t_alloc(t, (t->sequence.n + 1) * sizeof(*r->pk.v));
 	for (i = 0; i < t->sequence.n; i++) {
@@ -937,6 +986,10 @@ resolve(struct arb_turn *t)
 		p->n = p->n0 = (int)o->n;
 		p->seq = (int)i;
 		p->next_here = -1;
+		/* validate() held the path to TSTEPS steps. */
+		p->ncells = o->ncells;
+		for (k = 0; k < o->ncells && k <= TSTEPS; k++)
+			p->cells[k] = o->cells[k];
 	}
 	r->here = t_alloc(t, n * sizeof(int));
 	r->here_step = t_alloc(t, n * sizeof(int));
@@ -949,6 +1002,7 @@ resolve(struct arb_turn *t)
 	r->list = t_alloc(t, (r->pk.n + 1) * sizeof(int));
 	r->bylink = t_alloc(t, (r->pk.n + 1) * sizeof(int));
 	r->mine = t_alloc(t, (r->pk.n + 1) * sizeof(int));
+	r->keys = t_alloc(t, 2 * (r->pk.n + 1) * sizeof(*r->keys));
 	step(t, 1);
 	step(t, 2);
 	for (i = 0; i < r->pk.n; i++) {
