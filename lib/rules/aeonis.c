@@ -1206,12 +1206,14 @@ walk_begin(struct arb_turn *t, const struct order *o, void *state,
 	walk_init(t, o, state);
 	a->memo_order = o;
 	a->memo_group = *st;
-	/* Every hex costs 1 AP or more unless there are portals to hop or
-	 * the group pairs its plains hexes: then it enters no more hexes
-	 * than its AP, and a range that large never binds (the state then
-	 * stays the same whatever the hexes entered). */
-	if (a->nportals == 0 && !(a->cav_plains && st->cav) &&
-	    st->left >= ap)
+	/* Every hex costs 1 AP or more but a portal's hop and the second
+	 * of a cavalry plains pair, which follows a first that costs 1 or
+	 * more.  So with no portals the group enters no more hexes than its
+	 * AP, or twice that when it pairs its plains, and a range that
+	 * large never binds: it is left out of the state, which then need
+	 * not tell apart the ways that entered more hexes or fewer. */
+	if (a->nportals == 0 && st->left >= ap * (a->cav_plains && st->cav ?
+	    2 : 1))
 		st->left = -1;
 	/* Nor does anything else change it: no range to count, no
 	 * cavalry's ZOC to waive, no plains to pair. */

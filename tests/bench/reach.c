@@ -13,7 +13,8 @@
  * the same hex (a byte per hex and a queue), the yardstick of issue 15.
  * Also timed: a BFS cut at depth AP (every hex costs at least 1, so it
  * visits every hex the query could reach and prices none), and the query
- * with the map read.  Each is run RUNS times (default 3) and the best
+ * with the map read.  TYPE=cavalry takes a cavalry unit instead (a walk
+ * whose state changes).  Each is run RUNS times (default 3) and the best
  * time kept.  Prints them and the ratios; exits 1 when the search takes
  * more than twice the plain BFS.
  */
@@ -103,7 +104,8 @@ load(struct arb_turn *t, const char *path, const char *text, long len)
 	return 0;
 }
 
-/* The infantry unit nearest the centre, given range 1000 and ap AP. */
+/* The infantry unit (or TYPE) nearest the centre, given range 1000 and ap
+ * AP. */
 static int
 unit_for(struct arb_turn *t, long ap)
 {
@@ -113,7 +115,8 @@ unit_for(struct arb_turn *t, long ap)
 		const struct unit *un = &t->units.v[i];
 		int	 c = t->board.ncells / 2 + t->board.cols / 2, d;
 
-		if (strcmp(t->types.v[un->type].name, "infantry") != 0)
+		if (strcmp(t->types.v[un->type].name, getenv("TYPE") != NULL ?
+		    getenv("TYPE") : "infantry") != 0)
 			continue;
 		d = board_distance(&t->board, un->at, c);
 		if (best < 0 || d < best) {

@@ -115,6 +115,8 @@ echo "memory    $(ratio "$akb" "$fkb") x floor (goal <= 1.50): $v"
 # against a plain breadth-first search over the grid (tests/bench/reach.c).
 echo "== reach: 1000x1000 hexes, an infantry unit with 250 AP"
 RUNS=$runs "$bin/reach" "$dir/aeonis" || missed=1
+echo "== reach: the same for a cavalry unit (pairs of plains hexes), reported"
+TYPE=cavalry RUNS=$runs "$bin/reach" "$dir/aeonis" | sed -n 1p
 rm -rf "$dir/aeonis"
 
 echo "== territory: 10000 territories, 100000 armies in orders"
