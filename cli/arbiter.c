@@ -2445,6 +2445,13 @@ run(int argc, char **argv, struct arb_turn *t)
 		goto out;
 	}
 	for (nahead = 0; nahead < nops; nahead++) {
+		struct stat	 sb;
+
+		/* Regular files only: a pipe read now and refused could not
+		 * be read again. */
+		if (strcmp(ops[nahead].path, "-") == 0 ||
+		    stat(ops[nahead].path, &sb) != 0 || !S_ISREG(sb.st_mode))
+			break;
 		ops[nahead].text = slurp_as(ops[nahead].path, &ops[nahead].len,
 		    &rc, true);
 		if (ops[nahead].text == NULL)
@@ -2517,6 +2524,8 @@ run(int argc, char **argv, struct arb_turn *t)
 out:
 	while (npaths > 0)
 		free(paths[--npaths]);
+	/* The library may still be reading the texts not loaded. */
+	arb_turn_end_ahead(t);
 	for (i = 0; ops != NULL && i < nops; i++)
 		free(ops[i].text);
 	free(ops);

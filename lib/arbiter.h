@@ -21,8 +21,9 @@
  * The library keeps no state outside a turn (but for per-thread pointers
  * to the turn being read or written, set by each call): turns may be
  * adjudicated at once in several threads, one thread to a turn.  Only
- * arb_turn_load_map_ahead() starts a thread of its own, and joins it
- * before it returns.
+ * arb_turn_load_map_ahead() starts a thread of its own, which reads the
+ * orders texts it was given until the run, the reach query,
+ * arb_turn_end_ahead() or arb_turn_free() joins it.
  *
  * A program that uses jansson itself: before main() the library sets
  * jansson's allocation functions (json_set_alloc_funcs) to its own, which
@@ -117,6 +118,10 @@ int		 arb_turn_load_map_ahead(struct arb_turn *t,
 		    const char *name, const char *text, size_t len,
 		    const struct arb_text *orders, size_t norders,
 		    struct arb_error *e);
+/* Stops the reading ahead and drops what it read and was not loaded: the
+ * texts given to arb_turn_load_map_ahead() may then be freed, loaded or
+ * not (a caller that gives up after an error, before the run). */
+void		 arb_turn_end_ahead(struct arb_turn *t);
 
 /* The name of the map's rule system (lent, static), or NULL before the map
  * is loaded. */

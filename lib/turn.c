@@ -441,6 +441,27 @@ ahead_read(struct arb_turn *t, size_t i)
 	pthread_mutex_unlock(&h->lock);
 }
 
+/* Text i is no longer the helper's to hash (its loading failed): waits
+ * while it hashes it, so that the caller may free it once told. */
+static void
+ahead_unhash(struct arb_turn *t, size_t i)
+{
+	struct helper	*h = t->helper;
+
+	pthread_mutex_lock(&h->lock);
+	if (h->hash[i] == TODO)
+		h->hash[i] = MINE;
+	while (h->hash[i] == BUSY)
+		pthread_cond_wait(&h->cond, &h->lock);
+	pthread_mutex_unlock(&h->lock);
+}
+
+void
+arb_turn_end_ahead(struct arb_turn *t)
+{
+	ahead_end(t);
+}
+
 /* The SHA-256 of text i, into sha: the helper's, or taken here. */
 static void
 ahead_hash(struct arb_turn *t, size_t i, unsigned char *sha)
@@ -468,8 +489,9 @@ arb_turn_load_orders(struct arb_turn *t, const char *name,
 	struct ld	*ld = &t->reader;
 	long		 i;
 
-	GUARD(t, e, if (t->ahead_cur >= 0) ahead_read(t,
-	    (size_t)t->ahead_cur); t->ahead_cur = -1; emit_release(t));
+	GUARD(t, e, if (t->ahead_cur >= 0) { ahead_read(t,
+	    (size_t)t->ahead_cur); ahead_unhash(t, (size_t)t->ahead_cur); }
+	    t->ahead_cur = -1; emit_release(t));
 	if (t->rs == NULL || t->ran)
 		t_fail(t, ARB_EINTERNAL, "orders before the map or after the "
 		    "run");

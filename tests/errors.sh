@@ -303,6 +303,33 @@ expect 0 "the same files in the other order" "$arbiter" \
     -o "$tmp/ahead2.json" map.json "$tmp/cut.json" orders/red.json
 check "the result does not depend on the files' order" \
     cmp -s "$tmp/ahead.json" "$tmp/ahead2.json"
+# The command line gives up after the map (a ruleset it was not told)
+# while the second thread still reads a large orders file: it must stop
+# that thread before it frees the texts (it used to free them under it).
+awk 'BEGIN { printf "{\"arbiter\": 1, \"player\": \"red\", \"turn\": 1, "
+	printf "\"orders\": ["
+	for (i = 0; i < 60000; i++)
+		printf "%s{\"id\": \"o%d\", \"units\": [\"r-lord\"], " \
+		    "\"move\": [\"0101\", \"0102\"]}", i ? ", " : "", i
+	print "]}" }' >"$tmp/big.json"
+i=0
+while [ $i -lt 3 ]; do
+	expect 65 "giving up while orders are read ahead ($i)" "$arbiter" \
+	    -r territory map.json "$tmp/big.json" orders/red.json
+	i=$((i + 1))
+done
+check "giving up: the ruleset's message" grep -q \
+    'ruleset is "aeonis", not "territory"' "$tmp/err"
+# An orders file that is a pipe is not read ahead: refused by
+# --max-input, it is told as such (it used to be read twice, the second
+# time its tail only, and the turn went on).
+mkfifo "$tmp/fifo" || exit 70
+timeout 20 sh -c "cat '$tmp/big.json' >'$tmp/fifo'" 2>/dev/null &
+expect 66 "a pipe over --max-input" "$arbiter" --max-input 100k map.json \
+    "$tmp/fifo"
+wait
+check "a pipe over --max-input: the limit's message" grep -q \
+    'fifo: larger than 102400 bytes (see --max-input)' "$tmp/err"
 
 echo "error paths: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -1209,11 +1209,13 @@ walk_begin(struct arb_turn *t, const struct order *o, void *state,
 	/* Every hex costs 1 AP or more but a portal's hop and the second
 	 * of a cavalry plains pair, which follows a first that costs 1 or
 	 * more.  So with no portals the group enters no more hexes than its
-	 * AP, or twice that when it pairs its plains, and a range that
-	 * large never binds: it is left out of the state, which then need
-	 * not tell apart the ways that entered more hexes or fewer. */
-	if (a->nportals == 0 && st->left >= ap * (a->cav_plains && st->cav ?
-	    2 : 1))
+	 * AP, or twice that when it pairs its plains, and a range larger
+	 * never binds: it is left out of the state, which then need not
+	 * tell apart the ways that entered more hexes or fewer.  (A range of
+	 * just that many may bar a step as the AP do, and the adjudication
+	 * names the range first: the search does too.) */
+	if (a->nportals == 0 && (long long)st->left > (long long)ap *
+	    (a->cav_plains && st->cav ? 2 : 1))
 		st->left = -1;
 	/* Nor does anything else change it: no range to count, no
 	 * cavalry's ZOC to waive, no plains to pair. */
