@@ -580,7 +580,8 @@ ld_ahead_parse(struct ld_ahead *a)
 	}
 }
 
-/* Frees a's document, unless a reader took it. */
+/* Frees a's document, if it still has one (a reader that took it left
+ * none: load() clears a->doc), and its pool. */
 void
 ld_ahead_drop(struct ld_ahead *a)
 {
