@@ -98,6 +98,42 @@ test_hex(void)
 	CHECK(strcmp(board_label(&w, 0, buf), "001001") == 0);
 }
 
+/* board_ring(): the hexes at exactly d from a centre, each once, on
+ * boards of either column parity, at their edges and beyond them. */
+static void
+test_hex_ring(void)
+{
+	static const int dims[][2] = { { 12, 10 }, { 1, 1 }, { 7, 3 },
+	    { 2, 9 } };
+	int		 ring[6 * 30 + 1], i, k, c, d, n, want, bad;
+	unsigned char	 seen[120];
+
+	for (i = 0; i < 8; i++) {
+		struct board b = hexboard(dims[i / 2][0], dims[i / 2][1],
+		    i % 2 != 0);
+
+		bad = 0;
+		for (c = 0; c < b.ncells; c++)
+			for (d = 0; d <= 25; d++) {
+				n = board_ring(&b, c, d, ring);
+				memset(seen, 0, sizeof(seen));
+				for (k = 0; k < n; k++) {
+					if (ring[k] < 0 || ring[k] >= b.ncells ||
+					    seen[ring[k]] ||
+					    board_distance(&b, c, ring[k]) != d)
+						bad++;
+					else
+						seen[ring[k]] = 1;
+				}
+				for (want = 0, k = 0; k < b.ncells; k++)
+					want += board_distance(&b, c, k) == d;
+				if (n != want || n > (d == 0 ? 1 : 6 * d))
+					bad++;
+			}
+		CHECK(bad == 0);
+	}
+}
+
 /* Directions, straight lines and distances on a hex board. */
 static void
 test_hex_lines(void)
@@ -1068,6 +1104,7 @@ main(void)
 	test_hex();
 	test_geom();
 	test_hex_lines();
+	test_hex_ring();
 	test_locate();
 	test_pointer();
 	test_strmap_collisions();

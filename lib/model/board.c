@@ -149,6 +149,36 @@ board_neighbors(const struct board *b, int cell, int out[6])
 	return n;
 }
 
+/*
+ * The hexes at exactly d hexes from center (d >= 0), column by column,
+ * each column from the top: at most 6 d of them (1 for d = 0) written to
+ * out; returns how many (fewer at the map's edge).  In doubled
+ * coordinates a column dx away holds the ring's hexes dy = +-(2 d - |dx|)
+ * away, or, in the two outermost columns, every other dy from -d to d.
+ */
+int
+board_ring(const struct board *b, int center, int d, int *out)
+{
+	struct hexpos	 p = board_pos(b, center);
+	int		 dx, x, y, n = 0, adx, step;
+
+	for (dx = -d; dx <= d; dx++) {
+		x = p.x + dx;
+		if (x < 1 || x > b->cols)
+			continue;
+		adx = dx < 0 ? -dx : dx;
+		/* The outer columns: dy from -d to d by 2; the others: the
+		 * two ends, -(2 d - |dx|) and 2 d - |dx| (one for d = 0). */
+		step = adx == d ? 2 : 2 * (2 * d - adx);
+		for (y = p.y - (adx == d ? d : 2 * d - adx);
+		    y <= p.y + (adx == d ? d : 2 * d - adx); y += step) {
+			if (y >= 0 && y / 2 < b->rows)
+				out[n++] = y / 2 * b->cols + x - 1;
+		}
+	}
+	return n;
+}
+
 bool
 board_is_adjacent(const struct board *b, int a, int c)
 {

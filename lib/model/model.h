@@ -154,6 +154,7 @@ struct board {
 int	 board_find(const struct board *, const char *label);	/* -1 */
 const char *board_label(const struct board *, int cell, char buf[32]);
 int	 board_neighbors(const struct board *, int cell, int out[6]); /* hex */
+int	 board_ring(const struct board *, int center, int d, int *out); /* hex */
 bool	 board_is_adjacent(const struct board *, int a, int b);
 int	 board_step(const struct board *, int cell, int dir);	/* hex, -1 */
 int	 board_dir(const struct board *, int from, int to);	/* hex, -1 */
