@@ -108,10 +108,14 @@ tests/expect: tests/expect.c
 	$(CC) $(ARB_CFLAGS) $(JANSSON_CFLAGS) -o $@ tests/expect.c \
 	    $(JANSSON_LIBS)
 
-# The property test of reach (issue 15), in process.
+# The property test of reach (issue 15), in process; and again under
+# ThreadSanitizer, for the search's second thread (rules.h, walk_look).
 tests/reach: tests/reach.c libarbiter.a
 	$(CC) $(ARB_CFLAGS) -O2 $(JANSSON_CFLAGS) -o $@ tests/reach.c \
 	    libarbiter.a $(JANSSON_LIBS)
+tests/reach-tsan: tests/reach.c $(LIBSRC) $(HDRS)
+	$(CC) $(ARB_CFLAGS) -O1 -g -fsanitize=thread -pthread \
+	    $(JANSSON_CFLAGS) -o $@ tests/reach.c $(LIBSRC) $(JANSSON_LIBS)
 
 tests/unit: tests/unit.c build-san/libarbiter.a
 	$(CC) $(ARB_CFLAGS) $(SAN_CFLAGS) $(JANSSON_CFLAGS) -o $@ \
@@ -243,7 +247,7 @@ check:
 	@sh tests/deps.sh --test
 	@$(MAKE) -j2 WERROR=-Werror arbiter build-san/arbiter tests/unit tests/fuzz_main \
 	    tests/fuzz_turn_main tests/prop tests/expect tests/threads tests/oom \
-	    tests/reach
+	    tests/reach tests/reach-tsan
 	@SHARED="$(SHARED)" sh tests/check.sh
 
 bench: deps
@@ -336,7 +340,7 @@ uninstall:
 	rmdir "$(DESTDIR)$(DOCDIR)/examples" "$(DESTDIR)$(DOCDIR)" 2>/dev/null || :
 
 clean:
-	rm -rf arbiter libarbiter.a build-lib tests/threads build-san build-clang build-fuzz tests/unit \
+	rm -rf arbiter libarbiter.a build-lib tests/threads tests/reach-tsan build-san build-clang build-fuzz tests/unit \
 	    tests/expect tests/fuzz_main tests/fuzz_load tests/fuzz_turn \
 	    tests/fuzz_turn_main tests/oom \
 	    tests/prop tests/bench/gen tests/bench/floor \

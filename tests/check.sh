@@ -67,6 +67,9 @@ suite "prop" sh tests/prop.sh
 # Reach (issue 15): random boards of each rule system with walk hooks;
 # every cell reported is done at its cost, no path does better.
 suite "reach" tests/reach
+# The same under ThreadSanitizer, for the search's second thread (aeonis
+# is the rule system that looks ahead).
+suite "reach threads" tests/reach-tsan 40 16 aeonis
 suite "schema" sh tests/schema.sh
 # The trace as evidence: result, JSON Lines and text trace agree, costs add
 # up from their parts, every event documented (arbiter-result(5)).

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "arbiter.h"
+#include "rules/rules.h"		/* reach_ahead() */
 
 extern void	*__libc_malloc(size_t);
 extern void	*__libc_calloc(size_t, size_t);
@@ -121,7 +122,9 @@ slurp(struct input *in, const char *path)
 }
 
 /* One whole turn; 0, or the error's code.  With ahead, the orders are
- * parsed on the turn's second thread while the map loads. */
+ * parsed on the turn's second thread while the map loads, and every
+ * search of a "to" order looks its hexes up ahead on a second thread
+ * (rules.h, walk_look), so that memory runs out while it runs. */
 static int
 turn(struct input *in, int n, FILE *out, int ahead)
 {
@@ -132,6 +135,8 @@ turn(struct input *in, int n, FILE *out, int ahead)
 
 	if ((t = arb_turn_new()) == NULL)
 		return ARB_ENOMEM;
+	if (ahead)
+		reach_ahead(t, REACH_AHEAD_ALWAYS);
 	for (i = 1; i < n; i++) {
 		texts[i - 1].text = in[i].text;
 		texts[i - 1].len = in[i].len;

@@ -15,14 +15,21 @@
  *     reported cell at a cost no lower than reported; and the reported
  *     path is the first of the done paths to its cell by the tie-break
  *     (cost, steps, then the cells read back from the end in board
- *     order), so no cheaper path and no unreported cell exists.
+ *     order), so no cheaper path and no unreported cell exists;
+ *  3. the reach document is the same bytes whether the search looks the
+ *     cells up ahead on a second thread or not (rules.h, walk_look):
+ *     the trials take turns to run their searches, "to" orders
+ *     included, without the second thread, with it at once, and with
+ *     its answers alone (it looks up all it would first); each writes
+ *     the document the three ways.
  *
  * A rule system joins by adding a line to systems[]: a generator that
  * writes a map (and names the unit, the player and the longest path
  * worth enumerating), and how a done order's cost is read.
  *
- *	tests/reach [trials] [seed]
+ *	tests/reach [trials] [seed] [system]
  */
+#define _POSIX_C_SOURCE 200809L	/* open_memstream */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +64,8 @@ static int passed, failed;
 static enum reason last_reason;
 static long ncellsrep, npaths, ndone;
 static uint64_t rng;
+/* REACH_AHEAD_NEVER, _ALWAYS or _FIRST: this trial's searches. */
+static int ahead;
 
 static void
 fail(const char *sys, unsigned trial, const char *fmt, ...)
@@ -477,6 +486,7 @@ adjudicate(const struct system *s, const struct gen *g, const char *how,
 	    "\"%s\", \"turn\": 1, \"orders\": [{\"id\": \"o\", %s%s%s, %s}]}",
 	    g->player, g->units[0] ? "\"units\": [" : g->count, g->units,
 	    g->units[0] ? "]" : "", how);
+	reach_ahead(t, ahead);
 	if (arb_turn_load_map(t, "map", g->map, g->len, &e) != 0 ||
 	    arb_turn_load_orders(t, "orders", g->player, orders,
 	    strlen(orders), &e) != 0 || arb_turn_run(t, 0, &e) != 0) {
@@ -522,6 +532,31 @@ before(const int *a, int na, long ca, const int *b, int nb, long cb)
 	return false;
 }
 
+/* The reach document of g's unit, its searches looking ahead or not;
+ * malloc'ed, or NULL. */
+static char *
+reach_doc(const struct gen *g, int mode, size_t *len)
+{
+	struct arb_error e;
+	struct arb_turn	*t = arb_turn_new();
+	char		*buf = NULL;
+	FILE		*fp = open_memstream(&buf, len);
+	int		 rc;
+
+	reach_ahead(t, mode);
+	rc = fp == NULL || arb_turn_load_map(t, "map", g->map, g->len,
+	    &e) != 0 || arb_turn_reach(t, g->unit, NULL, 0, &e) != 0 ||
+	    arb_turn_write_reach(t, 0, fp, &e) != 0;
+	if (fp != NULL)
+		fclose(fp);
+	arb_turn_free(t);
+	if (rc != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
 struct best {
 	long	 cost;
 	int	 path[MAXPATH + 1], n;
@@ -545,6 +580,9 @@ trial(const struct system *s, unsigned n)
 	struct wstep	 over;
 
 	s->gen(&rng, &g);
+	ahead = n % 3 == 0 ? REACH_AHEAD_NEVER : n % 3 == 1 ?
+	    REACH_AHEAD_ALWAYS : REACH_AHEAD_FIRST;
+	reach_ahead(t, ahead);
 	if (arb_turn_load_map(t, "map", g.map, g.len, &e) != 0 ||
 	    arb_turn_reach(t, g.unit, NULL, 0, &e) != 0) {
 		fail(s->name, n, "reach: %s at %s\n# %s", e.text, e.pointer,
@@ -663,6 +701,25 @@ trial(const struct system *s, unsigned n)
 		} else
 			idx[d]++;
 	}
+	/* 3. The same bytes with and without the second thread. */
+	if (!bad) {
+		char	*a, *f, *o;
+		size_t	 na, nf, no;
+
+		a = reach_doc(&g, REACH_AHEAD_ALWAYS, &na);
+		f = reach_doc(&g, REACH_AHEAD_FIRST, &nf);
+		o = reach_doc(&g, REACH_AHEAD_NEVER, &no);
+		if (a == NULL || f == NULL || o == NULL || na != no ||
+		    nf != no || memcmp(a, o, no) != 0 ||
+		    memcmp(f, o, no) != 0) {
+			fail(s->name, n, "the reach document differs with "
+			    "the cells looked up ahead\n# %s", g.map);
+			bad = true;
+		}
+		free(a);
+		free(f);
+		free(o);
+	}
 	if (!bad)
 		passed++;
 	free(start);
@@ -679,7 +736,8 @@ main(int argc, char **argv)
 	rng = argc > 2 ? strtoull(argv[2], NULL, 10) : 15;
 	for (s = systems; s->name != NULL; s++)
 		for (n = 0; n < trials; n++)
-			trial(s, n);
+			if (argc <= 3 || strcmp(argv[3], s->name) == 0)
+				trial(s, n);
 	printf("# %ld cells reported, %ld paths adjudicated, %ld done\n",
 	    ncellsrep, npaths, ndone);
 	printf("reach: %d passed, %d failed\n", passed, failed);

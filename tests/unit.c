@@ -1034,6 +1034,61 @@ out:
  * of one cost and length, the one whose cell before the end comes first
  * in the board's order.
  */
+/* A search that looks its hexes up ahead on a second thread (rules.h,
+ * walk_look) finds what it finds alone, under the sanitizers. */
+static void
+test_reach_ahead(void)
+{
+	static const int modes[] = { REACH_AHEAD_NEVER, REACH_AHEAD_ALWAYS,
+	    REACH_AHEAD_FIRST, REACH_AHEAD_AUTO };
+	char		 map[8192];
+	size_t		 len;
+	struct arb_turn	*t;
+	struct arb_error e;
+	struct reach_query *q;
+	long		 sum[4];
+	int		 n[4], i, k, path[128];
+
+	len = (size_t)snprintf(map, sizeof(map), "{\"arbiter\": 1, "
+	    "\"ruleset\": \"aeonis\", \"board\": {\"grid\": \"hex\", "
+	    "\"cols\": 40, \"rows\": 40, \"default\": \"plains\"}, "
+	    "\"players\": {\"red\": {\"ap\": 70}, \"blue\": {\"ap\": 1}}, "
+	    "\"units\": [{\"id\": \"r\", \"player\": \"red\", \"type\": "
+	    "\"infantry\", \"at\": \"2020\", \"range\": 100}");
+	for (k = 0; k < 40; k++)	/* blue's, for zones of control */
+		len += (size_t)snprintf(map + len, sizeof(map) - len,
+		    ", {\"id\": \"b%d\", \"player\": \"blue\", \"type\": "
+		    "\"infantry\", \"at\": \"%02d%02d\"}", k, 1 + k * 7 % 40,
+		    1 + k * 13 % 40);
+	snprintf(map + len, sizeof(map) - len, "]}");
+	for (i = 0; i < 4; i++) {
+		t = arb_turn_new();
+		reach_ahead(t, modes[i]);
+		n[i] = -1;
+		sum[i] = 0;
+		if (arb_turn_load_map(t, "ahead.json", map, strlen(map),
+		    &e) != 0 || arb_turn_reach(t, "r", NULL, 0, &e) != 0) {
+			printf("# %s\n", e.text);
+			arb_turn_free(t);
+			continue;
+		}
+		q = t->reachq;
+		n[i] = q->r.n;
+		for (k = 0; k < q->r.n; k++) {
+			int	 j;
+
+			reach_path(t, q->r.v[k].label, path);
+			sum[i] += q->r.v[k].cost * 7 + q->r.v[k].cell * 3;
+			for (j = 0; j <= q->r.v[k].steps; j++)
+				sum[i] = sum[i] * 31 % 1000000007 + path[j];
+		}
+		arb_turn_free(t);
+	}
+	CHECK(n[0] > 1000);
+	for (i = 1; i < 4; i++)
+		CHECK(n[i] == n[0] && sum[i] == sum[0]);
+}
+
 static void
 test_reach(void)
 {
@@ -1126,6 +1181,7 @@ main(void)
 	test_pool_pass();
 	test_after_run();
 	test_reach();
+	test_reach_ahead();
 	printf("unit: %d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }

@@ -49,6 +49,7 @@ void	 mem_fail(struct mem *, enum arb_errcode, const char *, ...)
 	    __attribute__((noreturn, format(printf, 3, 4)));
 void	 mem_nomem(struct mem *) __attribute__((noreturn));
 void	 utf8_mend(char *);	/* drops broken UTF-8 sequences */
+int	 processors(void);	/* online, at least 1 */
 
 /* suggest.c: what a name that is not known probably meant. */
 #define SUGGEST_MAXLEN	64	/* longer names are never close */

@@ -6,11 +6,14 @@
  * vectors, and the jump back to the public entry point when something
  * fails.  Uses the C library only.
  */
+#define _POSIX_C_SOURCE 200809L	/* sysconf */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "base/base.h"
 
@@ -424,3 +427,12 @@ mem_push(struct mem *m, void *v, size_t *cap, size_t *n, size_t size)
 	return v;
 }
 
+/* The processors online: whether a second thread would run beside the
+ * first. */
+int
+processors(void)
+{
+	long	 n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > INT_MAX ? INT_MAX : (int)n;
+}

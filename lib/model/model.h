@@ -505,6 +505,7 @@ struct arb_turn {
 	void			*json;		/* a document being written */
 	struct pool		 wpool;		/* where it is built */
 	void			*reachmem;	/* the search's (rules.h) */
+	int			 reach_ahead;	/* rules.h, reach_ahead() */
 	long			*route_used;	/* cells each player's "to"
 						 * orders searched (turn.c) */
 	void			*reachq;	/* --reach's (format.h) */

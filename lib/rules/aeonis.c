@@ -10,6 +10,7 @@
  */
 #include <limits.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,7 +61,8 @@ struct hexprice {			/* two bytes: one per hex kept */
 
 /* A hex as the walk of one search sees it (walk_begin()). */
 struct amemo {
-	unsigned	 at;		/* the stamp it was found at */
+	_Atomic unsigned at;		/* 2 memo: found this search; 2 memo +
+					 * 1: a thread is finding it */
 	int		 zoc;		/* the unit exerting ZOC, or -1 */
 	struct hexprice	 h;
 	uint8_t		 entry;		/* entry_reason() on a path */
@@ -94,6 +96,9 @@ struct aeonis {
 	unsigned		 memo;
 	const struct order	*memo_order;
 	struct astate		 memo_group;	/* walk_init()'s state */
+	bool			 memo_claim;	/* two threads fill it: each
+						 * claims an entry first
+						 * (walk_look) */
 };
 
 static const char *const map_keys[] = {
@@ -1199,10 +1204,11 @@ walk_begin(struct arb_turn *t, const struct order *o, void *state,
 	if (a->memo_v == NULL &&
 	    (a->memo_v = calloc(n + 1, sizeof(*a->memo_v))) == NULL)
 		t_nomem(t);
-	if (++a->memo == 0) {
+	if (++a->memo >= UINT_MAX / 2) {	/* the stamps wrap */
 		memset(a->memo_v, 0, n * sizeof(*a->memo_v));
 		a->memo = 1;
 	}
+	a->memo_claim = false;
 	walk_init(t, o, state);
 	a->memo_order = o;
 	a->memo_group = *st;
@@ -1235,31 +1241,67 @@ walk_begin(struct arb_turn *t, const struct order *o, void *state,
 }
 
 /* Hex c as the walk sees it: found by the functions the adjudication
- * calls, once a search (memo()). */
-static const struct amemo *
+ * calls, once a search (memo()).  Pure: either thread may call it. */
+static void
 memo_fill(struct arb_turn *t, struct amemo *m, int c)
 {
 	struct aeonis	*a = A(t);
 	const struct order *o = a->memo_order;
 	const char	*rule;
 
-	m->at = a->memo;
 	m->zoc = zoc_from(t, c, o->player);
 	price_hex(t, &a->memo_group, c, &m->h);
 	m->entry = (uint8_t)entry_reason(t, o, c, a->memo_group.fly, true,
 	    &rule);
 	m->enemy = enemy_in(t, c, o->player, 0) >= 0;
 	m->portal = is_portal(t, c);
-	return m;
+}
+
+/*
+ * Hex c's entry not found yet this search: found now.  While walk_look()
+ * finds entries on a second thread (memo_claim), a thread claims an entry
+ * before it fills it, and the other, finding it claimed, fills its own
+ * copy (spare) rather than wait: the two copies are the same.
+ */
+static const struct amemo *
+memo_slow(struct arb_turn *t, struct amemo *m, int c, struct amemo *spare)
+{
+	struct aeonis	*a = A(t);
+	unsigned	 done = a->memo * 2, v;
+
+	if (!a->memo_claim) {
+		memo_fill(t, m, c);
+		atomic_store_explicit(&m->at, done, memory_order_relaxed);
+		return m;
+	}
+	v = atomic_load_explicit(&m->at, memory_order_acquire);
+	for (;;) {
+		if (v == done)
+			return m;
+		if (v == done + 1) {
+			memo_fill(t, spare, c);
+			return spare;
+		}
+		if (atomic_compare_exchange_weak_explicit(&m->at, &v, done + 1,
+		    memory_order_acquire, memory_order_acquire)) {
+			memo_fill(t, m, c);
+			atomic_store_explicit(&m->at, done,
+			    memory_order_release);
+			return m;
+		}
+	}
 }
 
 static inline const struct amemo *
-memo(struct arb_turn *t, int c)
+memo(struct arb_turn *t, int c, struct amemo *spare)
 {
 	struct aeonis	*a = A(t);
 	struct amemo	*m = &a->memo_v[c];
 
-	return m->at == a->memo ? m : memo_fill(t, m, c);
+	if (atomic_load_explicit(&m->at, memory_order_acquire) ==
+	    a->memo * 2)
+		return m;
+	return memo_slow(t, m, c, spare);
 }
 
 static int
@@ -1267,16 +1309,24 @@ walk_next(struct arb_turn *t, const struct order *o, const void *state,
     int from, int *to, int max)
 {
 	struct aeonis	*a = A(t);
-	int		 n = max >= 6 ? board_neighbors(&t->board, from, to) : 6;
-	int		 i, k;
+	const struct board *b = &t->board;
+	struct amemo	 spare;
+	int		 n = max >= 6 ? board_neighbors(b, from, to) : 6;
+	int		 i, k, r;
 
 	(void)o;
 	(void)state;
-	for (i = 0; i < n && n <= max; i++) {	/* see reach.c */
+	/* What the steps from here will read: the neighbours' entries and
+	 * cells, and the cells about them (their ZOC), fetched from memory
+	 * now (reach.c asks one cell ahead). */
+	for (i = 0; i < n && n <= max; i++)
 		__builtin_prefetch(&a->memo_v[to[i]]);
-		__builtin_prefetch(&t->board.cells[to[i]]);
-	}
-	if (a->nportals == 0 || !memo(t, from)->portal)
+	if (from >= 2 * b->cols + 2 && from + 2 * b->cols + 2 < b->ncells)
+		for (r = -2; r <= 2; r++)
+			for (k = -2; k <= 2; k += 2)
+				__builtin_prefetch(&b->cells[from + r * b->cols +
+				    k]);
+	if (a->nportals == 0 || !memo(t, from, &spare)->portal)
 		return n;
 	k = n;
 	for (i = 0; i < a->nportals; i++)
@@ -1289,12 +1339,38 @@ walk_next(struct arb_turn *t, const struct order *o, const void *state,
 	return k;
 }
 
+/* Hex c found ahead of the search, on its second thread (rules.h);
+ * c = -1: from now on, both threads claim the entries they fill. */
+static void
+walk_look(struct arb_turn *t, const struct order *o, int c)
+{
+	struct aeonis	*a = A(t);
+	struct amemo	*m;
+	unsigned	 done = a->memo * 2, v;
+
+	(void)o;
+	if (c < 0) {
+		a->memo_claim = true;
+		return;
+	}
+	m = &a->memo_v[c];
+	v = atomic_load_explicit(&m->at, memory_order_relaxed);
+	if (v != done && v != done + 1 && atomic_compare_exchange_strong_explicit(
+	    &m->at, &v, done + 1, memory_order_acquire,
+	    memory_order_relaxed)) {
+		memo_fill(t, m, c);
+		atomic_store_explicit(&m->at, done, memory_order_release);
+	}
+}
+
 /* A step as step_reason() and price_step() have it, from the memo. */
 static void
 walk_step(struct arb_turn *t, const struct order *o, void *state, int from,
     int to, struct wstep *s)
 {
 	const struct amemo *mf, *mt;
+	struct amemo	 sf, sto;	/* copies, when the other thread is
+					 * finding them */
 	struct astate	*st = state;
 	struct price	 p;
 	bool		 hop = false;
@@ -1304,8 +1380,8 @@ walk_step(struct arb_turn *t, const struct order *o, void *state, int from,
 		s->rule = "aeonis 1";
 		return;
 	}
-	mf = memo(t, from);
-	mt = memo(t, to);
+	mf = memo(t, from, &sf);
+	mt = memo(t, to, &sto);
 	/* walk_next() offers the neighbours, and portals: two hexes are
 	 * adjacent unless both may be portals a hop apart. */
 	if ((s->reason = hop_reason(t, o, from, to, !(mf->portal &&
@@ -1637,6 +1713,7 @@ const struct ruleset rules_aeonis = {
 	.walk_step = walk_step,
 	.walk_end = walk_end,
 	.walk_better = walk_better,
+	.walk_look = walk_look,
 	.walk_stack = true,
 	.release = release
 };

@@ -18,10 +18,19 @@
  * portal) keeps one state for all its labels and, without a target,
  * never prices a step into a cell it has settled.  Such cells are left
  * out without a branch each (which neighbours are settled is no pattern
- * a processor can guess), and the cells' records are fetched from memory
- * before they are read.
+ * a processor can guess).  The cells a label may step to are found one
+ * label ahead, so that their records are on their way from memory while
+ * the label before is expanded.  And a large search on a hex board has
+ * the rule system look up the hexes ahead of it (rules.h, walk_look) on
+ * a second thread, ring by ring about the start: the search then finds
+ * most hexes looked up, and the two threads' answers are the same, so
+ * the result does not depend on which found a hex first.
  */
+#define _POSIX_C_SOURCE 200809L	/* pthreads */
 #include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,8 +73,11 @@ struct reachmem {
 	int		*bucket;	/* by cost mod nbucket */
 	size_t		 nbucket;
 	int		*bysteps;	/* the bucket at hand, by steps */
-	int		*next;		/* walk_next's cells */
-	int		 maxnext;
+	int		*next[2];	/* walk_next's cells: the label's at
+					 * hand, and (ahead) the next one's */
+	int		 maxnext[2];
+	int		 ahead;		/* the label next[1] is for, or -1 */
+	int		 nahead;
 	int		*found;		/* the cells found, in order, each
 					 * with its label (pairs) */
 	size_t		 nfound, capfound;
@@ -75,12 +87,55 @@ struct reachmem {
 	unsigned char	*cur;		/* the state of the label expanded */
 	long		 spent;		/* labels settled, all searches */
 	long		 limit;		/* a search stops there (0: none) */
+	struct look {			/* the second thread (walk_look) */
+		bool		 on;
+		pthread_t	 thread;
+		atomic_int	 stop;
+		atomic_int	 begun;	/* it has (REACH_AHEAD_ALWAYS) */
+		struct arb_turn	*t;
+		const struct order *o;
+		int		 start, radius;
+		int		*ring;	/* board_ring()'s, 6 radius + 1 */
+		size_t		 capring;
+	}		 look;
 };
 
+/* Stops the second thread, if it runs, and waits for it. */
+static void
+look_stop(struct reachmem *m)
+{
+	if (!m->look.on)
+		return;
+	atomic_store_explicit(&m->look.stop, 1, memory_order_relaxed);
+	pthread_join(m->look.thread, NULL);
+	m->look.on = false;
+}
+
+/* Out of memory: the second thread stops before the turn gives up. */
+static void __attribute__((noreturn))
+nomem(struct arb_turn *t)
+{
+	if (t->reachmem != NULL)
+		look_stop(t->reachmem);
+	t_nomem(t);
+}
+
+/* t_grow(), but stopping the second thread before a failure. */
 static void
 grow(struct arb_turn *t, void *vecp, size_t *cap, size_t need, size_t size)
 {
-	t_grow(t, vecp, cap, need, size);
+	void	**v = vecp, *p;
+	size_t	  n;
+
+	if (need <= *cap)
+		return;
+	n = *cap < 8 ? 8 : *cap * 2;
+	if (n < need)
+		n = need;
+	if (n > SIZE_MAX / size || (p = realloc(*v, n * size)) == NULL)
+		nomem(t);
+	*v = p;
+	*cap = n;
 }
 
 static struct reachmem *
@@ -127,6 +182,7 @@ reach_release(struct arb_turn *t)
 
 	if (m == NULL)
 		return;
+	look_stop(m);		/* it stops at a search's end: never here */
 	free(m->lab);
 	free(m->st);
 	free(m->pc);
@@ -135,7 +191,9 @@ reach_release(struct arb_turn *t)
 	free(m->dstamp);
 	free(m->bucket);
 	free(m->bysteps);
-	free(m->next);
+	free(m->next[0]);
+	free(m->next[1]);
+	free(m->look.ring);
 	free(m->found);
 	free(m->tmp);
 	free(m);
@@ -230,7 +288,7 @@ enqueue(struct arb_turn *t, struct reachmem *m, int l, long cur)
 			;
 		if ((m->bucket = malloc(nb * sizeof(int))) == NULL) {
 			m->bucket = old;
-			t_nomem(t);
+			nomem(t);
 		}
 		for (i = 0; i < nb; i++)
 			m->bucket[i] = -1;
@@ -259,7 +317,7 @@ label_new(struct arb_turn *t, struct reachmem *m, int cell, int parent,
 	int	 l = (int)m->nlab;
 
 	if (m->nlab >= INT_MAX - 1)
-		t_nomem(t);
+		nomem(t);
 	if (m->nlab + 1 > m->caplab)
 		grow(t, &m->lab, &m->caplab, m->nlab + 1, sizeof(*m->lab));
 	if ((m->nlab + 1) * m->kept + m->stride > m->capst)
@@ -334,7 +392,7 @@ distance(struct arb_turn *t, struct reachmem *m, int c, int target)
 		if ((m->bfsq = malloc(n * sizeof(int))) == NULL ||
 		    (m->dist = malloc(n * sizeof(int))) == NULL ||
 		    (m->dstamp = calloc(n, sizeof(unsigned))) == NULL)
-			t_nomem(t);
+			nomem(t);
 	}
 	if (m->dstamp[target] != m->now) {
 		/* A breadth-first search from the target, once. */
@@ -399,6 +457,104 @@ approach(struct arb_turn *t, struct reachmem *m, struct reach *r,
 	r->near = *why;
 }
 
+/* walk_next()'s cells from c, into m->next[h] (grown to hold them). */
+static int
+next_cells(struct arb_turn *t, struct reachmem *m, const struct order *o,
+    const void *st, int c, int h)
+{
+	const struct ruleset *rs = t->rs;
+	int	 n;
+
+	n = rs->walk_next(t, o, st, c, m->next[h], m->maxnext[h]);
+	while (n > m->maxnext[h]) {
+		int	*p = realloc(m->next[h], (size_t)n * sizeof(int));
+
+		if (p == NULL)
+			nomem(t);
+		m->next[h] = p;
+		m->maxnext[h] = n;
+		n = rs->walk_next(t, o, st, c, m->next[h], m->maxnext[h]);
+	}
+	return n;
+}
+
+/* The second thread: the rule system looks up the hexes about the
+ * start, ring after ring, until it is told to stop. */
+static void *
+look_run(void *arg)
+{
+	struct reachmem	*m = arg;
+	struct arb_turn	*t = m->look.t;
+	int		 d, i, n;
+
+	atomic_store_explicit(&m->look.begun, 1, memory_order_relaxed);
+	for (d = 0; d <= m->look.radius; d++) {
+		n = board_ring(&t->board, m->look.start, d, m->look.ring);
+		for (i = 0; i < n; i++) {
+			if (i % 32 == 0 && atomic_load_explicit(&m->look.stop,
+			    memory_order_relaxed))
+				return NULL;
+			t->rs->walk_look(t, m->look.o, m->look.ring[i]);
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Starts the second thread when the rule system can look ahead, the board
+ * is of hexes, and (REACH_AHEAD_AUTO) the search is large enough to pay
+ * for a thread and the machine has a processor for it.  A walk may enter
+ * at most about as many hexes as its budget (twice that for aeonis
+ * cavalry pairing its plains), so the rings stop there.
+ */
+static void
+look_start(struct arb_turn *t, struct reachmem *m, const struct order *o,
+    int target, long budget)
+{
+	const struct board *b = &t->board;
+	pthread_attr_t	 attr;
+	int		 start = o->cells[0], radius;
+	bool		 large;
+
+	if (t->rs->walk_look == NULL || b->kind != BOARD_HEX ||
+	    t->reach_ahead == REACH_AHEAD_NEVER)
+		return;
+	large = budget >= 64 && (target < 0 ||
+	    board_distance(b, start, target) >= 16) &&
+	    processors() >= 2;
+	if (t->reach_ahead == REACH_AHEAD_AUTO && !large)
+		return;
+	radius = b->cols + b->rows;
+	if (budget < radius / 2)
+		radius = 2 * (int)budget;
+	grow(t, &m->look.ring, &m->look.capring, 6 * (size_t)radius + 1,
+	    sizeof(int));
+	m->look.t = t;
+	m->look.o = o;
+	m->look.start = start;
+	m->look.radius = radius;
+	atomic_store_explicit(&m->look.stop, 0, memory_order_relaxed);
+	atomic_store_explicit(&m->look.begun, 0, memory_order_relaxed);
+	t->rs->walk_look(t, o, -1);
+	/* A small stack: it calls the rule system's look-ups alone. */
+	if (pthread_attr_init(&attr) != 0)
+		return;
+	if (pthread_attr_setstacksize(&attr, 256 * 1024) == 0 &&
+	    pthread_create(&m->look.thread, &attr, look_run, m) == 0)
+		m->look.on = true;
+	pthread_attr_destroy(&attr);
+	/* The tests': the two threads at once from the first hex, or the
+	 * second's answers alone. */
+	if (m->look.on && t->reach_ahead == REACH_AHEAD_ALWAYS)
+		while (!atomic_load_explicit(&m->look.begun,
+		    memory_order_relaxed))
+			sched_yield();
+	if (m->look.on && t->reach_ahead == REACH_AHEAD_FIRST) {
+		pthread_join(m->look.thread, NULL);
+		m->look.on = false;
+	}
+}
+
 void
 reach_search(struct arb_turn *t, const struct order *o, int target,
     struct reach *r)
@@ -426,14 +582,7 @@ reach_search(struct arb_turn *t, const struct order *o, int target,
 	if ((m->tmp = calloc(2, m->stride + 8)) == NULL)
 		t_nomem(t);
 	m->cur = m->tmp + m->stride + 8;
-	if (m->maxnext == 0) {
-		m->maxnext = 64;
-		if ((m->next = malloc((size_t)m->maxnext * sizeof(int))) ==
-		    NULL) {
-			m->maxnext = 0;
-			t_nomem(t);
-		}
-	}
+	m->ahead = -1;
 	for (i = 0; i < m->nbucket; i++)
 		m->bucket[i] = -1;
 	memset(&over, 0, sizeof(over));
@@ -450,6 +599,7 @@ reach_search(struct arb_turn *t, const struct order *o, int target,
 		r->near_to = start;
 		return;
 	}
+	look_start(t, m, o, target, budget);
 	(void)head(m, start);
 	l = label_new(t, m, start, -1, 0, 0, 0);
 	enqueue(t, m, l, 0);
@@ -569,19 +719,34 @@ reach_search(struct arb_turn *t, const struct order *o, int target,
 				if (x->steps >= MAXSTEPS)
 					continue;
 				copy_state(m, m->cur, state(m, l));
-				n = rs->walk_next(t, o, m->cur, c, m->next,
-				    m->maxnext);
-				while (n > m->maxnext) {
-					/* Room for every cell it offers. */
-					int *p = realloc(m->next, (size_t)n *
-					    sizeof(int));
+				if (m->ahead == l) {	/* found ahead */
+					int	*sw = m->next[0];
 
-					if (p == NULL)
-						t_nomem(t);
-					m->next = p;
-					m->maxnext = n;
-					n = rs->walk_next(t, o, m->cur, c,
-					    m->next, m->maxnext);
+					m->next[0] = m->next[1];
+					m->next[1] = sw;
+					k = m->maxnext[0];
+					m->maxnext[0] = m->maxnext[1];
+					m->maxnext[1] = k;
+					n = m->nahead;
+				} else
+					n = next_cells(t, m, o, m->cur, c, 0);
+				m->ahead = -1;
+				/* The next label's cells: their records
+				 * (the rule system's, in walk_next, and ours)
+				 * come from memory while this label's steps
+				 * are priced.  Nothing settles in between, and
+				 * walk_next() reads no label. */
+				if ((k = m->bysteps[st]) >= 0 &&
+				    !(m->lab[k].flags & (L_DEAD | L_STOP)) &&
+				    m->lab[k].steps < MAXSTEPS) {
+					int	 j;
+
+					m->nahead = next_cells(t, m, o,
+					    state(m, k), m->lab[k].cell, 1);
+					m->ahead = k;
+					for (j = 0; j < m->nahead; j++)
+						__builtin_prefetch(
+						    &pcv[m->next[1][j]]);
 				}
 				/* A cell settled in a walk whose state does
 				 * not change: a step there costs no less,
@@ -593,15 +758,15 @@ reach_search(struct arb_turn *t, const struct order *o, int target,
 					int	 kept = 0;
 
 					for (k = 0; k < n; k++) {
-						int to = m->next[k];
+						int to = m->next[0][k];
 
-						m->next[kept] = to;
+						m->next[0][kept] = to;
 						kept += !settled(pcv, now, to);
 					}
 					n = kept;
 				}
 				for (k = 0; k < n; k++) {
-					int	 to = m->next[k], nl;
+					int	 to = m->next[0][k], nl;
 					long	 nc;
 					unsigned char fl;
 
@@ -651,6 +816,7 @@ reach_search(struct arb_turn *t, const struct order *o, int target,
 			}
 	}
 done:
+	look_stop(m);
 	/* The cells found, in the order they were found. */
 	r->found = goal >= 0;
 	if (target >= 0 && goal < 0 && r->near.reason == R_OK) {
@@ -673,6 +839,13 @@ done:
 		rc->stop = x->flags & L_STOP;
 		rc->tested = x->flags & L_TESTED;
 	}
+}
+
+/* Kept in the turn, so that it may be called outside an entry point. */
+void
+reach_ahead(struct arb_turn *t, int mode)
+{
+	t->reach_ahead = mode;
 }
 
 void

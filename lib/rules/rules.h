@@ -144,6 +144,17 @@ struct ruleset {
 	 * is worth at least as much as b in every way (b can then be
 	 * dropped).  NULL: only equal states are. */
 	bool	(*walk_better)(const void *a, const void *b);
+	/* Looking ahead (may be NULL): finds what the other walk hooks would
+	 * look up about cell c, so that a second thread can do it ahead of
+	 * the search on a large hex board (reach.c).  Called first with c =
+	 * -1 by the search's own thread, before the second starts: from then
+	 * until the next walk_begin() the hooks may be called in both
+	 * threads at once, so that whatever walk_look fills, each thread must
+	 * claim before it fills it (atomically) and read only once it is
+	 * filled.  It must not allocate, fail or change the turn; and what it
+	 * finds must be what the hooks would find themselves, so that the
+	 * answer is the same whichever thread finds it first. */
+	void	(*walk_look)(struct arb_turn *, const struct order *, int c);
 	/* Table boards: the corners of unit u's base at pose ps,
 	 * counterclockwise from its back left (back, right, front and left
 	 * edges), as the rule system measures it; the pictures draw it.
@@ -212,6 +223,16 @@ int	 reach_steps(struct arb_turn *, int label);	/* -1: the start */
  * orders may ask for (arbiter-orders(5)). */
 long	 reach_spent(struct arb_turn *);
 void	 reach_limit(struct arb_turn *, long);
+/* Whether a search looks ahead on a second thread (rules.h, walk_look):
+ * REACH_AHEAD_AUTO, when it is large and the machine has a second
+ * processor; or, for the tests and the benchmark, always (the search
+ * begins once the second thread has), first (the second thread looks up
+ * every hex it would before the search begins), or never. */
+enum {
+	REACH_AHEAD_AUTO, REACH_AHEAD_ALWAYS, REACH_AHEAD_FIRST,
+	REACH_AHEAD_NEVER
+};
+void	 reach_ahead(struct arb_turn *, int);
 #define ROUTE_LABELS	500000L	/* a player's "to" orders, in all */
 /* Frees the search's memory (arb_turn_free() calls it). */
 void	 reach_release(struct arb_turn *);
