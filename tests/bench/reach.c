@@ -14,8 +14,12 @@
  * Also timed: a BFS cut at depth AP (every hex costs at least 1, so it
  * visits every hex the query could reach and prices none), and the query
  * with the map read.  TYPE=cavalry takes a cavalry unit instead (a walk
- * whose state changes).  Each is run RUNS times (default 3) and the best
- * time kept.  Prints them and the ratios; exits 1 when the search takes
+ * whose state changes).  The search is timed as --reach runs it (with
+ * its second thread, which looks the hexes up ahead: rules.h,
+ * walk_look), with the processor time of both threads, and on one
+ * thread.  Each is run RUNS times (default 3) and the best time kept.
+ * REPEAT=n searches n times more for a profiler (ONE=1: on one
+ * thread).  Prints them and the ratios; exits 1 when the search takes
  * more than twice the plain BFS.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -27,12 +31,18 @@
 #include "format/format.h"
 
 static double
-now(void)
+clock_ms(clockid_t id)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(id, &ts);
 	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static double
+now(void)
+{
+	return clock_ms(CLOCK_MONOTONIC);
 }
 
 /* The baseline: hexes within depth of start, by a plain BFS. */
@@ -143,7 +153,7 @@ main(int argc, char **argv)
 	int		 repeat = getenv("REPEAT") != NULL ?
 			    atoi(getenv("REPEAT")) : 0;
 	double		 ts = 1e18, tb = 1e18, tl = 1e18, tq = 1e18, t0;
-	double		 tg = 1e18;
+	double		 tg = 1e18, t1 = 1e18, tc = 1e18, c0;
 	long		 all = 0;
 	FILE		*fp;
 
@@ -182,13 +192,20 @@ main(int argc, char **argv)
 		q = t->reachq;
 		/* The search alone, again (its memory kept from the query),
 		 * and the BFS. */
+		c0 = clock_ms(CLOCK_PROCESS_CPUTIME_ID);
 		t0 = now();
 		reach_search(t, &q->o, -1, &r);
 		t0 = now() - t0;
+		c0 = clock_ms(CLOCK_PROCESS_CPUTIME_ID) - c0;
+		if (getenv("ONE") != NULL)	/* ONE=1: the profile's */
+			reach_ahead(t, REACH_AHEAD_NEVER);
 		for (k = 0; k < repeat; k++)	/* REPEAT=n: for a profiler */
 			reach_search(t, &q->o, -1, &r);
+		reach_ahead(t, REACH_AHEAD_AUTO);
 		if (t0 < ts)
 			ts = t0;
+		if (c0 < tc)
+			tc = c0;
 		t0 = now();
 		cells = bfs(&t->board, q->o.cells[0], (int)ap);
 		t0 = now() - t0;
@@ -199,6 +216,14 @@ main(int argc, char **argv)
 		t0 = now() - t0;
 		if (t0 < tg)
 			tg = t0;
+		/* The search on one thread (rules.h, reach_ahead()). */
+		reach_ahead(t, REACH_AHEAD_NEVER);
+		t0 = now();
+		reach_search(t, &q->o, -1, &r);
+		t0 = now() - t0;
+		reach_ahead(t, REACH_AHEAD_AUTO);
+		if (t0 < t1)
+			t1 = t0;
 		arb_turn_free(t);
 	}
 	free(text);
@@ -208,6 +233,9 @@ main(int argc, char **argv)
 	    tg, all);
 	printf("          %8.2f x the BFS (goal <= 2.00: %s)\n", ts / tg,
 	    ts <= 2 * tg ? "met" : "MISSED");
+	printf("one thread%8.1f ms  the search without its second thread: "
+	    "%.2f x the BFS (reported)\n", t1, t1 / tg);
+	printf("CPU       %8.1f ms  both threads' time in the search\n", tc);
 	printf("BFS cut   %8.1f ms  %7ld hexes within %ld hexes (every hex the "
 	    "search could reach)\n", tb, cells, ap);
 	printf("          %8.2f x the cut BFS (reported)\n", ts / tb);
