@@ -41,6 +41,7 @@ hexboard(int cols, int rows, bool odd_low)
 	b.width = cols > 99 || rows > 99 ? 3 : 2;
 	b.odd_low = odd_low;
 	b.ncells = cols * rows;
+	b.colsinv = ((uint64_t)1 << 40) / (uint64_t)cols + 1;
 	return b;
 }
 
@@ -96,6 +97,30 @@ test_hex(void)
 	/* Wider labels. */
 	CHECK(board_find(&w, "120005") == 4 * 120 + 119);
 	CHECK(strcmp(board_label(&w, 0, buf), "001001") == 0);
+}
+
+/* board_row(): a product for a division, exact on every board the maps
+ * allow (9999 columns at most, MAXHEXES hexes): checked at each row's
+ * first and last hex, where a product that is off shows. */
+static void
+test_board_row(void)
+{
+	static const int cols[] = { 1, 2, 3, 7, 10, 999, 1000, 1023, 4093,
+	    9973, 9999 };
+	int		 i, r, bad = 0;
+
+	for (i = 0; i < (int)(sizeof(cols) / sizeof(cols[0])); i++) {
+		struct board b = hexboard(cols[i], 1, false);
+
+		b.colsinv = ((uint64_t)1 << 40) / (uint64_t)cols[i] + 1;
+		for (r = 0; (long)r * cols[i] < MAXHEXES; r++) {
+			int	 first = r * cols[i], last = first + cols[i] - 1;
+
+			bad += board_row(&b, first) != r;
+			bad += last < MAXHEXES && board_row(&b, last) != r;
+		}
+	}
+	CHECK(bad == 0);
 }
 
 /* board_ring(): the hexes at exactly d from a centre, each once, on
@@ -1160,6 +1185,7 @@ main(void)
 	test_geom();
 	test_hex_lines();
 	test_hex_ring();
+	test_board_row();
 	test_locate();
 	test_pointer();
 	test_strmap_collisions();

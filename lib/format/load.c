@@ -301,6 +301,7 @@ load_shape(struct arb_turn *t, struct ld *ld, const struct jv *bv)
 	ld_need(ld, bv, "rows");
 	b->cols = (int)ld_int(ld, bv, "cols", 0, 1, 9999);
 	b->rows = (int)ld_int(ld, bv, "rows", 0, 1, 9999);
+	b->colsinv = ((uint64_t)1 << 40) / (uint64_t)b->cols + 1;
 	/* Every hex costs memory whether the map describes it or not, so a
 	 * few bytes of map must not ask for gigabytes (arbiter-map(5)). */
 	if ((long)b->cols * b->rows > MAXHEXES)

@@ -122,33 +122,6 @@ board_pos(const struct board *b, int cell)
 	return p;
 }
 
-/* The neighbours of a cell clockwise from north; how many (fewer at the
- * map's edge). */
-int
-board_neighbors(const struct board *b, int cell, int out[6])
-{
-	/* As board_step() in every direction, written out: the searches
-	 * call it for every cell they visit. */
-	int	 cols = b->cols, rows = b->rows, c = cell % cols, r = cell / cols;
-	int	 up = r - 1 + (((c & 1) != 0) != b->odd_low);	/* NE, NW */
-	int	 n = 0;
-	bool	 w = c > 0, e = c < cols - 1;
-
-	if (r > 0)
-		out[n++] = cell - cols;			/* N */
-	if (e && up >= 0)
-		out[n++] = up * cols + c + 1;		/* NE */
-	if (e && up + 1 < rows)
-		out[n++] = (up + 1) * cols + c + 1;	/* SE */
-	if (r + 1 < rows)
-		out[n++] = cell + cols;			/* S */
-	if (w && up + 1 < rows)
-		out[n++] = (up + 1) * cols + c - 1;	/* SW */
-	if (w && up >= 0)
-		out[n++] = up * cols + c - 1;		/* NW */
-	return n;
-}
-
 /*
  * The hexes at exactly d hexes from center (d >= 0), column by column,
  * each column from the top: at most 6 d of them (1 for d = 0) written to

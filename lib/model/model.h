@@ -127,6 +127,8 @@ struct board {
 	int		 cols, rows;	/* hex */
 	int		 width;		/* digits per label half */
 	bool		 odd_low;	/* odd columns half a hex lower */
+	uint64_t	 colsinv;	/* 2^40 / cols + 1, or 0: a cell's
+					 * row by a product (board_row()) */
 	const char	**names;	/* graph: cell names */
 	struct strmap	 by_name;	/* graph: name -> cell */
 	int		*adj_at;	/* graph: cell i's neighbours are */
@@ -153,7 +155,6 @@ struct board {
 
 int	 board_find(const struct board *, const char *label);	/* -1 */
 const char *board_label(const struct board *, int cell, char buf[32]);
-int	 board_neighbors(const struct board *, int cell, int out[6]); /* hex */
 int	 board_ring(const struct board *, int center, int d, int *out); /* hex */
 bool	 board_is_adjacent(const struct board *, int a, int b);
 int	 board_step(const struct board *, int cell, int dir);	/* hex, -1 */
@@ -171,6 +172,44 @@ board_pos_distance(struct hexpos a, struct hexpos c)
 	int	 dy = a.y > c.y ? a.y - c.y : c.y - a.y;
 
 	return dx + (dy > dx ? (dy - dx) / 2 : 0);
+}
+
+/* A hex's row, from 0.  With colsinv, a product and a shift instead of
+ * a division: exact for cell < 2^22 and cols < 2^14 (the error of
+ * colsinv, under 1, times cell, is under 2^40 / cols).  */
+static inline int
+board_row(const struct board *b, int cell)
+{
+	return b->colsinv != 0 ? (int)((uint64_t)cell * b->colsinv >> 40) :
+	    cell / b->cols;
+}
+
+/* The neighbours of a cell clockwise from north; how many (fewer at the
+ * map's edge). */
+static inline int
+board_neighbors(const struct board *b, int cell, int out[6])
+{
+	/* As board_step() in every direction, written out, and inline:
+	 * the searches call it for every cell they visit. */
+	int	 cols = b->cols, rows = b->rows, r = board_row(b, cell);
+	int	 c = cell - r * cols;
+	int	 up = r - 1 + (((c & 1) != 0) != b->odd_low);	/* NE, NW */
+	int	 n = 0;
+	bool	 w = c > 0, e = c < cols - 1;
+
+	if (r > 0)
+		out[n++] = cell - cols;			/* N */
+	if (e && up >= 0)
+		out[n++] = up * cols + c + 1;		/* NE */
+	if (e && up + 1 < rows)
+		out[n++] = (up + 1) * cols + c + 1;	/* SE */
+	if (r + 1 < rows)
+		out[n++] = cell + cols;			/* S */
+	if (w && up + 1 < rows)
+		out[n++] = (up + 1) * cols + c - 1;	/* SW */
+	if (w && up >= 0)
+		out[n++] = up * cols + c - 1;		/* NW */
+	return n;
 }
 
 static inline bool

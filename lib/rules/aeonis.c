@@ -99,7 +99,16 @@ struct aeonis {
 	bool			 memo_claim;	/* two threads fill it: each
 						 * claims an entry first
 						 * (walk_look) */
+	/* Per unit, what a zone of control asks of it, in a byte: its
+	 * player (players and types never change in a turn), and
+	 * UK_MILITARY.  begin() finds them, so that the search reads a
+	 * hex's units without their records (tests/bench/reach). */
+	uint8_t			*ukind;
+	size_t			 nukind;
 };
+
+#define UK_PLAYER	0x3f	/* MAXPLAYERS is 64 */
+#define UK_MILITARY	0x80
 
 static const char *const map_keys[] = {
 	"events", "motions", "rules", "types", NULL
@@ -375,33 +384,58 @@ any_has(struct arb_turn *t, const struct order *o, unsigned flag)
 static int
 enemy_in(struct arb_turn *t, int c, int p, unsigned flag)
 {
-	int	 u;
+	const struct cell *x = &t->board.cells[c];
+	const uint8_t	*k = A(t)->ukind;	/* begin()'s */
+	int		 u;
 
-	for (u = t->board.cells[c].first_unit; u >= 0;
-	    u = t->units.v[u].next)
-		if (t->units.v[u].player != p && (flag == 0 ||
+	for (u = x->first_unit; u >= 0; u = u == x->last_unit ? -1 :
+	    t->units.v[u].next)
+		if ((k[u] & UK_PLAYER) != p && (flag == 0 ||
 		    (tflags(t, u) & flag)))
 			return u;
 	return -1;
+}
+
+/* The units' kinds (ukind): the units are all loaded by now. */
+static void
+unit_kinds(struct arb_turn *t)
+{
+	struct aeonis	*a = A(t);
+	size_t		 u;
+
+	if (a->ukind != NULL && a->nukind == t->units.n)
+		return;
+	a->ukind = t_alloc(t, t->units.n + 1);
+	a->nukind = t->units.n;
+	for (u = 0; u < t->units.n; u++)
+		a->ukind[u] = (uint8_t)(t->units.v[u].player & UK_PLAYER) |
+		    (tflags(t, (int)u) & MILITARY ? UK_MILITARY : 0);
 }
 
 /* The first enemy military unit next to c (aeonis 5), or -1. */
 static int
 zoc_from(struct arb_turn *t, int c, int p)
 {
-	int	 nb[6], i, n = board_neighbors(&t->board, c, nb), u, any = 0;
+	const uint8_t	*k = A(t)->ukind;
+	int		 nb[6], i, n = board_neighbors(&t->board, c, nb), u;
+	int		 any = 0;
 
 	/* Most hexes have no units about them: one test says so. */
 	for (i = 0; i < n; i++)
 		any |= ~t->board.cells[nb[i]].first_unit;	/* -1: none */
 	if (any == 0)
 		return -1;
-	for (i = 0; i < n; i++)
-		for (u = t->board.cells[nb[i]].first_unit; u >= 0;
-		    u = t->units.v[u].next)
-			if (!players_allied(t, t->units.v[u].player, p) &&
-			    (tflags(t, u) & MILITARY))
+	for (i = 0; i < n; i++) {
+		const struct cell *x = &t->board.cells[nb[i]];
+
+		/* The last of a hex's units ends its list: most hexes
+		 * hold one, whose record is then not read. */
+		for (u = x->first_unit; u >= 0; u = u == x->last_unit ? -1 :
+		    t->units.v[u].next)
+			if ((k[u] & UK_MILITARY) &&
+			    !players_allied(t, k[u] & UK_PLAYER, p))
 				return u;
+	}
 	return -1;
 }
 
@@ -431,6 +465,7 @@ begin(struct arb_turn *t)
 	struct aeonis	*a = A(t);
 	int		 c, u, p;
 
+	unit_kinds(t);
 	for (c = 0, a->nportals = 0; c < t->board.ncells; c++)
 		a->nportals += is_portal(t, c);
 	a->portals = t_alloc(t, (size_t)a->nportals * sizeof(int) + 1);
@@ -1209,6 +1244,7 @@ walk_begin(struct arb_turn *t, const struct order *o, void *state,
 		a->memo = 1;
 	}
 	a->memo_claim = false;
+	unit_kinds(t);		/* begin() has: the tests' searches */
 	walk_init(t, o, state);
 	a->memo_order = o;
 	a->memo_group = *st;
