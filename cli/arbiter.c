@@ -48,12 +48,13 @@ usage(FILE *fp)
 	fprintf(fp, "usage: %s [-chtV] [-n next.json] [-o result.json] "
 	    "[-r ruleset] [-s seed]\n"
 	    "               [--max-input bytes] [--rolls file] [--secret file]\n"
-	    "               [--strict] [--text] [--trace-file file]\n"
-	    "               [--svg file] [--svg-next file]\n"
+	    "               [--strict] [--text] [--threads n]\n"
+	    "               [--trace-file file] [--svg file] [--svg-next file]"
+	    "\n"
 	    "               [--for player | --for all --outdir dir]"
 	    "\n               map.json [player=]orders.json ...\n"
-	    "       %s [--text] [-o reach.json] --reach unit [--unit id ...]"
-	    "\n               map.json [player=orders.json]\n"
+	    "       %s [--text] [--threads n] [-o reach.json] --reach unit\n"
+	    "               [--unit id ...] map.json [player=orders.json]\n"
 	    "       %s [--max-input bytes] --verify dir ...\n"
 	    "       %s --new-secret file\n",
 	    progname, progname, progname, progname);
@@ -104,6 +105,8 @@ help(void)
 	    "      --text            the trace (--trace-file) and the check's "
 	    "report\n"
 	    "                        (--check) as readable text\n"
+	    "      --threads N       run at most N threads at once (default 2;"
+	    "\n                        1: one); the output is the same\n"
 	    "      --verify DIR...   run the rulings in each DIR and compare "
 	    "them\n"
 	    "                        with what they expect (see arbiter(1))\n"
@@ -2175,6 +2178,7 @@ run(int argc, char **argv, struct arb_turn *t)
 		{ "trace-file", required_argument, NULL, 'T' },
 		{ "unit", required_argument, NULL, 'U' },
 		{ "text", no_argument, NULL, 'X' },
+		{ "threads", required_argument, NULL, 'H' },
 		{ "verify", no_argument, NULL, 'v' },
 		{ "version", no_argument, NULL, 'V' },
 		/* Pictures and players' reports. */
@@ -2207,12 +2211,12 @@ run(int argc, char **argv, struct arb_turn *t)
 	size_t		 k;
 	int		 nfiles;
 	bool		 verifying = false, turn_opts = false, seeded = false;
-	int		 ch, i, nops, rc, nstd;
+	int		 ch, i, nops, rc, nstd, threads = 2;
 
 	while ((ch = getopt_long(argc, argv, "chn:o:r:s:tV", longopts,
 	    NULL)) != -1) {
 		/* Options for one turn, which --verify does not take. */
-		if (strchr("cnorstTXRSPGgFDAU", ch) != NULL)
+		if (strchr("cnorstTXRSPGgFDAUH", ch) != NULL)
 			turn_opts = true;
 		switch (ch) {
 		case 'A':
@@ -2236,6 +2240,22 @@ run(int argc, char **argv, struct arb_turn *t)
 		case 'h':
 			help();
 			return EXIT_OK;
+		case 'H': {
+			long	 n;
+
+			errno = 0;
+			n = strtol(optarg, &end, 10);
+			if (errno != 0 || end == optarg || *end != '\0' ||
+			    n < 1 || n > 1024) {
+				fprintf(stderr, "%s: bad --threads \"%s\": "
+				    "expected a number from 1 to 1024\n",
+				    progname, optarg);
+				return EXIT_USAGE;
+			}
+			arb_turn_threads(t, (int)n);
+			threads = (int)n;
+			break;
+		}
 		case 'M':
 			if ((max_input = parse_bytes(optarg)) == 0) {
 				fprintf(stderr, "%s: bad --max-input \"%s\": "
@@ -2438,13 +2458,14 @@ run(int argc, char **argv, struct arb_turn *t)
 	/* The orders files are read now, so that the library parses them
 	 * while it loads the map (arb_turn_load_map_ahead()): as many as
 	 * can be read, in order; the first that cannot is read again in
-	 * its turn below, which says why, after the map's own errors. */
+	 * its turn below, which says why, after the map's own errors.
+	 * With --threads 1, each is read in its turn. */
 	if ((ahead = calloc((size_t)nops + 1, sizeof(*ahead))) == NULL) {
 		free(text);
 		rc = nomem();
 		goto out;
 	}
-	for (nahead = 0; nahead < nops; nahead++) {
+	for (nahead = 0; threads > 1 && nahead < nops; nahead++) {
 		struct stat	 sb;
 
 		/* Regular files only: a pipe read now and refused could not

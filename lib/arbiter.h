@@ -132,6 +132,16 @@ const char	*arb_turn_ruleset(const struct arb_turn *t);
 void		 arb_turn_set_seed(struct arb_turn *t, unsigned long long seed);
 
 /*
+ * The threads a turn may run at once, the caller's included: 1, the
+ * caller's alone; 2 or more (the default), a second one where it gains,
+ * if the machine has a second processor: a large search of arb_turn_reach()
+ * or of a "to" order looks the hexes up ahead on it, and stops it before
+ * it returns.  The answers are the same bytes either way.  (Reading the
+ * orders ahead is the caller's choice: arb_turn_load_map_ahead().)
+ */
+void		 arb_turn_threads(struct arb_turn *t, int n);
+
+/*
  * Fair dice (arbiter-rules(7), Dice).  The umpire's secret key is
  * ARB_SECRET_LEN bytes; arb_secret_new() fills one from the system's
  * random source (0, or -1 when it cannot).  arb_turn_set_secret() gives

@@ -536,6 +536,12 @@ arb_turn_load_rolls(struct arb_turn *t, const char *name, const char *text,
 }
 
 void
+arb_turn_threads(struct arb_turn *t, int n)
+{
+	reach_ahead(t, n > 1 ? REACH_AHEAD_AUTO : REACH_AHEAD_NEVER);
+}
+
+void
 arb_turn_set_secret(struct arb_turn *t, const unsigned char *key)
 {
 	memcpy(t->key, key, sizeof(t->key));

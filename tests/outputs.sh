@@ -301,5 +301,42 @@ if command -v perl >/dev/null 2>&1; then
 	killed INT perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or exit 127' --
 fi
 
+# --threads (arbiter(1)): the same bytes on one thread and on two, for a
+# turn (its orders parsed ahead or not) and for a reach large enough to
+# look its hexes up ahead on a second thread; and its usage errors.
+big=$tmp/big.json
+{
+	printf '{"arbiter": 1, "ruleset": "aeonis", "board": {"grid": "hex", '
+	printf '"cols": 60, "rows": 60, "default": "plains"}, "players": '
+	printf '{"red": {"ap": 90}, "blue": {"ap": 1}}, "units": [{"id": "r", '
+	printf '"player": "red", "type": "infantry", "at": "3030", "range": 200}'
+	i=0
+	while [ $i -lt 60 ]; do
+		printf ', {"id": "b%d", "player": "blue", "type": "infantry", ' $i
+		printf '"at": "%02d%02d"}' $((1 + i * 7 % 60)) $((1 + i * 13 % 60))
+		i=$((i + 1))
+	done
+	printf ']}\n'
+} >"$big"
+expect 0 "--threads 1 --reach" "$arbiter" --threads 1 -o "$tmp/r1.json" \
+    --reach r "$big"
+expect 0 "--reach, two threads" "$arbiter" -o "$tmp/r2.json" --reach r "$big"
+check "--reach: the same bytes on one thread and two" \
+    cmp -s "$tmp/r1.json" "$tmp/r2.json"
+check "--reach: a large answer" test "$(grep -c '"cell"' "$tmp/r1.json")" \
+    -gt 2000
+expect 0 "--threads 1, a turn" "$arbiter" --threads 1 -t -o "$tmp/t1.json" \
+    "$demo/map.json" "$demo"/orders/*.json
+expect 0 "a turn, two threads" "$arbiter" --threads 2 -t \
+    -o "$tmp/t2.json" "$demo/map.json" "$demo"/orders/*.json
+check "a turn: the same bytes on one thread and two" \
+    cmp -s "$tmp/t1.json" "$tmp/t2.json"
+for bad in 0 -1 x 1x 1025 ''; do
+	expect 64 "--threads '$bad'" "$arbiter" --threads "$bad" \
+	    "$demo/map.json"
+	check "--threads '$bad' says why" grep -q 'bad --threads' "$tmp/err"
+done
+expect 64 "--threads with --verify" "$arbiter" --threads 1 --verify "$tmp"
+
 echo "outputs: $pass passed, $fail failed"
 [ $fail -eq 0 ]
