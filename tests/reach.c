@@ -103,18 +103,25 @@ add(struct gen *g, const char *fmt, ...)
  * cavalry plains rule on or off; red's group of one or two units (a
  * flyer among the types) against blue's units.
  */
+static bool pairs;	/* gen_aeonis_pairs() */
+
 static void
 gen_aeonis(uint64_t *r, struct gen *g)
 {
-	static const char terr[] = "....ffmdlcr";
+	static const char terr[] = "....ffmdlcr", flat[] = ".....f";
 	static const char *const types[] = {
 		"infantry", "cavalry", "cavalry", "archers", "lord", "caravan",
-		"wyvern"
+		"wyvern", "camel"
 	};
 	int	 cols = 3 + pick(r, 3), rows = 3 + pick(r, 2), c, k, n;
-	int	 at = pick(r, cols * rows), nu, first = 1;
+	int	 at, nu, first = 1;
 	char	 grid[8][8];
 
+	if (pairs) {	/* smaller, for paths of four steps */
+		cols = 3;
+		rows = 2 + pick(r, 2);
+	}
+	at = pick(r, cols * rows);
 	g->len = 0;
 	add(g, "{\"arbiter\": 1, \"ruleset\": \"aeonis\", \"turn\": 1, "
 	    "\"seed\": 1, \"board\": {\"grid\": \"hex\", \"cols\": %d, "
@@ -124,7 +131,8 @@ gen_aeonis(uint64_t *r, struct gen *g)
 	    "\"terrain\": [", cols, rows);
 	for (k = 0; k < rows; k++) {
 		for (c = 0; c < cols; c++)
-			grid[k][c] = terr[pick(r, (int)sizeof(terr) - 1)];
+			grid[k][c] = pairs ? flat[pick(r, (int)sizeof(flat) -
+			    1)] : terr[pick(r, (int)sizeof(terr) - 1)];
 		grid[k][cols] = '\0';
 	}
 	grid[at / cols][at % cols] = '.';
@@ -139,7 +147,7 @@ gen_aeonis(uint64_t *r, struct gen *g)
 			f[nf++] = "portal";
 		if (grid[c / cols][c % cols] == 'l' && pick(r, 2) == 0)
 			f[nf++] = "bridge";
-		if (pick(r, 12) == 0)
+		if (pick(r, pairs ? 3 : 12) == 0)
 			f[nf++] = "trade_hub";
 		if (nf == 0 && own > 1)
 			continue;
@@ -160,12 +168,18 @@ gen_aeonis(uint64_t *r, struct gen *g)
 	add(g, "}, \"players\": {\"red\": {\"ap\": %d%s}, \"blue\": "
 	    "{\"ap\": 3}}, \"turn_order\": [\"red\", \"blue\"], ",
 	    pick(r, 9), pick(r, 4) == 0 ? ", \"treaties\": [\"blue\"]" : "");
+	/* A camel is cavalry and trade: its plains pairs next to trade
+	 * hubs cost by the hex. */
 	add(g, "\"types\": {\"wyvern\": {\"range\": 3, \"flying\": true, "
-	    "\"military\": true}}, ");
-	if (pick(r, 2) == 0)
+	    "\"military\": true}, \"camel\": {\"range\": 3, \"cavalry\": "
+	    "true, \"trade\": true}}, ");
+	if (pairs)
+		add(g, "\"rules\": {\"cavalry_plains\": true}, ");
+	else if (pick(r, 2) == 0)
 		add(g, "\"rules\": {\"cavalry_plains\": %s}, ", pick(r, 2) ?
 		    "true" : "false");
-	n = pick(r, 4);
+	n = pairs ? 1 : pick(r, 4);	/* pairs: winter's grip, so that
+					 * a hub changes a plains hex's cost */
 	add(g, "\"events\": [%s%s%s], ", n & 1 ? "\"winters_grip\"" : "",
 	    n == 3 ? ", " : "", n & 2 ? "\"festival_of_winds\"" : "");
 	add(g, "\"motions\": [");
@@ -186,7 +200,8 @@ gen_aeonis(uint64_t *r, struct gen *g)
 	for (k = 0; k < nu; k++) {
 		add(g, "%s{\"id\": \"r%d\", \"player\": \"red\", \"type\": "
 		    "\"%s\", \"at\": \"%02d%02d\"%s}", k ? ", " : "", k,
-		    types[pick(r, 7)], at % cols + 1, at / cols + 1,
+		    pairs ? types[pick(r, 2) ? 7 : 1] : types[pick(r, 8)],
+		    at % cols + 1, at / cols + 1,
 		    pick(r, 3) == 0 ? ", \"range\": 3" : "");
 		snprintf(g->units + strlen(g->units), sizeof(g->units) -
 		    strlen(g->units), "%s\"r%d\"", k ? ", " : "", k);
@@ -204,7 +219,7 @@ gen_aeonis(uint64_t *r, struct gen *g)
 	snprintf(g->unit, sizeof(g->unit), "r0");
 	snprintf(g->player, sizeof(g->player), "red");
 	g->count[0] = '\0';
-	g->maxsteps = 3;
+	g->maxsteps = pairs ? 4 : 3;	/* a pair, then a run of two */
 }
 
 /*
@@ -461,8 +476,19 @@ gen_xconq(uint64_t *r, struct gen *g)
 	g->maxsteps = range > 1 || strstr(g->map, "\"river\"}") != NULL ? 2 : 3;
 }
 
+/* aeonis again: cavalry (or camels, cavalry and trade) pairing their
+ * plains hexes on a board of plains, in winter, next to trade hubs. */
+static void
+gen_aeonis_pairs(uint64_t *r, struct gen *g)
+{
+	pairs = true;
+	gen_aeonis(r, g);
+	pairs = false;
+}
+
 static const struct system systems[] = {
 	{ "aeonis", gen_aeonis, "cost" },
+	{ "aeonis-pairs", gen_aeonis_pairs, "cost" },
 	{ "territory", gen_territory, NULL },
 	{ "morne-plaine", gen_morne, "cost" },
 	{ "xconq", gen_xconq, "-acp_left" },

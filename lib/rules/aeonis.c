@@ -1452,12 +1452,22 @@ walk_end(struct arb_turn *t, const struct order *o, const void *state,
 	return end_reason(t, c, rule);
 }
 
+/*
+ * a, at a cost no higher, is worth as much as b in every way: it may enter
+ * as many hexes more, waive a ZOC if b may; and a plains hex waiting for
+ * its partner is worth as much as none waiting.  (Along any way on, a
+ * then pays the second, fourth, ... hex of each run of plains and b the
+ * first, third, ...: never more at any hex, when every plains hex costs
+ * the same, as it does but for a trade group next to trade hubs, whose
+ * pairs must then match.)
+ */
 static bool
 walk_better(const void *pa, const void *pb)
 {
 	const struct astate *a = pa, *b = pb;
 
-	return a->pair_open == b->pair_open && a->left >= b->left &&
+	return (a->pair_open == b->pair_open || (a->pair_open &&
+	    !a->trade)) && a->left >= b->left &&
 	    a->zoc_free >= b->zoc_free && a->fly == b->fly &&
 	    a->cav == b->cav && a->trade == b->trade;
 }
