@@ -380,7 +380,8 @@ any_has(struct arb_turn *t, const struct order *o, unsigned flag)
 	return false;
 }
 
-/* The first unit in cell c of a player that is not p's ally, or -1. */
+/* The first unit in cell c of a player other than p, allied or not
+ * (arbiter-rules(7), Other players' hexes), with flag if not 0; or -1. */
 static int
 enemy_in(struct arb_turn *t, int c, int p, unsigned flag)
 {
