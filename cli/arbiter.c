@@ -2064,7 +2064,7 @@ reach_query(struct arb_turn *t, int argc, char **argv, const char *unit,
 			    progname);
 		else if (others)
 			fprintf(stderr, "%s: --reach takes only --unit, "
-			    "--output and --text\n", progname);
+			    "--output, --text and --threads\n", progname);
 		else
 			fprintf(stderr, "%s: --reach takes the map and at "
 			    "most one orders file\n", progname);

@@ -45,6 +45,7 @@ arb_turn_free(struct arb_turn *t)
 
 	if (t == NULL)
 		return;
+	reach_stop(t);		/* before what its thread may read */
 	for (i = 0; i < t->orders.n; i++)
 		free(t->orders.v[i].nums.v);
 	if (t->rs != NULL && t->rs->release != NULL && t->rsdata != NULL)
@@ -95,6 +96,7 @@ arb_turn_free(struct arb_turn *t)
 	(t)->mem.err = (e);						\
 	(t)->mem.jmp = &jb;						\
 	if (setjmp(jb) != 0) {						\
+		reach_stop(t);	/* a search's second thread */		\
 		(t)->mem.jmp = NULL;					\
 		(t)->ld = NULL;						\
 		ld_close(&(t)->reader);					\

@@ -176,6 +176,13 @@ reachmem(struct arb_turn *t)
 }
 
 void
+reach_stop(struct arb_turn *t)
+{
+	if (t->reachmem != NULL)
+		look_stop(t->reachmem);
+}
+
+void
 reach_release(struct arb_turn *t)
 {
 	struct reachmem	*m = t->reachmem;
@@ -490,11 +497,13 @@ look_run(void *arg)
 	atomic_store_explicit(&m->look.begun, 1, memory_order_relaxed);
 	for (d = 0; d <= m->look.radius; d++) {
 		n = board_ring(&t->board, m->look.start, d, m->look.ring);
-		for (i = 0; i < n; i++) {
+		for (i = 0; i == 0 || i < n; i++) {
 			if (i % 32 == 0 && atomic_load_explicit(&m->look.stop,
 			    memory_order_relaxed))
 				return NULL;
-			t->rs->walk_look(t, m->look.o, m->look.ring[i]);
+			if (i < n)
+				t->rs->walk_look(t, m->look.o,
+				    m->look.ring[i]);
 		}
 	}
 	return NULL;
@@ -513,7 +522,7 @@ look_start(struct arb_turn *t, struct reachmem *m, const struct order *o,
 {
 	const struct board *b = &t->board;
 	pthread_attr_t	 attr;
-	int		 start = o->cells[0], radius;
+	int		 start = o->cells[0], radius, k;
 	bool		 large;
 
 	if (t->rs->walk_look == NULL || b->kind != BOARD_HEX ||
@@ -524,7 +533,17 @@ look_start(struct arb_turn *t, struct reachmem *m, const struct order *o,
 	    processors() >= 2;
 	if (t->reach_ahead == REACH_AHEAD_AUTO && !large)
 		return;
-	radius = b->cols + b->rows;
+	/* No ring beyond the farthest corner's, and one more (a lower
+	 * column's last hex, next to a corner, may be one farther): the
+	 * board ends there. */
+	radius = 1;
+	for (k = 0; k < 4; k++) {
+		int	 d = board_distance(b, start, (k & 1 ? b->cols - 1 : 0) +
+		    (k & 2 ? b->ncells - b->cols : 0));
+
+		if (d + 1 > radius)
+			radius = d + 1;
+	}
 	if (budget < radius / 2)
 		radius = 2 * (int)budget;
 	grow(t, &m->look.ring, &m->look.capring, 6 * (size_t)radius + 1,
@@ -583,6 +602,12 @@ reach_search(struct arb_turn *t, const struct order *o, int target,
 		t_nomem(t);
 	m->cur = m->tmp + m->stride + 8;
 	m->ahead = -1;
+	for (i = 0; i < 2; i++)		/* never a null list to walk_next */
+		if (m->maxnext[i] == 0) {
+			if ((m->next[i] = malloc(64 * sizeof(int))) == NULL)
+				t_nomem(t);
+			m->maxnext[i] = 64;
+		}
 	for (i = 0; i < m->nbucket; i++)
 		m->bucket[i] = -1;
 	memset(&over, 0, sizeof(over));

@@ -233,6 +233,11 @@ enum {
 	REACH_AHEAD_NEVER
 };
 void	 reach_ahead(struct arb_turn *, int);
+/* Stops and waits for a search's second thread, if one runs: a search
+ * stops it before it returns, and on running out of memory; the turn's
+ * entry points stop it too when anything else fails, and
+ * arb_turn_free() before anything is freed. */
+void	 reach_stop(struct arb_turn *);
 #define ROUTE_LABELS	500000L	/* a player's "to" orders, in all */
 /* Frees the search's memory (arb_turn_free() calls it). */
 void	 reach_release(struct arb_turn *);
