@@ -81,6 +81,8 @@ struct reachmem {
 	int		*found;		/* the cells found, in order, each
 					 * with its label (pairs) */
 	size_t		 nfound, capfound;
+	struct reach_cell *cells;	/* the answer's (struct reach v) */
+	size_t		 capcells;
 	bool		 moved;		/* a cell's best label changed after
 					 * it was found */
 	unsigned char	*tmp;		/* a state being tried */
@@ -202,6 +204,7 @@ reach_release(struct arb_turn *t)
 	free(m->next[1]);
 	free(m->look.ring);
 	free(m->found);
+	free(m->cells);
 	free(m->tmp);
 	free(m);
 	t->reachmem = NULL;
@@ -850,7 +853,8 @@ done:
 		r->near = over;
 		r->near_to = target;
 	}
-	r->v = t_alloc(t, (m->nfound + 1) * sizeof(*r->v));
+	grow(t, &m->cells, &m->capcells, m->nfound + 1, sizeof(*m->cells));
+	r->v = m->cells;
 	for (i = 0; i < m->nfound; i++) {
 		struct reach_cell *rc = &r->v[r->n++];
 		int		 b = m->moved ? m->pc[m->found[2 * i]].best :

@@ -201,7 +201,9 @@ struct reach_cell {
 struct reach {
 	long		 budget;	/* -1: the walk cannot begin */
 	struct wstep	 over;		/* walk_begin's */
-	struct reach_cell *v;		/* in the order found */
+	struct reach_cell *v;		/* in the order found; v, and the
+					 * labels of reach_path(), are the
+					 * search's until the turn's next */
 	int		 n;
 	/* With a target and no path to it: the nearest approach, a path
 	 * (near_label, or the start when -1) and what was refused after it:
