@@ -133,10 +133,11 @@ void		 arb_turn_set_seed(struct arb_turn *t, unsigned long long seed);
 
 /*
  * The threads a turn may run at once, the caller's included: 1 (or less),
- * the caller's alone; 2 or more (the default), a second one where it gains,
- * if the machine has a second processor: a large search of arb_turn_reach()
- * or of a "to" order, in a rule system that can (aeonis), looks the hexes
- * up ahead on it, and stops it before it returns.  The answers are the same bytes either way.  (Reading the
+ * the caller's alone; 2 or more (the default), a second one where it
+ * gains, if the machine has a second processor: a large search of
+ * arb_turn_reach() or of a "to" order, in a rule system that can
+ * (aeonis), looks the hexes up ahead on it, and stops it before it
+ * returns.  The answers are the same bytes either way.  (Reading the
  * orders ahead is the caller's choice: arb_turn_load_map_ahead().)
  */
 void		 arb_turn_threads(struct arb_turn *t, int n);

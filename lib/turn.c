@@ -1057,7 +1057,8 @@ arb_turn_refused(const struct arb_turn *t, int *files)
 	return t->refused_orders;
 }
 
-static _Thread_local const struct arb_turn *sorting;	/* for qsort's comparisons */
+/* For qsort's comparisons. */
+static _Thread_local const struct arb_turn *sorting;
 
 static int
 by_problem(const void *a, const void *b)

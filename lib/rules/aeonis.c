@@ -1211,7 +1211,8 @@ step_cost(struct arb_turn *t, struct order *o, struct walk *w,
 		why_add(t, w, " (second of a cavalry plains pair)");
 	trace_event(t, "step", "order", TF_ORDER, o, "from", TF_CELL,
 	    (long)from, "to", TF_CELL, (long)to, "terrain", TF_STR,
-	    t->board.terrains[tr], "basis", TF_STR, basis_name(t, to, &h), "base", TF_INT,
+	    t->board.terrains[tr], "basis", TF_STR, basis_name(t, to, &h),
+	    "base", TF_INT,
 	    (long)p.base, "winters_grip", TF_INT, (long)p.winter,
 	    "festival_of_winds", TF_INT, (long)p.festival, "trade_hub",
 	    TF_INT, (long)p.hub, "road_networks", TF_INT, (long)p.roads,
@@ -1458,7 +1459,7 @@ walk_end(struct arb_turn *t, const struct order *o, const void *state,
  * as many hexes more, waive a ZOC if b may; and a plains hex waiting for
  * its partner is worth as much as none waiting.  (Along any way on, a
  * then pays the second, fourth, ... hex of each run of plains and b the
- * first, third, ...: never more at any hex, when every plains hex costs
+ * first, third, ...: never more by any hex, when every plains hex costs
  * the same, as it does but for a trade group next to trade hubs, whose
  * pairs must then match.)
  */
