@@ -1265,6 +1265,9 @@ walk_begin(struct arb_turn *t, const struct order *o, void *state,
 	 * cavalry's ZOC to waive, no plains to pair. */
 	over->fixed = st->left < 0 && !st->zoc_free &&
 	    !(a->cav_plains && st->cav);
+	/* The hexes it may enter: its range, or what its points pay for. */
+	over->span = st->left >= 0 ? st->left : a->cav_plains && st->cav &&
+	    ap <= LONG_MAX / 2 ? 2 * ap : ap;
 	over->rule = "aeonis 1";
 	for (i = 0; i < o->nunits; i++) {
 		const struct unit *u = &t->units.v[o->units[i]];

@@ -515,13 +515,13 @@ look_run(void *arg)
 /*
  * Starts the second thread when the rule system can look ahead, the board
  * is of hexes, and (REACH_AHEAD_AUTO) the search is large enough to pay
- * for a thread and the machine has a processor for it.  A walk may enter
- * at most about as many hexes as its budget (twice that for aeonis
- * cavalry pairing its plains), so the rings stop there.
+ * for a thread and the machine has a processor for it: points and steps
+ * for 64 hexes or more (walk_begin's span: a unit's range may bind
+ * first).  The rings stop at the most steps the walk can take.
  */
 static void
 look_start(struct arb_turn *t, struct reachmem *m, const struct order *o,
-    int target, long budget)
+    int target, long budget, long span)
 {
 	const struct board *b = &t->board;
 	pthread_attr_t	 attr;
@@ -531,7 +531,11 @@ look_start(struct arb_turn *t, struct reachmem *m, const struct order *o,
 	if (t->rs->walk_look == NULL || b->kind != BOARD_HEX ||
 	    t->reach_ahead == REACH_AHEAD_NEVER)
 		return;
-	large = budget >= 64 && (target < 0 ||
+	/* The steps it may take: its own bound, or (every step costing a
+	 * point or more, but a few) twice its points. */
+	if (span <= 0 || span / 2 > budget)
+		span = budget > LONG_MAX / 2 ? LONG_MAX : 2 * budget;
+	large = budget >= 64 && span >= 64 && (target < 0 ||
 	    board_distance(b, start, target) >= 16) &&
 	    processors() >= 2;
 	if (t->reach_ahead == REACH_AHEAD_AUTO && !large)
@@ -547,8 +551,8 @@ look_start(struct arb_turn *t, struct reachmem *m, const struct order *o,
 		if (d + 1 > radius)
 			radius = d + 1;
 	}
-	if (budget < radius / 2)
-		radius = 2 * (int)budget;
+	if (span < radius)
+		radius = (int)span;	/* radius is an int: so is span now */
 	grow(t, &m->look.ring, &m->look.capring, 6 * (size_t)radius + 1,
 	    sizeof(int));
 	m->look.t = t;
@@ -627,7 +631,7 @@ reach_search(struct arb_turn *t, const struct order *o, int target,
 		r->near_to = start;
 		return;
 	}
-	look_start(t, m, o, target, budget);
+	look_start(t, m, o, target, budget, over.span);
 	(void)head(m, start);
 	l = label_new(t, m, start, -1, 0, 0, 0);
 	enqueue(t, m, l, 0);

@@ -55,6 +55,10 @@ struct wstep {
 					 * changes its state, so that the
 					 * search need not try a step into a
 					 * cell it has settled */
+	long		 span;		/* walk_begin's: the most steps the
+					 * walk can take (0: no bound known
+					 * but the points), for the search's
+					 * second thread (walk_look) */
 };
 
 struct ruleset {
