@@ -416,7 +416,9 @@ impassable_why(unsigned s)
 }
 
 /* The status of a refusal whose cause is unit e: failed when e moved this
- * turn, so that the order would have stood at the start of it. */
+ * turn, so that the order would have stood at the start of it.  The order
+ * that moved it is named by order_ref(), as every order a message names
+ * is: another player's is not named where the map hides orders. */
 static void
 refuse(struct arb_turn *t, struct order *o, int e, enum reason r,
     const char *rule, const char *msg)
@@ -425,9 +427,8 @@ refuse(struct arb_turn *t, struct order *o, int e, enum reason r,
 
 	if (un != NULL && un->at != un->from)
 		order_rule(t, o, OS_FAILED, r, rule, "%s; %s moved there this "
-		    "turn%s%s%s", msg, un->id, un->by >= 0 ? " (order " : "",
-		    un->by >= 0 ? t->orders.v[un->by].id : "",
-		    un->by >= 0 ? ")" : "");
+		    "turn%s", msg, un->id, un->by >= 0 ? t_printf(t, " (%s)",
+		    order_ref(t, o->player, un->by)) : "");
 	else
 		order_rule(t, o, OS_ILLEGAL, r, rule, "%s", msg);
 }
