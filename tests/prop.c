@@ -4,7 +4,8 @@
  *
  * prop: writes random valid turns for the property test, tests/prop.sh.
  *
- *	prop turn RULESET SEED DIR	DIR/map.json and DIR/orders/P.json
+ *	prop turn RULESET SEED DIR [contend]
+ *					DIR/map.json and DIR/orders/P.json
  *	prop orders SEED MAP DIR	DIR/orders/P.json for the map MAP
  *
  * A map is small (a board of a few dozen hexes, territories or table
@@ -29,6 +30,13 @@
 #include <jansson.h>
 
 static const char *const players[] = { "red", "blue", "green", "gold" };
+
+/* prop turn ... contend: some moves head for the hexes where the moves of
+ * the players written before end (their cells and players here), and
+ * morne-plaine units have fewer zones and more movement points, so that
+ * a refusal names another player's order (tests/hidden.py). */
+static int	 contend;
+static int	 ends[256], end_player[256], nends;
 
 static uint64_t	 state;
 
@@ -587,6 +595,12 @@ map_morne(void)
 				set(u, "bombarded", json_true());
 			if (chance(10))
 				set(u, "demoralised", json_true());
+			/* contend: fewer zones and more movement points, so
+			 * that a path reaches the hex another unit took. */
+			if (contend && chance(60))
+				set(u, "demoralised", json_true());
+			if (contend)
+				set(u, "ma", json_integer(3 + rnd(6)));
 			add(units, u);
 		}
 	set(m, "units", units);
@@ -873,6 +887,65 @@ map_read(struct map *mp, json_t *root)
 			mp->pnames[mp->np++] = key;
 }
 
+/* contend: the end of a move of player's, for the players after it. */
+
+static void
+end_add(const struct map *mp, int player, const json_t *path)
+{
+	int	 c = hex_cell(&mp->h, json_string_value(json_array_get(path,
+		    json_array_size(path) - 1)));
+
+	if (contend && c >= 0 && nends < 256) {
+		ends[nends] = c;
+		end_player[nends++] = player;
+	}
+}
+
+/* A path from at toward another player's end hex, one step nearer each
+ * time (distances by breadth-first search), or NULL. */
+static json_t *
+toward(const struct map *mp, int player, const char *at)
+{
+	static int	 dist[4096], queue[4096];
+	json_t		*a;
+	int		 from = hex_cell(&mp->h, at), n = hex_ncells(&mp->h);
+	int		 k, to, head = 0, tail = 0, c, d, nb, best, steps;
+
+	if (!contend || from < 0 || n > 4096 || nends == 0)
+		return NULL;
+	k = rnd(nends);
+	if (end_player[k] == player || (to = ends[k]) == from)
+		return NULL;
+	for (c = 0; c < n; c++)
+		dist[c] = -1;
+	dist[to] = 0;
+	queue[tail++] = to;
+	while (head < tail) {
+		c = queue[head++];
+		for (d = 0; d < 6; d++)
+			if ((nb = hex_step(&mp->h, c, d)) >= 0 &&
+			    dist[nb] < 0) {
+				dist[nb] = dist[c] + 1;
+				queue[tail++] = nb;
+			}
+	}
+	a = must(json_array());
+	add(a, json_string(at));
+	for (c = from, steps = 0; c != to && steps < 6; steps++) {
+		best = -1;
+		for (d = 0; d < 6; d++)
+			if ((nb = hex_step(&mp->h, c, d)) >= 0 &&
+			    dist[nb] >= 0 && dist[nb] < dist[c] &&
+			    (best < 0 || rnd(2)))
+				best = nb;
+		if (best < 0)
+			break;
+		c = best;
+		add(a, hex_label(&mp->h, c));
+	}
+	return a;
+}
+
 /* A random walk of len steps from the label at; at when it is no cell. */
 static json_t *
 walk(const struct map *mp, const char *at, int len)
@@ -919,8 +992,11 @@ orders_hexes(const struct map *mp, const char *player, json_t *orders)
 	int		 aeonis = strcmp(mp->ruleset, "aeonis") == 0;
 	int		 xconq = strcmp(mp->ruleset, "xconq") == 0;
 	int		 morne = strcmp(mp->ruleset, "morne-plaine") == 0;
-	int		 table = !aeonis && !xconq && !morne, n = 0;
+	int		 table = !aeonis && !xconq && !morne, n = 0, pi;
 	char		 id[16];
+
+	for (pi = 0; pi < mp->np && strcmp(mp->pnames[pi], player) != 0; pi++)
+		continue;
 
 	json_array_foreach(mp->units, i, u) {
 		if (!owns(u, player) || !chance(70))
@@ -1033,7 +1109,15 @@ orders_hexes(const struct map *mp, const char *player, json_t *orders)
 				    rnd(hex_ncells(&mp->h))));
 				break;
 			default:
-				set(o, "move", walk(mp, at, 1 + rnd(2)));
+				if ((a = toward(mp, pi, at)) != NULL &&
+				    !chance(50)) {
+					json_decref(a);
+					a = NULL;
+				}
+				if (a == NULL)
+					a = walk(mp, at, 1 + rnd(2));
+				set(o, "move", a);
+				end_add(mp, pi, a);
 			}
 		} else if (morne && chance(20)) {
 			set(o, "retreat", hex_label(&mp->h, hex_any_step(
@@ -1045,8 +1129,15 @@ orders_hexes(const struct map *mp, const char *player, json_t *orders)
 				c = rnd(mp->h.cols);	/* row 1 */
 			set(o, "leave_world", hex_label(&mp->h, c));
 		} else {
-			a = walk(mp, at, 1 + rnd(4));
+			if ((a = toward(mp, pi, at)) != NULL &&
+			    !chance(50)) {
+				json_decref(a);
+				a = NULL;
+			}
+			if (a == NULL)
+				a = walk(mp, at, 1 + rnd(4));
 			set(o, "move", a);
+			end_add(mp, pi, a);
 			/* A second move from where the first ends. */
 			if (morne && chance(25)) {
 				add(orders, o);
@@ -1162,7 +1253,7 @@ orders(json_t *root, const char *dir)
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: prop turn RULESET SEED DIR\n"
+	fprintf(stderr, "usage: prop turn RULESET SEED DIR [contend]\n"
 	    "       prop orders SEED MAP DIR\n");
 	exit(64);
 }
@@ -1174,7 +1265,10 @@ main(int argc, char **argv)
 	json_t		*m = NULL;
 	char		 sub[4096];
 
-	if (argc != 5)
+	if (argc == 6 && strcmp(argv[1], "turn") == 0 &&
+	    strcmp(argv[5], "contend") == 0)
+		contend = 1;
+	else if (argc != 5)
 		usage();
 	if (strcmp(argv[1], "turn") == 0) {
 		seed(strtoul(argv[3], NULL, 10));

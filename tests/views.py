@@ -77,6 +77,10 @@ def json_leaks(v, ids, msgs, paths, where=""):
             out += json_leaks(x, ids, msgs, paths, "%s/%d" % (where, i))
     elif isinstance(v, str) and (v in ids or v in msgs):
         out.append("%s: %s" % (where, v))
+    elif isinstance(v, str):
+        # An id inside a text: a message naming the order (issue 26).
+        out += ["%s: id %s in %r" % (where, i, v) for i in sorted(ids)
+                if re.search(r"(?<![\w-])%s(?![\w-])" % re.escape(i), v)]
     return out
 
 
@@ -110,7 +114,7 @@ def svg_leaks(path, ids, msgs, nmine):
 tmp = tempfile.mkdtemp()
 try:
     # 1. Hidden orders: nothing of blue's in red's report.
-    for rs in ("aeonis", "territory"):
+    for rs in ("aeonis", "territory", "morne-plaine"):
         d = os.path.join(TOP, "fixtures", rs, "for-hidden")
         files = case_args(d)
         st, out, err = arb(files, d)
