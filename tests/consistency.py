@@ -312,6 +312,8 @@ def check(res, jl, txt):
                         bad.append("%s %s: action to %s: zoc_max with no "
                                    "zone" % (key[0], key[1], e["to"]))
                     parts = []
+    if rs == "morne-plaine":
+        bad += morne_zones(res, jl)
     # Points paid per player.
     pl = res.get("players", {})
     if rs == "aeonis":
@@ -384,6 +386,47 @@ def check(res, jl, txt):
     pairs("dice", [e for e in ev("roll") if "value" in e], draws,
           lambda e, r: (e["sides"], e["value"], e["why"]) ==
           (r["sides"], r["value"], r["why"]))
+    return bad
+
+
+def morne_zones(res, jl):
+    """arbiter-result(5), zoc_stop and the zoc event: a move done (or
+    legal) with zoc_stop went on after entering an enemy zone and was
+    carried out up to that hex, so its trace has a zoc event there, after
+    the steps and before any charge, with not_entered the hexes of the path
+    it did not enter; every zoc event is where the unit's steps ended, or
+    where a charge that did not hold put it, with that not_entered."""
+    bad = []
+    for o in res["orders"]:
+        if o.get("kind") != "move" or "path" not in o:
+            continue
+        key = (o["player"], o["id"])
+        evs = [e for e in jl if (e.get("player"), e.get("order")) == key]
+        steps = [i for i, e in enumerate(evs) if e["ev"] == "step"]
+        zocs = [i for i, e in enumerate(evs) if e["ev"] == "zoc"]
+        charges = [i for i, e in enumerate(evs) if e["ev"] == "charge"]
+        left = len(o["path"]) - 1 - len(steps)
+        last = evs[steps[-1]]["to"] if steps else None
+        if o["status"] in ("done", "legal") and o["reason"] == "zoc_stop":
+            first = [i for i in zocs if evs[i]["at"] == last]
+            if not first:
+                bad.append("%s %s: zoc_stop, its path cut at %s, but no "
+                           "zoc event there" % (key[0], key[1], last))
+            elif charges and first[0] > charges[0]:
+                bad.append("%s %s: the zone that cut the path is traced "
+                           "after the charge" % key)
+        for i in zocs:
+            e = evs[i]
+            moved = [evs[c]["at"] for c in charges if c < i and
+                     evs[c].get("held") is False]
+            if e["at"] != last and e["at"] not in moved:
+                bad.append("%s %s: zoc event at %s, where its steps did "
+                           "not end nor a charge put it" % (key[0], key[1],
+                                                           e["at"]))
+            if e["not_entered"] != left:
+                bad.append("%s %s: zoc event: not_entered %d, the path "
+                           "left %d hexes" % (key[0], key[1],
+                                              e["not_entered"], left))
     return bad
 
 
