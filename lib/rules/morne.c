@@ -1096,6 +1096,18 @@ steps_text(struct arb_turn *t, const struct step *st, int n)
 	return s;
 }
 
+/* The zoc event: an enemy zone of control ends unit u's movement at hex
+ * c (by, a unit that controls it); left, the hexes of the order's path
+ * the unit did not enter. */
+static void
+zoc_event(struct arb_turn *t, struct order *o, int u, int c, int by,
+    int left)
+{
+	trace_event(t, "zoc", "order", TF_ORDER, o, "unit", TF_STR,
+	    t->units.v[u].id, "at", TF_CELL, (long)c, "by", TF_STR,
+	    t->units.v[by].id, "not_entered", TF_INT, (long)left, NULL);
+}
+
 static void
 execute(struct arb_turn *t, struct order *o)
 {
@@ -1107,8 +1119,9 @@ execute(struct arb_turn *t, struct order *o)
 	int		 oi = (int)(o - t->orders.v);
 	bool		 stuck = false, unknown = false;
 	const char	*chtext = "", *cuttext = "", *from, *to, *steps;
-	const char	*dicetext = "";
+	const char	*dicetext = "", *stucktext = "; stuck in the marsh";
 	struct zoc	 z;
+	int		 last;
 
 	/* Decided when a charge needs it, at the end of the turn (in a
 	 * check too: standing()). */
@@ -1185,31 +1198,40 @@ execute(struct arb_turn *t, struct order *o)
 		dicetext = t_printf(t, "; whether it gets stuck in the marsh "
 		    "at %s (a d4 each, stuck on 1-%d) depends on the dice",
 		    dicetext, stuck_chances[uclass(t, u)]);
+	/* morne-plaine zoc-enter: the zone of the hex where the path ends
+	 * ends the movement there, whatever comes of the stuck test, and
+	 * before the charge the step makes (M12): traced as decided. */
+	last = o->cells[n];
+	if ((z = st[n - 1].zenter).n > 0)
+		zoc_event(t, o, u, last, z.first, o->ncells - 1 - n);
 	if (target >= 0 && !stuck) {
 		chtext = charge(t, o, u, target);
 		if (m->charges.v[m->charges.n - 1].roll == 0)
 			unknown = true;
 	}
-	/* morne-plaine zoc-enter: where it stands now, after any charge:
-	 * the charging hex if the target held, the target's if not. */
+	/* morne-plaine zoc-enter: whether the unit may move again is read
+	 * where it stands now, after any charge (M14): the charging hex if
+	 * the target held, as above, the target's if not. */
 	if (!mv->stopped && (z = enemy_zoc(t, u, un->at, -1)).n > 0) {
 		mv->stopped = true;
 		mv->stop = R_ZOC_STOP;
 		mv->stop_order = oi;
 		mv->stop_cell = un->at;
-		trace_event(t, "zoc", "order", TF_ORDER, o, "unit", TF_STR,
-		    un->id, "at", TF_CELL, (long)un->at, "by", TF_STR,
-		    t->units.v[z.first].id, "not_entered", TF_INT,
-		    (long)(o->ncells - 1 - n), NULL);
+		if (un->at != last)
+			zoc_event(t, o, u, un->at, z.first,
+			    o->ncells - 1 - n);
 	}
+	/* A unit stuck where an enemy controls the hex: both are said. */
+	if (stuck && st[n - 1].zenter.n > 0)
+		stucktext = t_printf(t, "; stuck in the marsh, in an enemy zone "
+		    "of control at %s", cell_name(t, un->at));
 	/* A path cut short by a zone is done, with the zone as its
 	 * reason. */
 	order_rule(t, o, OS_DONE, unknown ? R_DEPENDS_ON_DICE : cut >= 0 ?
 	    R_ZOC_STOP : R_OK, unknown ? "arbiter-rules Dice" : cut >= 0 ?
 	    "morne-plaine zoc-enter" : "morne-plaine movement",
 	    "%s moved %s to %s for %d MP, %d left%s%s%s%s (%s)", un->id, from,
-	    to, cost, mv->mp, dicetext, cuttext, chtext, stuck ?
-	    "; stuck in the marsh" :
+	    to, cost, mv->mp, dicetext, cuttext, chtext, stuck ? stucktext :
 	    mv->stopped ? t_printf(t, "; in an enemy zone of control at %s, "
 	    "it stops", cell_name(t, un->at)) : "", steps);
 }
