@@ -15,7 +15,8 @@ none of a player's outputs holds a token of another player's orders:
 
 Every message that names another player's order goes through order_ref()
 (lib/model/model.c), which names the player, not the order; the cut of the
-report (lib/format/view.c) drops the members that name one.
+report (lib/format/view.c) drops the members that name one.  A first check
+reads lib/: no other format string names an order as "order %s".
 
 The stderr sub-check: with --for P, standard error is to hold P's problems
 only (issue 26, HD2), which cli/arbiter.c does not do yet on every branch.
@@ -30,6 +31,7 @@ import concurrent.futures
 import json
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -182,6 +184,28 @@ def turn(rs, seed):
         shutil.rmtree(tmp)
 
 
+def sources():
+    """The rule: order_ref() (lib/model/model.c) is the one place that
+    writes "order ID" into a message; any other format string that names
+    an order so ("order %s", "(order ") is a way round it.  An internal
+    error (t_fail, ARB_EINTERNAL) is for the umpire, not a report."""
+    bad = []
+    pat = re.compile(r'"[^"\n]*(\border %s|\(order )[^"\n]*"')
+    for dirpath, _, names in os.walk(os.path.join(TOP, "lib")):
+        for f in sorted(names):
+            if not f.endswith(".c"):
+                continue
+            path = os.path.join(dirpath, f)
+            rel = os.path.relpath(path, TOP)
+            for i, line in enumerate(open(path), 1):
+                if pat.search(line) and not (
+                        rel == "lib/model/model.c" and
+                        "t_printf(t, \"order %s\", o->id)" in line) and \
+                        "ARB_EINTERNAL" not in line:
+                    bad.append("%s:%d: %s" % (rel, i, line.strip()))
+    return bad
+
+
 jobs = []
 only = os.environ.get("CASE")
 for rs in SYSTEMS:
@@ -191,6 +215,19 @@ for rs in SYSTEMS:
         jobs.append((rs, seed))
 
 n = passed = failed = todo = 0
+if not only:
+    n += 1
+    src = sources()
+    if src:
+        failed += 1
+        print("not ok %d - lib/ names orders in messages through "
+              "order_ref() only" % n)
+        for b in src[:5]:
+            print("#   " + b)
+    else:
+        passed += 1
+        print("ok %d - lib/ names orders in messages through order_ref() "
+              "only" % n)
 with concurrent.futures.ThreadPoolExecutor(
         int(os.environ.get("JOBS", "2"))) as pool:
     for (rs, seed), res in zip(jobs, pool.map(lambda j: turn(*j), jobs)):
