@@ -17,6 +17,9 @@
 #     feature and die roll is in both, one for one and in order;
 #   - every event kind and member is documented in arbiter-result(5)'s
 #     Trace for its rule system;
+#   - a morne-plaine move done with zoc_stop has its zoc event where the
+#     zone cut its path, before any charge, and every zoc event stands
+#     where the steps ended or a charge put the unit (issue 26);
 #   - --check gives every order the run's status (legal for done), reason
 #     and rule (but in territory, whose check stops before the moves, and
 #     where the check says an outcome depends on dice it may not show).
