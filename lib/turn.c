@@ -550,6 +550,36 @@ arb_turn_set_secret(struct arb_turn *t, const unsigned char *key)
 	t->key_set = true;
 }
 
+void
+arb_turn_set_reveal(struct arb_turn *t, const unsigned char *reveal,
+    const unsigned char *next)
+{
+	memcpy(t->reveal, reveal, sizeof(t->reveal));
+	t->reveal_set = true;
+	if (next != NULL) {
+		memcpy(t->next_commitment, next, sizeof(t->next_commitment));
+		t->next_set = true;
+	}
+}
+
+void
+arb_commitment(const unsigned char *key, const char *game, long turn,
+    char *hex)
+{
+	unsigned char	 r[FAIR_HASHLEN], h[FAIR_HASHLEN];
+
+	fair_derive(key, game, turn, r);
+	fair_sha256(r, FAIR_HASHLEN, h);
+	fair_wipe(r, sizeof(r));
+	fair_hex(h, FAIR_HASHLEN, hex);
+}
+
+int
+arb_turn_committed(const struct arb_turn *t)
+{
+	return t->committed ? 1 : 0;
+}
+
 int
 arb_secret_new(unsigned char *key)
 {
