@@ -63,6 +63,7 @@ load_object(const char *path, const char *what, char **text, size_t *len,
 
 	if ((*text = slurp(path, len, rc)) == NULL)
 		return NULL;
+	*rc = 0;
 	if ((v = json_loadb(*text, *len, 0, &je)) == NULL) {
 		fprintf(stderr, "%s: %s:%d:%d: not %s: %s\n", progname, path,
 		    je.line, je.column, what, je.text);
@@ -194,21 +195,20 @@ out:
 	return rc;
 }
 
-/* R and the next commitment that a result records, or false (a message
- * given, unless quiet). */
+/* R and the next commitment that a result records (one may be missing,
+ * not both), or false after a message. */
 static bool
 revealed(const json_t *res, const char *path, unsigned char *r,
-    unsigned char *next, bool *has_next)
+    bool *has_r, unsigned char *next, bool *has_next)
 {
 	const json_t	*d = json_object_get(res, "dice");
 	const char	*s;
 
 	s = json_string_value(json_object_get(d, "reveal"));
-	if (!unhex(s, r)) {
-		fprintf(stderr, "%s: %s: no revealed value (/dice/reveal, 64 "
-		    "hexadecimal digits): the turn was not committed to its "
-		    "dice, or the result was not made with the key\n",
-		    progname, path);
+	*has_r = s != NULL;
+	if (s != NULL && !unhex(s, r)) {
+		fprintf(stderr, "%s: %s: bad /dice/reveal: expected 64 "
+		    "hexadecimal digits\n", progname, path);
 		return false;
 	}
 	s = json_string_value(json_object_get(d, "next_commitment"));
@@ -216,6 +216,14 @@ revealed(const json_t *res, const char *path, unsigned char *r,
 	if (s != NULL && !unhex(s, next)) {
 		fprintf(stderr, "%s: %s: bad /dice/next_commitment: expected "
 		    "64 hexadecimal digits\n", progname, path);
+		return false;
+	}
+	if (!*has_r && !*has_next) {
+		fprintf(stderr, "%s: %s: nothing to replay from: the result "
+		    "neither reveals a committed turn's value (/dice/reveal) "
+		    "nor records a next map's commitment "
+		    "(/dice/next_commitment); it was not made with the "
+		    "umpire's key\n", progname, path);
 		return false;
 	}
 	return true;
@@ -228,16 +236,17 @@ replay_from(struct arb_turn *t, const char *path)
 	json_t		*res;
 	char		*text;
 	size_t		 len;
-	bool		 has_next;
+	bool		 has_r, has_next;
 	int		 rc = 0;
 
 	if ((res = load_object(path, "a result: JSON", &text, &len, &rc)) ==
 	    NULL)
 		return rc;
-	if (!revealed(res, path, r, next, &has_next))
+	if (!revealed(res, path, r, &has_r, next, &has_next))
 		rc = EXIT_DATA;
 	else
-		arb_turn_set_reveal(t, r, has_next ? next : NULL);
+		arb_turn_set_reveal(t, has_r ? r : NULL, has_next ? next :
+		    NULL);
 	json_decref(res);
 	free(text);
 	return rc;
@@ -330,8 +339,12 @@ replay(struct input *in, int n, const unsigned char *r,
 	arb_turn_threads(t, 1);
 	if (committed)
 		arb_turn_set_reveal(t, r, next);
-	else
+	else {
+		/* A plain seed, whose next map may commit. */
 		arb_turn_set_seed(t, seed);
+		if (next != NULL)
+			arb_turn_set_reveal(t, NULL, next);
+	}
 	if (arb_turn_load_map(t, in[0].recorded, in[0].text, in[0].len,
 	    &e) != 0)
 		goto fail;
@@ -494,6 +507,8 @@ audit(const char *rpath, int argc, char **argv, const char *rollspath)
 	}
 
 	/* The dice. */
+	s = json_string_value(json_object_get(d, "next_commitment"));
+	has_next = s != NULL && unhex(s, next);
 	map = json_loadb(in[0].text, in[0].len, 0, NULL);
 	s = json_string_value(json_object_get(json_object_get(map, "dice"),
 	    "commitment"));
@@ -549,7 +564,6 @@ audit(const char *rpath, int argc, char **argv, const char *rollspath)
 			    rseed != seed ? why : NULL);
 		}
 		s = json_string_value(json_object_get(d, "next_commitment"));
-		has_next = s != NULL && unhex(s, next);
 		snprintf(what, sizeof(what), "the next map's commitment is "
 		    "recorded%s%.16s%s", has_next ? ", " : "",
 		    has_next ? s : "", has_next ? "..." : "");

@@ -158,13 +158,15 @@ void		 arb_turn_set_secret(struct arb_turn *t,
 		    const unsigned char *key);
 
 /*
- * A replay of a committed turn without the key (arbiter(1), --replay and
- * --audit): reveal is the turn's R as its result revealed it, next (or
- * NULL) the next map's commitment as the result recorded it; both
- * ARB_SECRET_LEN bytes, copied.  Call before arb_turn_load_map(): the
- * map must commit to its dice, and to SHA-256(reveal) (else ARB_EDATA at
- * /dice/commitment); the turn's seed is the one R gives, and the result
- * and next map are the umpire's, byte for byte (the next map needs next).
+ * A replay of the umpire's turn without the key (arbiter(1), --replay and
+ * --audit): reveal is the turn's R as its result revealed it, next the
+ * next map's commitment as the result recorded it; each ARB_SECRET_LEN
+ * bytes, copied, or NULL.  Call before arb_turn_load_map().  With reveal,
+ * the map must commit to its dice, and to SHA-256(reveal) (else ARB_EDATA
+ * at /dice/commitment), and the turn's seed is the one R gives; without
+ * it, the map has a plain seed (the turn before a game's dice were
+ * committed).  The result and next map are the umpire's, byte for byte
+ * (the next map needs next).
  */
 void		 arb_turn_set_reveal(struct arb_turn *t,
 		    const unsigned char *reveal, const unsigned char *next);

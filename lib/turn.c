@@ -554,8 +554,10 @@ void
 arb_turn_set_reveal(struct arb_turn *t, const unsigned char *reveal,
     const unsigned char *next)
 {
-	memcpy(t->reveal, reveal, sizeof(t->reveal));
-	t->reveal_set = true;
+	if (reveal != NULL) {
+		memcpy(t->reveal, reveal, sizeof(t->reveal));
+		t->reveal_set = true;
+	}
 	if (next != NULL) {
 		memcpy(t->next_commitment, next, sizeof(t->next_commitment));
 		t->next_set = true;

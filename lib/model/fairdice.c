@@ -48,7 +48,7 @@ fair_loaded(struct arb_turn *t, struct ld *ld, const struct jv *root)
 				    "(U+%04X) in its name", (unsigned char)*p);
 		ld_pop(ld);
 	}
-	t->key_seen = t->key_set || t->reveal_set;
+	t->key_seen = t->key_set || t->reveal_set || t->next_set;
 	if (d == NULL) {
 		/* A plain seed; with the key, the next map commits. */
 		if (t->key_set && t->game == NULL)
@@ -89,6 +89,9 @@ fair_loaded(struct arb_turn *t, struct ld *ld, const struct jv *root)
 			    "turn was changed");
 		if (!t->seed_set)
 			t->seed = fair_seed(t->reveal);
+	} else if (!t->reveal_set && t->next_set) {
+		ld_fail(ld, "a replay of a turn that committed to its dice "
+		    "needs the value its result revealed (/dice/reveal)");
 	} else if (t->reveal_set) {
 		/* A replay: anyone can check R against the commitment. */
 		fair_sha256(t->reveal, FAIR_HASHLEN, h);
@@ -106,7 +109,7 @@ fair_loaded(struct arb_turn *t, struct ld *ld, const struct jv *root)
 bool
 fair_umpires(const struct arb_turn *t)
 {
-	return t->key_set || (t->reveal_set && t->committed);
+	return t->key_set || (t->reveal_set && t->committed) || t->next_set;
 }
 
 /* Where the dice come from, at the start of a run. */
