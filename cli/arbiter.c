@@ -42,12 +42,17 @@ usage(FILE *fp)
 	    "               [--trace-file file] [--svg file] [--svg-next file]"
 	    "\n"
 	    "               [--for player | --for all --outdir dir]"
+	    " [--replay result.json]"
 	    "\n               map.json [player=]orders.json ...\n"
 	    "       %s [--text] [--threads n] [-o reach.json] --reach unit\n"
 	    "               [--unit id ...] map.json [player=orders.json]\n"
 	    "       %s [--max-input bytes] --verify dir ...\n"
-	    "       %s --new-secret file\n",
-	    progname, progname, progname, progname);
+	    "       %s --new-secret file\n"
+	    "       %s --secret file --commit [--game name] [-o map.json] "
+	    "map.json\n"
+	    "       %s [--rolls file] --audit result.json map.json "
+	    "[player=]orders.json ...\n",
+	    progname, progname, progname, progname, progname, progname);
 }
 
 static void
@@ -67,6 +72,11 @@ help(void)
 	    "                        --for all --outdir DIR: every player's "
 	    "DIR/PLAYER.json,\n"
 	    "                        .txt and, with --svg, .svg\n"
+	    "      --audit RESULT    check a turn without the key: files, "
+	    "dice, replay\n"
+	    "      --commit          with --secret: the map committed to its "
+	    "turn's dice\n"
+	    "      --game NAME       with --commit: the game's name\n"
 	    "  -h, --help            show this help\n"
 	    "      --max-input BYTES refuse an input larger than BYTES (k, M, "
 	    "G);\n"
@@ -83,6 +93,9 @@ help(void)
 	    "  -r, --ruleset NAME    require the map to use rule system NAME\n"
 	    "      --rolls FILE      use the die values in FILE (a JSON array)"
 	    "\n"
+	    "      --replay RESULT   the umpire's run without the key, from "
+	    "the value\n"
+	    "                        RESULT reveals\n"
 	    "      --secret FILE     the umpire's secret key for the dice\n"
 	    "  -s, --seed N          use seed N for the dice, not the map's\n"
 	    "      --svg FILE        draw the turn as SVG in FILE\n"

@@ -166,6 +166,20 @@ check "an orders file left out: --audit exits 2" [ $? -eq 2 ]
 "$arbiter" --secret "$mp/d-secret-turn2/umpire.key" --audit "$g/result.json" "$g/map.json" "$g"/orders/*.json >"$tmp/audit" 2>&1
 check "--audit takes no key: 64" [ $? -eq 64 ]
 
+# --replay: the umpire's run without the key, and its usage.
+(cd "$mp/d-secret-turn2" && "$arbiter" --replay expected.json -n "$tmp/rnext.json" map.json orders/*.json >"$tmp/replay.json" 2>"$tmp/err")
+check "--replay gives the umpire's result" cmp -s "$tmp/replay.json" "$mp/d-secret-turn2/expected.json"
+check "and the umpire's next map" cmp -s "$tmp/rnext.json" "$mp/d-secret-turn2/expected.next.json"
+(cd "$mp/d-secret-turn2" && "$arbiter" --replay expected.json --secret umpire.key map.json orders/*.json >"$tmp/out" 2>"$tmp/err")
+check "--replay with --secret: 64" [ $? -eq 64 ]
+(cd "$mp/d-secret-turn2" && "$arbiter" --replay "$mp/d-secret-turn3/expected.json" map.json orders/*.json >"$tmp/out" 2>"$tmp/err")
+check "--replay of another turn's result: 65" [ $? -eq 65 ]
+check "saying the value does not give the commitment" grep -q 'revealed value does not give this commitment' "$tmp/err"
+check "and writing nothing" [ ! -s "$tmp/out" ]
+(cd "$mp/d-secret-turn2" && "$arbiter" --replay "$mp/d-replay-seed/expected.json" map.json orders/*.json >"$tmp/out" 2>"$tmp/err")
+check "--replay of a result made without the key: 65" [ $? -eq 65 ]
+check "saying there is nothing to replay from" grep -q 'nothing to replay from' "$tmp/err"
+
 # Exact numbers for readers that take JSON numbers as doubles (jq 1.6,
 # JavaScript): the seed read so is rounded, seed_text is not, and a replay
 # with seed_text gives the result's rolls.
