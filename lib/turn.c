@@ -1038,7 +1038,12 @@ arb_turn_run(struct arb_turn *t, int flags, struct arb_error *e)
 	ahead_end(t);
 	fair_begin(t);
 	sequence(t);
-	if (fair_seed_shown(t))
+	if (fair_seed_shown(t) && t->seed >= 1ULL << 53)
+		trace_event(t, "turn", "ruleset", TF_STR, t->rs->name, "turn",
+		    TF_INT, (long)t->number, "seed", TF_INT, (long)t->seed,
+		    "seed_text", TF_STR, t_printf(t, "%llu",
+		    (unsigned long long)t->seed), NULL);
+	else if (fair_seed_shown(t))
 		trace_event(t, "turn", "ruleset", TF_STR, t->rs->name, "turn",
 		    TF_INT, (long)t->number, "seed", TF_INT, (long)t->seed,
 		    NULL);
