@@ -48,7 +48,7 @@ LIBSRC	= lib/base/mem.c lib/base/maps.c lib/base/fair.c lib/base/suggest.c \
 	  lib/format/load.c lib/format/emit.c lib/format/display.c \
 	  lib/format/svg.c lib/format/view.c \
 	  lib/turn.c
-CLISRC	= cli/arbiter.c
+CLISRC	= cli/arbiter.c cli/fair.c
 MANS	= man/arbiter.1 man/arbiter-map.5 man/arbiter-orders.5 \
 	  man/arbiter-result.5 man/arbiter-rules.7
 
@@ -72,7 +72,7 @@ build-san/libarbiter.a: $(LIBSRC) $(HDRS)
 	rm -f $@
 	ar rcs $@ `find build-san/lib -name '*.o' | sort`
 
-arbiter: $(CLISRC) libarbiter.a
+arbiter: $(CLISRC) cli/cli.h libarbiter.a
 	$(CC) $(ARB_CFLAGS) $(JANSSON_CFLAGS) -o $@ $(CLISRC) libarbiter.a \
 	    $(JANSSON_LIBS)
 
@@ -82,7 +82,7 @@ tests/threads: tests/threads.c $(LIBSRC) $(HDRS)
 	    $(JANSSON_CFLAGS) -o $@ tests/threads.c $(LIBSRC) $(JANSSON_LIBS)
 
 # The same program under AddressSanitizer and UndefinedBehaviorSanitizer.
-build-san/arbiter: $(CLISRC) build-san/libarbiter.a
+build-san/arbiter: $(CLISRC) cli/cli.h build-san/libarbiter.a
 	$(CC) $(ARB_CFLAGS) $(SAN_CFLAGS) $(JANSSON_CFLAGS) -o $@ $(CLISRC) \
 	    build-san/libarbiter.a $(JANSSON_LIBS)
 
@@ -93,7 +93,7 @@ werror-build:
 	    '$(CC) $(ARB_CFLAGS) -Werror $(JANSSON_CFLAGS)' $(LIBSRC) $(CLISRC)
 
 # A warning check with another compiler (make check runs it with clang).
-arbiter-clang: $(CLISRC) $(LIBSRC) $(HDRS)
+arbiter-clang: $(CLISRC) cli/cli.h $(LIBSRC) $(HDRS)
 	mkdir -p build-clang
 	$(CC) $(ARB_CFLAGS) $(JANSSON_CFLAGS) -o build-clang/arbiter \
 	    $(CLISRC) $(LIBSRC) $(JANSSON_LIBS)

@@ -28,19 +28,9 @@
 #include <jansson.h>
 
 #include "arbiter.h"
+#include "cli.h"
 
-/* Exit codes, listed in arbiter(1). */
-enum exitcode {
-	EXIT_OK = 0,
-	EXIT_ILLEGAL = 1,		/* --check: illegal or failed orders */
-	EXIT_USAGE = EX_USAGE,		/* 64 */
-	EXIT_DATA = EX_DATAERR,		/* 65 */
-	EXIT_NOINPUT = EX_NOINPUT,	/* 66 */
-	EXIT_INTERNAL = EX_SOFTWARE,	/* 70 */
-	EXIT_CANTCREAT = EX_CANTCREAT	/* 73 */
-};
-
-static const char *progname = "arbiter";
+const char *const progname = "arbiter";
 
 static void
 usage(FILE *fp)
@@ -52,12 +42,17 @@ usage(FILE *fp)
 	    "               [--trace-file file] [--svg file] [--svg-next file]"
 	    "\n"
 	    "               [--for player | --for all --outdir dir]"
+	    " [--replay result.json]"
 	    "\n               map.json [player=]orders.json ...\n"
 	    "       %s [--text] [--threads n] [-o reach.json] --reach unit\n"
 	    "               [--unit id ...] map.json [player=orders.json]\n"
 	    "       %s [--max-input bytes] --verify dir ...\n"
-	    "       %s --new-secret file\n",
-	    progname, progname, progname, progname);
+	    "       %s --new-secret file\n"
+	    "       %s --secret file --commit [--game name] [-o map.json] "
+	    "map.json\n"
+	    "       %s [--rolls file] --audit result.json map.json "
+	    "[player=]orders.json ...\n",
+	    progname, progname, progname, progname, progname, progname);
 }
 
 static void
@@ -77,6 +72,11 @@ help(void)
 	    "                        --for all --outdir DIR: every player's "
 	    "DIR/PLAYER.json,\n"
 	    "                        .txt and, with --svg, .svg\n"
+	    "      --audit RESULT    check a turn without the key: files, "
+	    "dice, replay\n"
+	    "      --commit          with --secret: the map committed to its "
+	    "turn's dice\n"
+	    "      --game NAME       with --commit: the game's name\n"
 	    "  -h, --help            show this help\n"
 	    "      --max-input BYTES refuse an input larger than BYTES (k, M, "
 	    "G);\n"
@@ -93,6 +93,9 @@ help(void)
 	    "  -r, --ruleset NAME    require the map to use rule system NAME\n"
 	    "      --rolls FILE      use the die values in FILE (a JSON array)"
 	    "\n"
+	    "      --replay RESULT   the umpire's run without the key, from "
+	    "the value\n"
+	    "                        RESULT reveals\n"
 	    "      --secret FILE     the umpire's secret key for the dice\n"
 	    "  -s, --seed N          use seed N for the dice, not the map's\n"
 	    "      --svg FILE        draw the turn as SVG in FILE\n"
@@ -121,7 +124,7 @@ help(void)
 }
 
 /* Reports e as "arbiter: file:line:column: text at /pointer". */
-static int
+int
 report(const struct arb_error *e)
 {
 	if (e->code == ARB_EDATA) {
@@ -254,7 +257,7 @@ fail:
 	return NULL;
 }
 
-static char *
+char *
 slurp(const char *path, size_t *len, int *rc)
 {
 	return slurp_as(path, len, rc, false);
@@ -503,7 +506,7 @@ struct out {
 	bool		 placed;	/* renamed into place */
 };
 
-static int
+int
 nomem(void)
 {
 	fprintf(stderr, "%s: out of memory\n", progname);
@@ -1041,6 +1044,37 @@ write_all(struct arb_turn *t, const char *const names[], bool trace,
 	return rc;
 }
 
+int
+write_bytes(const char *path, const char *buf, size_t len)
+{
+	struct out	 o;
+	int		 rc;
+
+	catch_fatal();
+	if ((rc = out_open(&o, path, 0)) == 0 && o.fp != stdout &&
+	    fwrite(buf, 1, len, o.fp) != len) {
+		fprintf(stderr, "%s: cannot write %s: %s\n", progname, path,
+		    strerror(errno));
+		rc = EXIT_CANTCREAT;
+	}
+	if (rc == 0)
+		rc = out_finish(&o);
+	if (rc == 0) {
+		hold(true);
+		if (!commit(&o, 1))
+			rc = EXIT_CANTCREAT;
+		hold(false);
+	}
+	out_release(&o);
+	if (rc == 0 && strcmp(path, "-") == 0 &&
+	    (fwrite(buf, 1, len, stdout) != len || fflush(stdout) != 0)) {
+		fprintf(stderr, "%s: cannot write standard output: %s\n",
+		    progname, strerror(errno));
+		rc = EXIT_CANTCREAT;
+	}
+	return rc;
+}
+
 /* An orders operand: "player=path", where player has no slash. */
 struct operand {
 	char	*path;
@@ -1480,6 +1514,108 @@ json_diff(const json_t *want, const json_t *got, struct buf *ptr,
 	return !json_equal((json_t *)want, (json_t *)got);
 }
 
+bool
+json_differs(const char *what, const json_t *want, const json_t *got,
+    char *reason, size_t size)
+{
+	struct buf	 ptr = { NULL, 0, 0 };
+	const json_t	*wv, *gv;
+	char		 ws[128], gs[128];
+	bool		 differ = true;
+
+	if (!buf_add(&ptr, "", 0))
+		snprintf(reason, size, "%s differs (out of memory)", what);
+	else if (json_diff(want, got, &ptr, &wv, &gv)) {
+		show_json(wv, ws, sizeof(ws));
+		show_json(gv, gs, sizeof(gs));
+		snprintf(reason, size, "%s differs at %s: expected %s, got %s",
+		    what, ptr.len == 0 ? "the root" : ptr.p, ws, gs);
+	} else
+		differ = false;
+	buf_release(&ptr);
+	return differ;
+}
+
+/* In v, every string that is from or begins with "from:" now names to. */
+static void
+rename_in(json_t *v, const char *from, const char *to)
+{
+	const char	*s, *key;
+	json_t		*e;
+	char		*n;
+	size_t		 i, fl = strlen(from);
+
+	if (json_is_object(v)) {
+		json_object_foreach(v, key, e)
+			rename_in(e, from, to);
+	} else if (json_is_array(v)) {
+		json_array_foreach(v, i, e)
+			rename_in(e, from, to);
+	} else if ((s = json_string_value(v)) != NULL &&
+	    strncmp(s, from, fl) == 0 && (s[fl] == '\0' || s[fl] == ':')) {
+		if ((n = malloc(strlen(to) + strlen(s + fl) + 1)) == NULL)
+			return;		/* then it differs, as it would */
+		sprintf(n, "%s%s", to, s + fl);
+		json_string_set(v, n);
+		free(n);
+	}
+}
+
+/*
+ * Results of one turn made in different folders name its files
+ * differently ("t1/map.json", "map.json"): where the files of want and got
+ * (/files) pair one to one by their SHA-256, got's names are changed to
+ * want's, in every string that is a name or a message that begins with
+ * it.  True when a name was changed.
+ */
+static bool
+same_names(const json_t *want, json_t *got)
+{
+	const json_t	*wf = json_object_get(want, "files"), *we;
+	json_t		*gf = json_object_get(got, "files"), *ge;
+	const char	*wn, *gn, *ws, *gs;
+	size_t		 i, j, n;
+	bool		 changed = false;
+
+	if (!json_is_array(wf) || !json_is_array(gf) ||
+	    (n = json_array_size(wf)) != json_array_size(gf))
+		return false;
+	/* Pair every file first: a partial pairing changes nothing. */
+	for (i = 0; i < n; i++) {
+		we = json_array_get(wf, i);
+		ws = json_string_value(json_object_get(we, "sha256"));
+		for (j = 0; j < n; j++) {
+			ge = json_array_get(gf, j);
+			gs = json_string_value(json_object_get(ge, "sha256"));
+			if (ws != NULL && gs != NULL && strcmp(ws, gs) == 0)
+				break;
+		}
+		if (j == n)
+			return false;
+	}
+	for (i = 0; i < n; i++) {
+		we = json_array_get(wf, i);
+		ws = json_string_value(json_object_get(we, "sha256"));
+		wn = json_string_value(json_object_get(we, "file"));
+		for (j = 0; j < n; j++) {
+			ge = json_array_get(gf, j);
+			gs = json_string_value(json_object_get(ge, "sha256"));
+			gn = json_string_value(json_object_get(ge, "file"));
+			if (strcmp(ws, gs) != 0 || wn == NULL || gn == NULL ||
+			    strcmp(wn, gn) == 0)
+				continue;
+			/* A copy: the string renamed is gn itself. */
+			if ((gn = strdup(gn)) == NULL)
+				return changed;
+			rename_in(got, gn, wn);
+			free((char *)gn);
+			changed = true;
+			break;
+		}
+	}
+	return changed;
+}
+
 /*
  * Compares what a case wrote (got) with the file that says what it
  * should be (want), both JSON texts; what is "the result" or "the next
@@ -1522,9 +1658,6 @@ same_json(const char *what, const char *file, const struct buf *want,
 {
 	json_error_t	 je;
 	json_t		*w, *g;
-	const json_t	*wv, *gv;
-	struct buf	 ptr = { NULL, 0, 0 };
-	char		 ws[128], gs[128];
 	size_t		 i;
 	int		 line = 1, col = 1;
 
@@ -1559,14 +1692,14 @@ same_json(const char *what, const char *file, const struct buf *want,
 	    json_object_get(w, "program") != NULL &&
 	    json_object_get(g, "program") != NULL)
 		json_object_set(g, "program", json_object_get(w, "program"));
-	if (!buf_add(&ptr, "", 0))
-		snprintf(reason, size, "%s differs (out of memory)", what);
-	else if (json_diff(w, g, &ptr, &wv, &gv)) {
-		show_json(wv, ws, sizeof(ws));
-		show_json(gv, gs, sizeof(gs));
-		snprintf(reason, size, "%s differs at %s: expected %s, got %s",
-		    what, ptr.len == 0 ? "the root" : ptr.p, ws, gs);
-	} else {
+	/* A result made in another folder names the same files otherwise:
+	 * they are paired by their SHA-256. */
+	if (same_names(w, g)) {
+		if (!json_differs(what, w, g, reason, size))
+			reason[0] = '\0';
+	} else if (json_differs(what, w, g, reason, size))
+		;
+	else {
 		for (i = 0; i < want->len && i < got->len &&
 		    want->p[i] == got->p[i]; i++) {
 			if (want->p[i] == '\n')
@@ -1577,10 +1710,9 @@ same_json(const char *what, const char *file, const struct buf *want,
 		snprintf(reason, size, "%s differs in bytes only (the JSON is "
 		    "equal), from line %d, column %d", what, line, col);
 	}
-	buf_release(&ptr);
 	json_decref(g);
 	json_decref(w);
-	return false;
+	return reason[0] == '\0';
 }
 
 /* Copies line number n (from 1) of s into d, or "nothing"; control
@@ -1631,6 +1763,21 @@ first_line(const struct buf *a, const struct buf *b)
  * output.  0 when it passes, 1 when it fails, or an exit status after a
  * message.
  */
+/* The expected result is the umpire's, made with the key: it reveals
+ * the turn's value or records the next map's commitment. */
+static bool
+umpires(const struct buf *want)
+{
+	json_t	*r = json_loadb(want->p, want->len, 0, NULL), *d;
+	bool	 yes;
+
+	d = json_object_get(r, "dice");
+	yes = json_object_get(d, "reveal") != NULL ||
+	    json_object_get(d, "next_commitment") != NULL;
+	json_decref(r);
+	return yes;
+}
+
 static int
 verify_one(const char *self, const char *dir)
 {
@@ -1690,8 +1837,9 @@ verify_one(const char *self, const char *dir)
 	}
 	if ((orders = list_orders(dfd, &norders)) == NULL)
 		goto nomem;
-	/* self, the args, -n /dev/fd/3, map.json, the orders, NULL. */
-	if ((argv = calloc(args.len / 2 + norders + 6, sizeof(*argv))) ==
+	/* self, the args, --replay expected.json, -n /dev/fd/3, map.json,
+	 * the orders, NULL. */
+	if ((argv = calloc(args.len / 2 + norders + 8, sizeof(*argv))) ==
 	    NULL)
 		goto nomem;
 	argv[n++] = (char *)progname;
@@ -1699,6 +1847,12 @@ verify_one(const char *self, const char *dir)
 		for (tok = strtok(args.p, " \t\n\r\v\f"); tok != NULL;
 		    tok = strtok(NULL, " \t\n\r\v\f"))
 			argv[n++] = tok;
+	/* A turn the umpire made with the key is replayed from what its
+	 * result reveals: an archive verifies without the key. */
+	if (has_want && umpires(&want)) {
+		argv[n++] = (char *)"--replay";
+		argv[n++] = (char *)"expected.json";
+	}
 	if (has_next) {
 		argv[n++] = (char *)"-n";
 		argv[n++] = (char *)"/dev/fd/3";
@@ -1842,7 +1996,7 @@ verify(const char *argv0, int ndirs, char **dirs)
 			"(arbiter --new-secret makes one)"
 
 /* Wipes a key and its text so that they do not linger in memory. */
-static void
+void
 wipe(void *p, size_t n)
 {
 	volatile unsigned char *v = p;
@@ -1851,7 +2005,7 @@ wipe(void *p, size_t n)
 		*v++ = 0;
 }
 
-static int
+int
 hexval(int c)
 {
 	if (c >= '0' && c <= '9')
@@ -1921,8 +2075,8 @@ new_secret(const char *path)
 
 /* --secret: reads the key; 66 when it cannot be read, 65 when it is not
  * 64 hexadecimal digits and a newline (at the place that is wrong). */
-static int
-read_secret(const char *path, unsigned char key[ARB_SECRET_LEN])
+int
+read_secret(const char *path, unsigned char *key)
 {
 	char	 buf[2 * ARB_SECRET_LEN + 8];
 	size_t	 n = 0, i;
@@ -2186,6 +2340,11 @@ run(int argc, char **argv, struct arb_turn *t)
 		{ "svg-next", required_argument, NULL, 'g' },
 		{ "for", required_argument, NULL, 'F' },
 		{ "outdir", required_argument, NULL, 'D' },
+		/* Fair dice (fair.c). */
+		{ "audit", required_argument, NULL, 'a' },
+		{ "commit", no_argument, NULL, 'C' },
+		{ "game", required_argument, NULL, 'm' },
+		{ "replay", required_argument, NULL, 'y' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char	*output = "-", *next = NULL, *tracefile = NULL;
@@ -2211,6 +2370,8 @@ run(int argc, char **argv, struct arb_turn *t)
 	size_t		 k;
 	int		 nfiles;
 	bool		 verifying = false, turn_opts = false, seeded = false;
+	const char	*auditing = NULL, *game = NULL, *replay = NULL;
+	bool		 committing = false;
 	int		 ch, i, nops, rc, nstd, threads = 2;
 
 	while ((ch = getopt_long(argc, argv, "chn:o:r:s:tV", longopts,
@@ -2219,6 +2380,19 @@ run(int argc, char **argv, struct arb_turn *t)
 		if (strchr("cnorstTXRSPGgFDAUH", ch) != NULL)
 			turn_opts = true;
 		switch (ch) {
+		case 'a':
+			auditing = optarg;
+			break;
+		case 'C':
+			committing = true;
+			break;
+		case 'm':
+			game = optarg;
+			break;
+		case 'y':
+			replay = optarg;
+			turn_opts = true;
+			break;
 		case 'A':
 			reach = optarg;
 			break;
@@ -2345,6 +2519,38 @@ run(int argc, char **argv, struct arb_turn *t)
 		}
 		return new_secret(newsecret);
 	}
+	if (committing || game != NULL) {
+		/* A map committed for its own turn: the key, the map and
+		 * where it goes, nothing else. */
+		if (!committing || argc != 1 || verifying || auditing != NULL ||
+		    check || next != NULL || tracefile != NULL || trace ||
+		    strict || rolls != NULL || seeded || ruleset != NULL ||
+		    svg != NULL || svgnext != NULL || forp != NULL ||
+		    reach != NULL || replay != NULL) {
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+		return commit_map(secret, game, argv[0], output_set ? output :
+		    NULL);
+	}
+	if (auditing != NULL) {
+		/* The player's audit: without the key. */
+		if (verifying || turn_opts || secret != NULL) {
+			if (secret != NULL)
+				fprintf(stderr, "%s: --audit needs no key, "
+				    "and takes none\n", progname);
+			else
+				usage(stderr);
+			return EXIT_USAGE;
+		}
+		return audit(auditing, argc, argv, rolls);
+	}
+	if (replay != NULL && (secret != NULL || seeded || rolls != NULL)) {
+		fprintf(stderr, "%s: --replay takes the dice from the result's "
+		    "revealed value: it goes with none of --secret, --seed and "
+		    "--rolls\n", progname);
+		return EXIT_USAGE;
+	}
 	if (rolls != NULL && strcmp(rolls, "-") == 0) {
 		fprintf(stderr, "%s: only the map can be read from standard "
 		    "input\n", progname);
@@ -2452,6 +2658,8 @@ run(int argc, char **argv, struct arb_turn *t)
 		arb_turn_set_secret(t, key);
 		wipe(key, sizeof(key));
 	}
+	if (replay != NULL && (rc = replay_from(t, replay)) != 0)
+		goto out;
 
 	if ((text = slurp(argv[0], &len, &rc)) == NULL)
 		goto out;
@@ -2487,6 +2695,13 @@ run(int argc, char **argv, struct arb_turn *t)
 		rc = report(&e);
 		goto out;
 	}
+	/* The key on a map with a plain seed: fair from the next turn. */
+	if ((secret != NULL || replay != NULL) && !arb_turn_committed(t))
+		fprintf(stderr, "%s: %s: warning: this turn was not committed "
+		    "to its dice: they come from the map's plain seed, which "
+		    "players could try out beforehand; its next map commits "
+		    "(a game is fair from its first turn when that turn's map "
+		    "is made with --commit)\n", progname, argv[0]);
 	if (ruleset != NULL && arb_turn_ruleset(t) != NULL &&
 	    strcmp(ruleset, arb_turn_ruleset(t)) != 0) {
 		fprintf(stderr, "%s: %s: the map's ruleset is \"%s\", not "

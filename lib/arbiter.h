@@ -158,6 +158,32 @@ void		 arb_turn_set_secret(struct arb_turn *t,
 		    const unsigned char *key);
 
 /*
+ * A replay of the umpire's turn without the key (arbiter(1), --replay and
+ * --audit): reveal is the turn's R as its result revealed it, next the
+ * next map's commitment as the result recorded it; each ARB_SECRET_LEN
+ * bytes, copied, or NULL.  Call before arb_turn_load_map().  With reveal,
+ * the map must commit to its dice, and to SHA-256(reveal) (else ARB_EDATA
+ * at /dice/commitment), and the turn's seed is the one R gives; without
+ * it, the map has a plain seed (the turn before a game's dice were
+ * committed).  The result and next map are the umpire's, byte for byte
+ * (the next map needs next).
+ */
+void		 arb_turn_set_reveal(struct arb_turn *t,
+		    const unsigned char *reveal, const unsigned char *next);
+
+/*
+ * The commitment of turn `turn` of game `game` under key (arbiter-rules(7),
+ * Dice): SHA-256 of HMAC-SHA-256(key, "arbiter-dice-1\n" game "\n" turn),
+ * as 64 lower-case hex digits and a NUL in hex (65 bytes).  What
+ * `arbiter --commit` writes into a map for its own turn.
+ */
+void		 arb_commitment(const unsigned char *key, const char *game,
+		    long turn, char *hex);
+
+/* After arb_turn_load_map(): 1 when the map commits to its dice, else 0. */
+int		 arb_turn_committed(const struct arb_turn *t);
+
+/*
  * Rolls from outside: text is a JSON array of die values (integers from
  * 1), used in the order the turn draws its dice instead of any seed.  A
  * value out of range for its die, or too few values, is found by

@@ -550,6 +550,38 @@ arb_turn_set_secret(struct arb_turn *t, const unsigned char *key)
 	t->key_set = true;
 }
 
+void
+arb_turn_set_reveal(struct arb_turn *t, const unsigned char *reveal,
+    const unsigned char *next)
+{
+	if (reveal != NULL) {
+		memcpy(t->reveal, reveal, sizeof(t->reveal));
+		t->reveal_set = true;
+	}
+	if (next != NULL) {
+		memcpy(t->next_commitment, next, sizeof(t->next_commitment));
+		t->next_set = true;
+	}
+}
+
+void
+arb_commitment(const unsigned char *key, const char *game, long turn,
+    char *hex)
+{
+	unsigned char	 r[FAIR_HASHLEN], h[FAIR_HASHLEN];
+
+	fair_derive(key, game, turn, r);
+	fair_sha256(r, FAIR_HASHLEN, h);
+	fair_wipe(r, sizeof(r));
+	fair_hex(h, FAIR_HASHLEN, hex);
+}
+
+int
+arb_turn_committed(const struct arb_turn *t)
+{
+	return t->committed ? 1 : 0;
+}
+
 int
 arb_secret_new(unsigned char *key)
 {
@@ -1006,7 +1038,12 @@ arb_turn_run(struct arb_turn *t, int flags, struct arb_error *e)
 	ahead_end(t);
 	fair_begin(t);
 	sequence(t);
-	if (fair_seed_shown(t))
+	if (fair_seed_shown(t) && t->seed >= 1ULL << 53)
+		trace_event(t, "turn", "ruleset", TF_STR, t->rs->name, "turn",
+		    TF_INT, (long)t->number, "seed", TF_INT, (long)t->seed,
+		    "seed_text", TF_STR, t_printf(t, "%llu",
+		    (unsigned long long)t->seed), NULL);
+	else if (fair_seed_shown(t))
 		trace_event(t, "turn", "ruleset", TF_STR, t->rs->name, "turn",
 		    TF_INT, (long)t->number, "seed", TF_INT, (long)t->seed,
 		    NULL);

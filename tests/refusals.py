@@ -76,6 +76,8 @@ def run(case, files):
     args = []
     if os.path.exists(os.path.join(top, case, "args")):
         args = open(os.path.join(top, case, "args")).read().split()
+    if os.path.exists(os.path.join(top, case, "umpire.key")):
+        args = ["--secret", os.path.join(top, case, "umpire.key")] + args
     p = subprocess.run([arbiter] + args + ["-n", "next.json", "map.json"] +
                        names, cwd=d, capture_output=True, text=True)
     if p.returncode != 0:

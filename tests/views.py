@@ -343,6 +343,7 @@ try:
             d = os.path.join(base, case)
             if not os.path.exists(os.path.join(d, "expected.json")) or \
                     os.path.exists(os.path.join(d, "args")) or \
+                    os.path.exists(os.path.join(d, "umpire.key")) or \
                     len(os.listdir(os.path.join(d, "orders"))) < 2:
                 continue
             jobs.append((rs + "/" + case, d))

@@ -16,6 +16,10 @@
 #include "format/format.h"
 #include "json/doc.h"
 
+/* Seeds from here on are also written as text (seed_text): a reader that
+ * takes JSON numbers as doubles (jq 1.6, JavaScript) would round them. */
+#define SEED_EXACT	(1ULL << 53)
+
 /*
  * The turn whose output this thread is writing, for the sort of units by
  * id (qsort passes no context).  Each writing entry point sets it, and
@@ -636,18 +640,25 @@ static json_t *
 dice_json(struct arb_turn *t)
 {
 	json_t	*j = t->json = jw_ok(json_object()), *a;
+	const char *c;
 	size_t	 i;
 
 	if (t->dsrc == DS_SECRET)
 		jw_set(j, "source", str("secret"));
 	else if (t->dsrc == DS_ROLLS)
 		jw_set(j, "source", str("rolls"));
-	if (t->dsrc != DS_ROLLS)
+	if (t->dsrc != DS_ROLLS) {
 		jw_set(j, "seed", jw_ok(json_integer((json_int_t)t->seed)));
-	if (t->committed && t->key_set) {
+		if (t->seed >= SEED_EXACT)
+			jw_set(j, "seed_text", str(t_printf(t, "%llu",
+			    (unsigned long long)t->seed)));
+	}
+	if (t->committed && fair_umpires(t)) {
 		jw_set(j, "commitment", str(fair_hexstr(t, t->commitment)));
 		jw_set(j, "reveal", str(fair_hexstr(t, t->reveal)));
 	}
+	if ((c = fair_next_commitment(t)) != NULL)
+		jw_set(j, "next_commitment", str(c));
 	if (t->dsrc == DS_ROLLS) {
 		jw_set(j, "rolls", str(t->rollsfile));
 		jw_set(j, "rolls_given", num((long)t->nrolls));
@@ -688,8 +699,12 @@ emit_result(struct arb_turn *t, int flags, FILE *fp)
 	member(&w, "program", str("arbiter " ARB_VERSION));
 	member(&w, "rulings", str(t->rs->rulings));
 	member(&w, "turn", num(t->number));
-	if (fair_seed_shown(t))
+	if (fair_seed_shown(t)) {
 		member(&w, "seed", jw_ok(json_integer((json_int_t)t->seed)));
+		if (t->seed >= SEED_EXACT)
+			member(&w, "seed_text", str(t_printf(t, "%llu",
+			    (unsigned long long)t->seed)));
+	}
 	if (t->flags & ARB_CHECK) {
 		member(&w, "check", jw_ok(json_true()));
 		/* What a check before the deadline cannot know. */
@@ -942,6 +957,7 @@ emit_next(struct arb_turn *t, FILE *fp)
 	const struct ufield *x = t->rs->unit_x, *cx = t->rs->cell_x;
 	struct board	*b = &t->board;
 	json_t		*root, *j, *a, *c, *cells;
+	const char	*nc;
 	size_t		 i;
 	int		 k, ch;
 	char		 legend_of[256];
@@ -959,11 +975,15 @@ emit_next(struct arb_turn *t, FILE *fp)
 	/* With the key, the next map commits to its dice (and has no
 	 * seed); else seeds go round: the next after the largest a map may
 	 * give is 0. */
-	if (t->key_set) {
+	if ((nc = fair_next_commitment(t)) != NULL) {
 		j = jw_ok(json_object());
-		jw_set(j, "commitment", str(fair_next_commitment(t)));
+		jw_set(j, "commitment", str(nc));
 		jw_set(root, "dice", j);
-	} else
+	} else if (fair_umpires(t))
+		t_fail(t, ARB_EDATA, "a replay from a revealed value cannot "
+		    "write the next map without its commitment, which only "
+		    "the key makes: give the result that records it");
+	else
 		jw_set(root, "seed", jw_ok(json_integer((json_int_t)(t->seed <
 		    (uint64_t)LONG_MAX - 1 ? t->seed + 1 : 0))));
 	j = jw_ok(json_object());

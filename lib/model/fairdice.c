@@ -48,13 +48,17 @@ fair_loaded(struct arb_turn *t, struct ld *ld, const struct jv *root)
 				    "(U+%04X) in its name", (unsigned char)*p);
 		ld_pop(ld);
 	}
-	t->key_seen = t->key_set;
+	t->key_seen = t->key_set || t->reveal_set || t->next_set;
 	if (d == NULL) {
 		/* A plain seed; with the key, the next map commits. */
 		if (t->key_set && t->game == NULL)
 			ld_fail(ld, "the umpire's secret is given but the map "
 			    "names no game: a map must name its game (\"game\") "
 			    "to commit to its next turn's dice");
+		if (t->reveal_set)
+			ld_fail(ld, "a replay from a revealed value, but the map "
+			    "does not commit to its dice (it has a plain seed): "
+			    "there is nothing to check the value against");
 		return;
 	}
 	ld_push(ld, "dice");
@@ -85,9 +89,27 @@ fair_loaded(struct arb_turn *t, struct ld *ld, const struct jv *root)
 			    "turn was changed");
 		if (!t->seed_set)
 			t->seed = fair_seed(t->reveal);
+	} else if (!t->reveal_set && t->next_set) {
+		ld_fail(ld, "a replay of a turn that committed to its dice "
+		    "needs the value its result revealed (/dice/reveal)");
+	} else if (t->reveal_set) {
+		/* A replay: anyone can check R against the commitment. */
+		fair_sha256(t->reveal, FAIR_HASHLEN, h);
+		if (memcmp(h, t->commitment, FAIR_HASHLEN) != 0)
+			ld_fail(ld, "the revealed value does not give this "
+			    "commitment: its SHA-256 is %.16s...",
+			    fair_hexstr(t, h));
+		if (!t->seed_set)
+			t->seed = fair_seed(t->reveal);
 	}
 	ld_pop(ld);
 	ld_pop(ld);
+}
+
+bool
+fair_umpires(const struct arb_turn *t)
+{
+	return t->key_set || (t->reveal_set && t->committed) || t->next_set;
 }
 
 /* Where the dice come from, at the start of a run. */
@@ -100,7 +122,7 @@ fair_begin(struct arb_turn *t)
 	if (t->key_set && !t->key_seen)
 		t_fail(t, ARB_EINTERNAL, "arb_turn_set_secret() after "
 		    "arb_turn_load_map()");
-	if (t->committed && !t->key_set && !t->seed_set &&
+	if (t->committed && !fair_umpires(t) && !t->seed_set &&
 	    !(t->flags & ARB_CHECK)) {
 		snprintf(e->file, sizeof(e->file), "%s", t->mapfile);
 		snprintf(e->pointer, sizeof(e->pointer), "/dice");
@@ -124,7 +146,7 @@ bool
 fair_seed_shown(const struct arb_turn *t)
 {
 	return !t->committed || t->seed_set ||
-	    (t->key_set && !(t->flags & ARB_CHECK));
+	    (fair_umpires(t) && !(t->flags & ARB_CHECK));
 }
 
 const char *
@@ -132,6 +154,8 @@ fair_next_commitment(struct arb_turn *t)
 {
 	unsigned char	 r[FAIR_HASHLEN], h[FAIR_HASHLEN];
 
+	if (!t->key_set)
+		return t->next_set ? fair_hexstr(t, t->next_commitment) : NULL;
 	fair_derive(t->key, t->game, (long)t->number + 1, r);
 	fair_sha256(r, FAIR_HASHLEN, h);
 	fair_wipe(r, sizeof(r));

@@ -491,6 +491,10 @@ struct arb_turn {
 	bool			 key_set, key_seen;	/* seen: by the map */
 	unsigned char		 key[32];	/* wiped by arb_turn_free */
 	unsigned char		 reveal[32];	/* R, when key and commitment */
+	/* A replay without the key (arb_turn_set_reveal()): R as the
+	 * result revealed it, and the next map's commitment it recorded. */
+	bool			 reveal_set, next_set;
+	unsigned char		 next_commitment[32];
 	unsigned char		 mapsha[32];
 	const char		*rollsfile;	/* --rolls, or NULL */
 	const char		*rollstext;	/* a copy, for messages */
@@ -568,8 +572,11 @@ struct arb_turn {
 void	 fair_loaded(struct arb_turn *, struct ld *, const struct jv *root);
 void	 fair_begin(struct arb_turn *);
 bool	 fair_seed_shown(const struct arb_turn *);
-/* The commitment for the next turn (with the key), 64 hex digits. */
+/* The commitment for the next turn (with the key, or as a replay was
+ * given it), 64 hex digits; NULL when there is none to write. */
 const char *fair_next_commitment(struct arb_turn *);
+/* The turn's dice are the umpire's (the key, or a replay of its reveal). */
+bool	 fair_umpires(const struct arb_turn *);
 /* The next of the rolls from outside, checked against its die. */
 int	 fair_next_roll(struct arb_turn *, int sides, const char *why);
 /* After the run: too few rolls is bad data, saying how many it needed. */
