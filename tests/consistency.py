@@ -19,7 +19,12 @@
 #     Trace for its rule system;
 #   - --check gives every order the run's status (legal for done), reason
 #     and rule (but in territory, whose check stops before the moves, and
-#     where the check says an outcome depends on dice it may not show).
+#     where the check says an outcome depends on dice it may not show);
+#     a territory check's trace has only turn, route (for an order given
+#     by its destination, before its ruling) and ruling events;
+#   - territory: each arrive event's why is what the owner of the
+#     territory, followed through the owner events, and the step's
+#     invasions and other arrivals say it is (own, neutral, invasion).
 # Usage: consistency.py TOP ARBITER PROP [N]  (N random turns a rule system)
 # Prints "not ok" lines and ends "consistency: N passed, N failed".
 import concurrent.futures
@@ -131,6 +136,78 @@ def text_matches(tev, jev):
         if not ok:
             return False
     return True
+
+
+def territory_arrivals(res, jl):
+    """arbiter-result(5), Trace, arrive: why "own" for a territory the
+    player owns as the armies arrive (also when another of its orders
+    claimed it a moment before, in the same step); "neutral" for a
+    neutral territory no other player's armies enter in the step (the
+    survivors of a skirmish won there included); "invasion" for a
+    territory the player's invasion has just neutralized.  The owners
+    are followed through the owner events, from the result's cells at
+    the end back to the start."""
+    bad = []
+    owner = {c["cell"]: c["owner"] for c in res.get("cells", [])}
+    for e in reversed([e for e in jl if e["ev"] == "owner"]):
+        owner[e["cell"]] = e["from"]
+    step = 0
+    entered = {}
+    for e in jl:
+        if e["ev"] == "step":
+            step = e["step"]
+        elif e["ev"] == "arrive":
+            entered.setdefault((step, e["to"]), set()).add(e["player"])
+    step = 0
+    invading = {}       # target: attacker, from its invasion event
+    neutralized = {}    # target: attacker, once it fell neutral
+    for e in jl:
+        if e["ev"] == "step":
+            step = e["step"]
+            invading, neutralized = {}, {}
+        elif e["ev"] == "invasion":
+            invading[e["target"]] = e["attacker"]
+        elif e["ev"] == "owner":
+            if e["why"] == "neutralized" and e["cell"] in invading:
+                neutralized[e["cell"]] = invading[e["cell"]]
+            owner[e["cell"]] = e["to"]
+        elif e["ev"] == "arrive":
+            c, p, why = e["to"], e["player"], e["why"]
+            if why == "own":
+                ok = owner.get(c) == p
+            elif why == "neutral":
+                ok = owner.get(c) is None and c not in neutralized and \
+                    entered[(step, c)] == {p}
+            elif why == "invasion":
+                ok = owner.get(c) is None and neutralized.get(c) == p
+            else:
+                ok = False
+            if not ok:
+                bad.append("arrive of %s %s in %s (step %d): why %s, but "
+                           "the owner is %s" % (p, e["order"], c, step,
+                                                why, owner.get(c)))
+    return bad
+
+
+def territory_check_trace(res):
+    """arbiter-result(5), Trace: a territory check moves nothing; its
+    trace has the turn event and then, for each order as it is
+    validated, a route event when the order gives its destination, and
+    its ruling."""
+    bad = []
+    tos = {(o["player"], o["id"]) for o in res["orders"] if "to" in o}
+    ruled = set()
+    for e in res.get("trace", []):
+        if e["ev"] not in ("turn", "route", "ruling"):
+            bad.append("--check: territory trace has a %s event" % e["ev"])
+            continue
+        key = (e.get("player"), e.get("order"))
+        if e["ev"] == "route" and (key not in tos or key in ruled):
+            bad.append("--check: route event of %s %s, which gives no "
+                       "destination or is ruled already" % key)
+        if e["ev"] == "ruling":
+            ruled.add(key)
+    return bad
 
 
 def check(res, jl, txt):
@@ -331,6 +408,8 @@ def check(res, jl, txt):
             if op != v["order_points_spent"] or v["order_points"] - \
                     v["order_points_spent"] != v["order_points_left"]:
                 bad.append("player %s: order points do not add up" % p)
+    if rs == "territory" and "cells" in res and "check" not in res:
+        bad += territory_arrivals(res, jl)
     if rs == "territory" and "cells" in res and trace is not None:
         for p, v in pl.items():
             lost = sum(e["armies"] for e in jl if e["ev"] == "loss" and
@@ -429,6 +508,17 @@ def run(d, args, files):
                                    c["reason"], c.get("rule"),
                                    o["player"], o["id"], o["status"],
                                    o["reason"], o.get("rule")))
+        elif res["ruleset"] == "territory" and "check" in res:
+            bad += territory_check_trace(res)
+        elif res["ruleset"] == "territory":
+            # A territory check stops before the moves: its trace.
+            p = subprocess.run([ARB, "--check", "-t"] + args +
+                               ["map.json"] + files, cwd=d,
+                               capture_output=True)
+            if p.returncode not in (0, 1):
+                bad.append("--check: exit status %d" % p.returncode)
+            else:
+                bad += territory_check_trace(json.loads(p.stdout))
         return bad, None
     finally:
         shutil.rmtree(tmp)
