@@ -22,6 +22,11 @@
 #     where the check says an outcome depends on dice it may not show);
 #     a territory check's trace has only turn, route (for an order given
 #     by its destination, before its ruling) and ruling events;
+#   - arcane-legions: a snap event's push is 0 but for an edge snap, and
+#     the snaps tried in the trace are the result's candidates tried,
+#     object for object;
+#   - every member of an event is in that event's entry for its rule
+#     system (or aeonis's, for the events it has "as above");
 #   - territory: each arrive event's why is what the owner of the
 #     territory, followed through the owner events, and the step's
 #     invasions and other arrivals say it is (own, neutral, invasion).
@@ -53,26 +58,61 @@ def man_trace_docs():
         cuts.append((m.start(), rs))
     cuts.sort()
     docs = {}
+    items = {}
     for i, (at, rs) in enumerate(cuts):
         end = cuts[i + 1][0] if i + 1 < len(cuts) else len(sec)
         words = set()
+        # The members of each event of the rule system's list (.It Cm
+        # EV), its item's words up to the next item or the list's end.
+        evs, item = [], None
+        items[rs] = {}
         for line in sec[at:end].splitlines():
+            new = set()
             if line.startswith(".Cm"):
                 # .Cm x1 , y1 , x2 : every argument
                 for w in line.split()[1:]:
                     if re.fullmatch(r"[a-z_0-9-]+", w):
-                        words.add(w)
+                        new.add(w)
             elif line.startswith(".It Cm"):
-                for w in re.findall(r"Cm ([A-Za-z_0-9]+)", line):
-                    words.add(w)
+                evs = re.findall(r"Cm ([A-Za-z_0-9]+)", line)
+                words |= set(evs)
+                item = set()
+                for ev in evs:
+                    items[rs][ev] = item
+                continue
+            elif line.startswith(".El"):
+                evs, item = [], None
+            elif line.startswith("."):
+                # .Pq Cm chosen_by and the like
+                new |= set(re.findall(r"Cm ([a-z_0-9]+)", line))
+            words |= new
+            if item is not None:
+                item |= new
         docs[rs] = words
     # The members every event may have, said before the lists.
     common = set(re.findall(r"Cm ([A-Za-z_0-9]+)", sec[:sec.index(
         ".Bl -tag")]))
-    return docs, common
+    return docs, common, items
 
 
-DOCS, COMMON = man_trace_docs()
+DOCS, COMMON, ITEMS = man_trace_docs()
+
+
+def event_members(rs, ev):
+    """The members arbiter-result(5) gives event ev of rule system rs:
+    its item in the rule system's list, or aeonis's (the events "as
+    above"); with "order", its "player"; None where the event is told in
+    prose, not as an item (xconq's)."""
+    item = ITEMS[rs].get(ev)
+    if item is None:
+        item = ITEMS["aeonis"].get(ev)
+    if item is None:
+        return None
+    m = set(item) | {"ev"}
+    if "order" in m:
+        m.add("player")
+    m |= {k + "_player" for k in m if k == "chosen_by"}
+    return m
 SCHEMA_EVS = set(json.load(open(os.path.join(
     TOP, "schema/result.schema.json")))["properties"]["trace"]["items"][
     "properties"]["ev"]["enum"])
@@ -210,6 +250,43 @@ def territory_check_trace(res):
     return bad
 
 
+def arcane_snaps(res, jl):
+    """arbiter-result(5): a snap event's push is 0 but for an edge snap;
+    the snaps an order's trace shows tried (against the object of the
+    overlap or contact event before them) are the candidates its result
+    lists as tried, with their objects, one for one."""
+    bad = []
+    traced = {}
+    obj = {}
+    for e in jl:
+        key = (e.get("player"), e.get("order"))
+        if e["ev"] in ("overlap", "contact"):
+            obj[key] = e["object"]
+        elif e["ev"] == "snap":
+            if e["how"] != "edge" and e["push"] != 0:
+                bad.append("%s %s: a %s snap with push %s" %
+                           (key[0], key[1], e["how"], e["push"]))
+            traced.setdefault(key, []).append(
+                (obj.get(key), e["how"], e["sense"], e["angle"],
+                 e["pivot_x"], e["pivot_y"], e["made"], e["blocked_by"]))
+    for o in res["orders"]:
+        key = (o["player"], o["id"])
+        listed = []
+        for m in o.get("maneuvers", []):
+            for c in m.get("snap", {}).get("candidates", []):
+                if c["tried"]:
+                    listed.append((c.get("object"), c["how"], c["sense"],
+                                   c["angle"], c["pivot"][0],
+                                   c["pivot"][1], c["made"],
+                                   c.get("blocked_by", "")))
+        if sorted(listed, key=repr) != sorted(traced.get(key, []),
+                                              key=repr):
+            bad.append("%s %s: snaps tried %s in the result, %s in the "
+                       "trace" % (key[0], key[1], listed,
+                                  traced.get(key, [])))
+    return bad
+
+
 def check(res, jl, txt):
     """Returns a list of faults."""
     bad = []
@@ -237,6 +314,14 @@ def check(res, jl, txt):
                            % (k, ev["ev"], rs))
         if ev["ev"] not in words:
             bad.append("event %s not documented for %s" % (ev["ev"], rs))
+        # Documented for that event: a rule system's event of the same
+        # name as another's has its own members.
+        mem = event_members(rs, ev["ev"])
+        if mem is not None:
+            for k in ev:
+                if k not in mem:
+                    bad.append("member %s of event %s not in its entry for "
+                               "%s" % (k, ev["ev"], rs))
         if ev["ev"] not in SCHEMA_EVS:
             bad.append("event %s not in the result's schema" % ev["ev"])
     # Names.
@@ -410,6 +495,8 @@ def check(res, jl, txt):
                 bad.append("player %s: order points do not add up" % p)
     if rs == "territory" and "cells" in res and "check" not in res:
         bad += territory_arrivals(res, jl)
+    if rs == "arcane-legions":
+        bad += arcane_snaps(res, jl)
     if rs == "territory" and "cells" in res and trace is not None:
         for p, v in pl.items():
             lost = sum(e["armies"] for e in jl if e["ev"] == "loss" and
