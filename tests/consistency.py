@@ -22,7 +22,17 @@
 #     where the steps ended or a charge put the unit (issue 26);
 #   - --check gives every order the run's status (legal for done), reason
 #     and rule (but in territory, whose check stops before the moves, and
-#     where the check says an outcome depends on dice it may not show).
+#     where the check says an outcome depends on dice it may not show);
+#     a territory check's trace has only turn, route (for an order given
+#     by its destination, before its ruling) and ruling events;
+#   - arcane-legions: a snap event's push is 0 but for an edge snap, and
+#     the snaps tried in the trace are the result's candidates tried,
+#     object for object;
+#   - every member of an event is in that event's entry for its rule
+#     system (or aeonis's, for the events it has "as above");
+#   - territory: each arrive event's why is what the owner of the
+#     territory, followed through the owner events, and the step's
+#     invasions and other arrivals say it is (own, neutral, invasion).
 # Usage: consistency.py TOP ARBITER PROP [N]  (N random turns a rule system)
 # Prints "not ok" lines and ends "consistency: N passed, N failed".
 import concurrent.futures
@@ -51,26 +61,61 @@ def man_trace_docs():
         cuts.append((m.start(), rs))
     cuts.sort()
     docs = {}
+    items = {}
     for i, (at, rs) in enumerate(cuts):
         end = cuts[i + 1][0] if i + 1 < len(cuts) else len(sec)
         words = set()
+        # The members of each event of the rule system's list (.It Cm
+        # EV), its item's words up to the next item or the list's end.
+        evs, item = [], None
+        items[rs] = {}
         for line in sec[at:end].splitlines():
+            new = set()
             if line.startswith(".Cm"):
                 # .Cm x1 , y1 , x2 : every argument
                 for w in line.split()[1:]:
                     if re.fullmatch(r"[a-z_0-9-]+", w):
-                        words.add(w)
+                        new.add(w)
             elif line.startswith(".It Cm"):
-                for w in re.findall(r"Cm ([A-Za-z_0-9]+)", line):
-                    words.add(w)
+                evs = re.findall(r"Cm ([A-Za-z_0-9]+)", line)
+                words |= set(evs)
+                item = set()
+                for ev in evs:
+                    items[rs][ev] = item
+                continue
+            elif line.startswith(".El"):
+                evs, item = [], None
+            elif line.startswith("."):
+                # .Pq Cm chosen_by and the like
+                new |= set(re.findall(r"Cm ([a-z_0-9]+)", line))
+            words |= new
+            if item is not None:
+                item |= new
         docs[rs] = words
     # The members every event may have, said before the lists.
     common = set(re.findall(r"Cm ([A-Za-z_0-9]+)", sec[:sec.index(
         ".Bl -tag")]))
-    return docs, common
+    return docs, common, items
 
 
-DOCS, COMMON = man_trace_docs()
+DOCS, COMMON, ITEMS = man_trace_docs()
+
+
+def event_members(rs, ev):
+    """The members arbiter-result(5) gives event ev of rule system rs:
+    its item in the rule system's list, or aeonis's (the events "as
+    above"); with "order", its "player"; None where the event is told in
+    prose, not as an item (xconq's)."""
+    item = ITEMS[rs].get(ev)
+    if item is None:
+        item = ITEMS["aeonis"].get(ev)
+    if item is None:
+        return None
+    m = set(item) | {"ev"}
+    if "order" in m:
+        m.add("player")
+    m |= {k + "_player" for k in m if k == "chosen_by"}
+    return m
 SCHEMA_EVS = set(json.load(open(os.path.join(
     TOP, "schema/result.schema.json")))["properties"]["trace"]["items"][
     "properties"]["ev"]["enum"])
@@ -136,6 +181,115 @@ def text_matches(tev, jev):
     return True
 
 
+def territory_arrivals(res, jl):
+    """arbiter-result(5), Trace, arrive: why "own" for a territory the
+    player owns as the armies arrive (also when another of its orders
+    claimed it a moment before, in the same step); "neutral" for a
+    neutral territory no other player's armies enter in the step (the
+    survivors of a skirmish won there included); "invasion" for a
+    territory the player's invasion has just neutralized.  The owners
+    are followed through the owner events, from the result's cells at
+    the end back to the start."""
+    bad = []
+    owner = {c["cell"]: c["owner"] for c in res.get("cells", [])}
+    for e in reversed([e for e in jl if e["ev"] == "owner"]):
+        owner[e["cell"]] = e["from"]
+    step = 0
+    entered = {}
+    for e in jl:
+        if e["ev"] == "step":
+            step = e["step"]
+        elif e["ev"] == "arrive":
+            entered.setdefault((step, e["to"]), set()).add(e["player"])
+    step = 0
+    invading = {}       # target: attacker, from its invasion event
+    neutralized = {}    # target: attacker, once it fell neutral
+    for e in jl:
+        if e["ev"] == "step":
+            step = e["step"]
+            invading, neutralized = {}, {}
+        elif e["ev"] == "invasion":
+            invading[e["target"]] = e["attacker"]
+        elif e["ev"] == "owner":
+            if e["why"] == "neutralized" and e["cell"] in invading:
+                neutralized[e["cell"]] = invading[e["cell"]]
+            owner[e["cell"]] = e["to"]
+        elif e["ev"] == "arrive":
+            c, p, why = e["to"], e["player"], e["why"]
+            if why == "own":
+                ok = owner.get(c) == p
+            elif why == "neutral":
+                ok = owner.get(c) is None and c not in neutralized and \
+                    entered[(step, c)] == {p}
+            elif why == "invasion":
+                ok = owner.get(c) is None and neutralized.get(c) == p
+            else:
+                ok = False
+            if not ok:
+                bad.append("arrive of %s %s in %s (step %d): why %s, but "
+                           "the owner is %s" % (p, e["order"], c, step,
+                                                why, owner.get(c)))
+    return bad
+
+
+def territory_check_trace(res):
+    """arbiter-result(5), Trace: a territory check moves nothing; its
+    trace has the turn event and then, for each order as it is
+    validated, a route event when the order gives its destination, and
+    its ruling."""
+    bad = []
+    tos = {(o["player"], o["id"]) for o in res["orders"] if "to" in o}
+    ruled = set()
+    for e in res.get("trace", []):
+        if e["ev"] not in ("turn", "route", "ruling"):
+            bad.append("--check: territory trace has a %s event" % e["ev"])
+            continue
+        key = (e.get("player"), e.get("order"))
+        if e["ev"] == "route" and (key not in tos or key in ruled):
+            bad.append("--check: route event of %s %s, which gives no "
+                       "destination or is ruled already" % key)
+        if e["ev"] == "ruling":
+            ruled.add(key)
+    return bad
+
+
+def arcane_snaps(res, jl):
+    """arbiter-result(5): a snap event's push is 0 but for an edge snap;
+    the snaps an order's trace shows tried (against the object of the
+    overlap or contact event before them) are the candidates its result
+    lists as tried, with their objects, one for one."""
+    bad = []
+    traced = {}
+    obj = {}
+    for e in jl:
+        key = (e.get("player"), e.get("order"))
+        if e["ev"] in ("overlap", "contact"):
+            obj[key] = e["object"]
+        elif e["ev"] == "snap":
+            if e["how"] != "edge" and e["push"] != 0:
+                bad.append("%s %s: a %s snap with push %s" %
+                           (key[0], key[1], e["how"], e["push"]))
+            traced.setdefault(key, []).append(
+                (obj.get(key), e["how"], e["sense"], e["angle"],
+                 e["pivot_x"], e["pivot_y"], e["made"], e["blocked_by"]))
+    for o in res["orders"]:
+        key = (o["player"], o["id"])
+        listed = []
+        for m in o.get("maneuvers", []):
+            for c in m.get("snap", {}).get("candidates", []):
+                if c["tried"]:
+                    listed.append((c.get("object"), c["how"], c["sense"],
+                                   c["angle"], c["pivot"][0],
+                                   c["pivot"][1], c["made"],
+                                   c.get("blocked_by", "")))
+        if sorted(listed, key=repr) != sorted(traced.get(key, []),
+                                              key=repr):
+            bad.append("%s %s: snaps tried %s in the result, %s in the "
+                       "trace" % (key[0], key[1], listed,
+                                  traced.get(key, [])))
+    return bad
+
+
 def check(res, jl, txt):
     """Returns a list of faults."""
     bad = []
@@ -163,6 +317,14 @@ def check(res, jl, txt):
                            % (k, ev["ev"], rs))
         if ev["ev"] not in words:
             bad.append("event %s not documented for %s" % (ev["ev"], rs))
+        # Documented for that event: a rule system's event of the same
+        # name as another's has its own members.
+        mem = event_members(rs, ev["ev"])
+        if mem is not None:
+            for k in ev:
+                if k not in mem:
+                    bad.append("member %s of event %s not in its entry for "
+                               "%s" % (k, ev["ev"], rs))
         if ev["ev"] not in SCHEMA_EVS:
             bad.append("event %s not in the result's schema" % ev["ev"])
     # Names.
@@ -336,6 +498,10 @@ def check(res, jl, txt):
             if op != v["order_points_spent"] or v["order_points"] - \
                     v["order_points_spent"] != v["order_points_left"]:
                 bad.append("player %s: order points do not add up" % p)
+    if rs == "territory" and "cells" in res and "check" not in res:
+        bad += territory_arrivals(res, jl)
+    if rs == "arcane-legions":
+        bad += arcane_snaps(res, jl)
     if rs == "territory" and "cells" in res and trace is not None:
         for p, v in pl.items():
             lost = sum(e["armies"] for e in jl if e["ev"] == "loss" and
@@ -475,6 +641,17 @@ def run(d, args, files):
                                    c["reason"], c.get("rule"),
                                    o["player"], o["id"], o["status"],
                                    o["reason"], o.get("rule")))
+        elif res["ruleset"] == "territory" and "check" in res:
+            bad += territory_check_trace(res)
+        elif res["ruleset"] == "territory":
+            # A territory check stops before the moves: its trace.
+            p = subprocess.run([ARB, "--check", "-t"] + args +
+                               ["map.json"] + files, cwd=d,
+                               capture_output=True)
+            if p.returncode not in (0, 1):
+                bad.append("--check: exit status %d" % p.returncode)
+            else:
+                bad += territory_check_trace(json.loads(p.stdout))
         return bad, None
     finally:
         shutil.rmtree(tmp)

@@ -86,6 +86,7 @@ struct cand {
 	double		 push;		/* edge snap: moved straight out */
 	bool		 tried, made;
 	int		 blocked;	/* the object it would overlap, or -1 */
+	int		 object;	/* the object it snaps to */
 };
 
 /* What one maneuver did, for the result. */
@@ -109,8 +110,10 @@ struct mrec {
 	int		 noverl;
 	int		*overl;		/* objects overlapped, largest first */
 	double		*area;
-	struct cand	 c[2];
+	struct cand	 c[2];		/* the object's being tried */
 	int		 nc;
+	size_t		 all, nall;	/* every object's candidates, as
+					 * tried: cands[all .. all + nall) */
 	const char	*nosnap;	/* why no snap was possible */
 	int		 slide;		/* asked: -1 left, +1 right, 0 none */
 	bool		 slid;
@@ -199,6 +202,7 @@ struct arcane {
 	unsigned	 search;
 	VEC(int)	 near;		/* what the last search found */
 	VEC(double)	 pairs;		/* { area, key } after a turn */
+	VEC(struct cand) cands;		/* the snaps of every maneuver */
 	struct strmap	 piece_ids;
 	VEC(int)	 made;		/* breakaways made at this order */
 	/* The breakaway orders on each unit, by order index: those on unit
@@ -1179,6 +1183,37 @@ sense_name(int sense)
 	return sense > 0 ? "right" : sense < 0 ? "left" : "none";
 }
 
+/* Candidate k of the object being tried, new: nothing of an earlier
+ * object's (its push, whether it was tried) stays in it. */
+static struct cand *
+cand_init(struct mrec *r, int k, const char *how, int object)
+{
+	struct cand	*c = &r->c[k];
+
+	memset(c, 0, sizeof(*c));
+	c->how = how;
+	c->object = object;
+	c->blocked = -1;
+	return c;
+}
+
+/* The candidates of the object just tried go to the result's list, after
+ * those of the objects tried before it (a maneuver's are kept together:
+ * nothing else is kept while it is made). */
+static void
+keep_snaps(struct arb_turn *t, struct mrec *r)
+{
+	struct arcane	*a = A(t);
+	int		 k;
+
+	if (r->nall == 0)
+		r->all = a->cands.n;
+	for (k = 0; k < r->nc; k++) {
+		*VPUSH(t, a->cands) = r->c[k];
+		r->nall++;
+	}
+}
+
 /* Tries the candidates, the first one first; returns the one made or
  * -1. */
 static int
@@ -1367,6 +1402,8 @@ step(struct arb_turn *t, struct order *o, int u, const struct maneuver *m,
 	}
 	/* Snapping to: the smallest turn about the contact point, each way,
 	 * that lays a side of the base along a side of the object. */
+	cand_init(r, 0, "pivot", r->hit);
+	cand_init(r, 1, "pivot", r->hit);
 	r->c[0].angle = r->c[1].angle = INFINITY;
 	if (nh > 0 && rays(p, 4, r->at, mr) == 2 &&
 	    rays(ob->p, ob->n, r->at, orr) == 2)
@@ -1389,11 +1426,9 @@ step(struct arb_turn *t, struct order *o, int u, const struct maneuver *m,
 	for (k = 0; k < 2; k++) {
 		struct cand *c = &r->c[k];
 
-		c->how = "pivot";
 		c->sense = k == 0 ? -1 : 1;
 		c->pivot = r->at;
 		c->to = pose_turn(&un->pose, r->at, c->sense, c->angle);
-		c->blocked = -1;
 	}
 	trace_event(t, "snap_angles", "order", TF_ORDER, o, "left", TF_REAL,
 	    r->c[0].angle, "right", TF_REAL, r->c[1].angle, "choice", TF_STR,
@@ -1403,7 +1438,9 @@ step(struct arb_turn *t, struct order *o, int u, const struct maneuver *m,
 		k = ao->snap > 0 ? 1 : 0;
 	else
 		k = r->c[0].angle < r->c[1].angle ? 0 : 1;
-	if ((made = try_snaps(t, o, u, r, k)) < 0) {
+	made = try_snaps(t, o, u, r, k);
+	keep_snaps(t, r);
+	if (made < 0) {
 		/* Limits: no snap, no overlap: it stays at its angle and
 		 * movement does not end. */
 		r->nosnap = "each snap would overlap another object";
@@ -1491,7 +1528,7 @@ overlap_snaps(struct arb_turn *t, struct order *o, int u, int k,
 		struct pt	 dm = pt_unit(pt_sub(p[(x[0].ea + 1) % 4],
 		    p[x[0].ea]));
 		struct pt	 nout = pt_cw(de), q[4];
-		struct cand	*c = &r->c[0];
+		struct cand	*c = cand_init(r, 0, "edge", k);
 		double		 phi = geom_angle(dm, de), push = 0;
 
 		if (phi > 180)
@@ -1500,7 +1537,6 @@ overlap_snaps(struct arb_turn *t, struct order *o, int u, int k,
 			phi -= 180;
 		if (phi <= -90)
 			phi += 180;
-		c->how = "edge";
 		c->sense = fabs(phi) <= GEOM_AEPS ? 0 : phi > 0 ? -1 : 1;
 		c->angle = fabs(phi);
 		c->pivot = pt_mul(pt_add(x[0].x, x[1].x), 0.5);
@@ -1515,7 +1551,6 @@ overlap_snaps(struct arb_turn *t, struct order *o, int u, int k,
 		c->to.x += nout.x * push;
 		c->to.y += nout.y * push;
 		c->push = push;
-		c->blocked = -1;
 		r->nc = 1;
 		return;
 	}
@@ -1525,7 +1560,7 @@ overlap_snaps(struct arb_turn *t, struct order *o, int u, int k,
 		return;
 	}
 	for (i = 0; i < 2; i++) {
-		struct cand	*c = &r->c[i];
+		struct cand	*c = cand_init(r, i, "crossing", k);
 		struct pt	 dm = pt_unit(pt_sub(p[(x[i].ea + 1) % 4],
 		    p[x[i].ea]));
 		struct pt	 dob = pt_unit(pt_sub(ob->p[(x[i].eb + 1) %
@@ -1537,7 +1572,6 @@ overlap_snaps(struct arb_turn *t, struct order *o, int u, int k,
 		    pt_mul(dob, -1);
 		double		 ccw = geom_angle(rm, ro);
 
-		c->how = "crossing";
 		c->pivot = x[i].x;
 		if (ccw <= 180) {
 			c->sense = -1;
@@ -1547,7 +1581,6 @@ overlap_snaps(struct arb_turn *t, struct order *o, int u, int k,
 			c->angle = 360 - ccw;
 		}
 		c->to = pose_turn(&un->pose, c->pivot, c->sense, c->angle);
-		c->blocked = -1;
 	}
 	r->nc = 2;
 }
@@ -1703,7 +1736,9 @@ turn(struct arb_turn *t, struct order *o, int u, const struct maneuver *m,
 				first = r->c[0].angle < r->c[1].angle ? 0 : 1;
 		} else
 			first = 0;
-		if (r->nc > 0 && (made = try_snaps(t, o, u, r, first)) >= 0)
+		made = r->nc > 0 ? try_snaps(t, o, u, r, first) : -1;
+		keep_snaps(t, r);
+		if (made >= 0)
 			break;
 		if (r->nc > 0)
 			r->nosnap = "each snap would leave it overlapping";
@@ -1977,21 +2012,23 @@ set_maneuver(struct arb_turn *t, const struct aorder *ao, int k,
 		if (!r->overlap)
 			emit_set_point(c, "at", r->at);
 	}
-	if (r->nc > 0 || r->nosnap != NULL) {
+	if (r->nall > 0 || r->nosnap != NULL) {
 		c = emit_set_object(j, "snap");
 		l = emit_set_array(c, "candidates");
-		for (i = 0; i < r->nc; i++) {
+		for (i = 0; i < (int)r->nall; i++) {
+			const struct cand *cd = &a->cands.v[r->all + (size_t)i];
 			struct jv *cj = emit_add_object(l);
 
-			emit_set_str(cj, "how", r->c[i].how);
-			emit_set_str(cj, "sense", sense_name(r->c[i].sense));
-			emit_set_real(cj, "angle", r->c[i].angle);
-			emit_set_point(cj, "pivot", r->c[i].pivot);
-			emit_set_bool(cj, "tried", r->c[i].tried);
-			emit_set_bool(cj, "made", r->c[i].made);
-			if (r->c[i].blocked >= 0)
+			emit_set_str(cj, "object", a->objs[cd->object].id);
+			emit_set_str(cj, "how", cd->how);
+			emit_set_str(cj, "sense", sense_name(cd->sense));
+			emit_set_real(cj, "angle", cd->angle);
+			emit_set_point(cj, "pivot", cd->pivot);
+			emit_set_bool(cj, "tried", cd->tried);
+			emit_set_bool(cj, "made", cd->made);
+			if (cd->blocked >= 0)
 				emit_set_str(cj, "blocked_by",
-				    a->objs[r->c[i].blocked].id);
+				    a->objs[cd->blocked].id);
 		}
 		if (r->nosnap != NULL)
 			emit_set_str(c, "none", r->nosnap);
@@ -2105,6 +2142,7 @@ release(struct arb_turn *t)
 	free(a->wide.v);
 	free(a->near.v);
 	free(a->pairs.v);
+	free(a->cands.v);
 	free(a->made.v);
 	strmap_release(&a->piece_ids);
 }

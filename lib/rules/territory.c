@@ -656,8 +656,11 @@ invade(struct arb_turn *t, int *list, int n, int c)
 	owner_set(t, c, -1, "neutralized", first->order);
 	loyalty_set(t, c, 0, "neutralized", first->order);
 	feature_destroy(t, c, r->bivouac, first->order);
+	/* The first survivors claim it; the others arrive in a territory
+	 * that is now the player's own (arbiter-result(5), arrive). */
 	for (i = 0; i < n; i++)
-		arrive(t, list[i], "invasion");
+		arrive(t, list[i], t->board.cells[c].owner == first->player ?
+		    "own" : "invasion");
 }
 
 /*

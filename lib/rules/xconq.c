@@ -797,12 +797,15 @@ speed(struct arb_turn *t, int u)
 }
 
 /* xconq mp: the product of acp and speed, divided by 100 and rounded
- * down (towards minus infinity, for the acp below 0 that acp-min
- * allows). */
+ * down (towards minus infinity, for a map's acp below acp-min).  Ruling
+ * (READINGS, 2026-11-27, from the 7.5 kernel): where the type's acp-min
+ * is below 0 the acp are counted down to it, (acp - acp-min) * speed /
+ * 100; an acp-min of 0 or more counts from 0. */
 static long
 mp_of(struct arb_turn *t, int u, long acp)
 {
-	long	 p = acp * speed(t, u);
+	long	 min = prop(t, u, P_ACP_MIN);
+	long	 p = (acp - (min < 0 ? min : 0)) * speed(t, u);
 
 	return p >= 0 ? p / 100 : -((-p + 99) / 100);
 }
@@ -1595,9 +1598,11 @@ price_action(struct arb_turn *t, struct action *ac, int u, long acp, int a,
 	/* xconq mp, and free-mp: none when the unit has no mp left; else
 	 * the last step may go into the red. */
 	if (rs == R_OK && (s == 0 || mp <= 0 || ac->cost > mp + free_mp)) {
-		WHY("the action costs %ld mp and %s has %ld (acp %ld, speed "
-		    "%ld%s)", ac->cost, un->id, mp, acp, s, free_mp > 0 ?
-		    t_printf(t, ", free-mp %ld", free_mp) : "");
+		WHY("the action costs %ld mp and %s has %ld (acp %ld%s, "
+		    "speed %ld%s)", ac->cost, un->id, mp, acp, acp_min < 0 ?
+		    t_printf(t, ", counted down to acp-min %ld", acp_min) :
+		    "", s, free_mp > 0 ? t_printf(t, ", free-mp %ld",
+		    free_mp) : "");
 		rs = R_INSUFFICIENT_MP;
 	}
 	if (rs != R_OK)
@@ -1824,7 +1829,8 @@ walk_begin(struct arb_turn *t, const struct order *o, void *state,
 	xs->acp = X(t)->units.v[u].acp;
 	xs->moves = moves_left(t, u);
 	/* Without free-mp and with acp-min 0 or less, an action's charge is
-	 * at most its mp, which the acp cover: never cut at acp-min. */
+	 * at most its mp, which the acp down to acp-min cover (mp_of()):
+	 * never cut at acp-min. */
 	xs->clamp = prop(t, u, P_FREE_MP) > 0 || prop(t, u, P_ACP_MIN) > 0;
 	over->reason = R_INSUFFICIENT_MP;
 	over->rule = "xconq mp";
@@ -2234,7 +2240,7 @@ release(struct arb_turn *t)
 
 const struct ruleset rules_xconq = {
 	.name = "xconq",
-	.rulings = "2026-11-24",
+	.rulings = "2026-11-27",
 	.board = BOARD_HEX,
 	.map_keys = map_keys,
 	.unit_keys = unit_keys,
