@@ -23,8 +23,9 @@ WARNINGS = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 # jansson's and libsodium's flags are asked for in each recipe, so that
 # `make check` can install them first and still build in the same run.
 # libgvc: Graphviz, which lays out a graph board's picture (format/svg.c).
-JANSSON_CFLAGS = `$(PKG_CONFIG) --cflags jansson libsodium libgvc`
-JANSSON_LIBS = `$(PKG_CONFIG) --libs jansson libsodium libgvc` -lm -pthread # -lm: geom.c; -pthread: turn.c
+# librsvg-2.0 and cairo: the picture as PNG (format/png.c).
+JANSSON_CFLAGS = `$(PKG_CONFIG) --cflags jansson libsodium libgvc librsvg-2.0 cairo`
+JANSSON_LIBS = `$(PKG_CONFIG) --libs jansson libsodium libgvc librsvg-2.0 cairo` -lm -pthread # -lm: geom.c; -pthread: turn.c
 # Warnings are errors in make check and CI (WERROR=-Werror), not in a
 # user's plain build, where a newer compiler's new warning must not stop it.
 WERROR	?=
@@ -46,7 +47,7 @@ LIBSRC	= lib/base/mem.c lib/base/maps.c lib/base/fair.c lib/base/suggest.c \
 	  lib/rules/morne.c lib/rules/xconq.c lib/rules/arcane.c \
 	  lib/rules/reach.c \
 	  lib/format/load.c lib/format/emit.c lib/format/display.c \
-	  lib/format/svg.c lib/format/view.c \
+	  lib/format/svg.c lib/format/png.c lib/format/view.c \
 	  lib/turn.c
 CLISRC	= cli/arbiter.c cli/fair.c
 MANS	= man/arbiter.1 man/arbiter-map.5 man/arbiter-orders.5 \
@@ -292,7 +293,7 @@ install: arbiter libarbiter.a
 	printf '%s\n' "prefix=$(PREFIX)" "libdir=$$l" \
 	    "includedir=$$i" "" "Name: arbiter" \
 	    "Description: turn adjudicator for hex and territory wargames" \
-	    "Version: $$v" "Requires.private: jansson libsodium libgvc" \
+	    "Version: $$v" "Requires.private: jansson libsodium libgvc librsvg-2.0 cairo" \
 	    'Libs: -L$${libdir} -larbiter' "Libs.private: -lm -pthread" \
 	    'Cflags: -I$${includedir}' \
 	    >"$(DESTDIR)$(LIBDIR)/pkgconfig/arbiter.pc"

@@ -40,7 +40,7 @@ usage(FILE *fp)
 	    "               [--max-input bytes] [--rolls file] [--secret file]\n"
 	    "               [--strict] [--text] [--threads n]\n"
 	    "               [--trace-file file] [--svg file] [--svg-next file]"
-	    "\n"
+	    "\n               [--png file] [--png-width pixels]\n"
 	    "               [--for player | --for all --outdir dir]"
 	    " [--replay result.json]"
 	    "\n               map.json [player=]orders.json ...\n"
@@ -93,6 +93,8 @@ help(void)
 	    "  -r, --ruleset NAME    require the map to use rule system NAME\n"
 	    "      --rolls FILE      use the die values in FILE (a JSON array)"
 	    "\n"
+	    "      --png FILE        the picture (as --svg draws it) as PNG\n"
+	    "      --png-width N     the PNG's width in pixels\n"
 	    "      --replay RESULT   the umpire's run without the key, from "
 	    "the value\n"
 	    "                        RESULT reveals\n"
@@ -431,8 +433,10 @@ static const int	 fatal[] = { SIGHUP, SIGINT, SIGTERM };
  * the umpire's).  The first three are the result, the next map and the
  * trace; pictures and players' reports follow (--svg, --svg-next, --for).
  */
-#define NOUTS	(5 + 3 * 64)
-enum { W_RESULT, W_NEXT, W_TRACE, W_SVG, W_SVGNEXT, W_VIEW, W_VIEWTEXT };
+#define NOUTS	(6 + 4 * 64)
+enum { W_RESULT, W_NEXT, W_TRACE, W_SVG, W_SVGNEXT, W_VIEW, W_VIEWTEXT,
+    W_PNG };
+static int		 png_width;	/* --png-width, 0: the picture's */
 static int		 wkind[NOUTS] = { W_RESULT, W_NEXT, W_TRACE };
 static int		 wwho[NOUTS] = { -1, -1, -1 };
 static int		 nnames = 3;
@@ -982,6 +986,9 @@ write_one(struct arb_turn *t, const struct out *o, int i, bool trace,
 		rc = wwho[i] < 0 ? arb_turn_write_trace(t, textual, fp, &e) :
 		    arb_turn_write_trace_for(t, wwho[i], textual, fp, &e);
 		break;
+	case W_PNG:
+		rc = arb_turn_write_png(t, 0, wwho[i], png_width, fp, &e);
+		break;
 	case W_SVG:
 	case W_SVGNEXT:
 		rc = arb_turn_write_svg(t, wkind[i] == W_SVGNEXT ?
@@ -1094,7 +1101,8 @@ check_names(const char *map, struct operand *ops, int nops,
 {
 	static const char *const roles[] = {
 		"the result", "the next map", "the trace", "the picture",
-		"the next picture", "a player's report", "a player's report"
+		"the next picture", "a player's report", "a player's report",
+		"the picture as PNG"
 	};
 	struct ident	*ids;
 	int		 i, j, n = 0, nout, rc = 0;
@@ -2146,9 +2154,10 @@ read_secret(const char *path, unsigned char *key)
  */
 static int
 for_players(struct arb_turn *t, const char *forp, const char *outdir,
-    const char *names[], char **paths, int *npaths, bool svg)
+    const char *names[], char **paths, int *npaths, bool svg, bool png)
 {
-	static const char *const ext[3] = { "json", "txt", "svg" };
+	static const char *const ext[4] = { "json", "txt", "svg", "png" };
+	static const int kinds[4] = { W_VIEW, W_VIEWTEXT, W_SVG, W_PNG };
 	const char	*hint, *name;
 	const unsigned char *c;
 	int		 p, i, k;
@@ -2164,7 +2173,8 @@ for_players(struct arb_turn *t, const char *forp, const char *outdir,
 		/* The trace too is cut to what the player may see. */
 		for (i = 0; i < nnames; i++)
 			if (wkind[i] == W_VIEW || wkind[i] == W_VIEWTEXT ||
-			    wkind[i] == W_SVG || wkind[i] == W_TRACE)
+			    wkind[i] == W_SVG || wkind[i] == W_PNG ||
+			    wkind[i] == W_TRACE)
 				wwho[i] = p;
 		return 0;
 	}
@@ -2178,16 +2188,17 @@ for_players(struct arb_turn *t, const char *forp, const char *outdir,
 			    "name a file\n", progname, name);
 			return EXIT_DATA;
 		}
-		for (k = 0; k < (svg ? 3 : 2); k++) {
+		for (k = 0; k < 4; k++) {
 			char	*path;
 
+			if ((k == 2 && !svg) || (k == 3 && !png))
+				continue;
 			if (nnames >= NOUTS || (path = malloc(strlen(outdir) +
 			    strlen(name) + 7)) == NULL)
 				return nomem();
 			sprintf(path, "%s/%s.%s", outdir, name, ext[k]);
 			paths[(*npaths)++] = path;
-			wkind[nnames] = k == 0 ? W_VIEW : k == 1 ? W_VIEWTEXT :
-			    W_SVG;
+			wkind[nnames] = kinds[k];
 			wwho[nnames] = p;
 			names[nnames++] = path;
 		}
@@ -2338,6 +2349,8 @@ run(int argc, char **argv, struct arb_turn *t)
 		/* Pictures and players' reports. */
 		{ "svg", required_argument, NULL, 'G' },
 		{ "svg-next", required_argument, NULL, 'g' },
+		{ "png", required_argument, NULL, 'p' },
+		{ "png-width", required_argument, NULL, 'w' },
 		{ "for", required_argument, NULL, 'F' },
 		{ "outdir", required_argument, NULL, 'D' },
 		/* Fair dice (fair.c). */
@@ -2351,7 +2364,7 @@ run(int argc, char **argv, struct arb_turn *t)
 	const char	*ruleset = NULL, *names[NOUTS], *argv0 = argv[0];
 	const char	*svg = NULL, *svgnext = NULL, *forp = NULL;
 	const char	*outdir = NULL;
-	char		*paths[3 * 64];
+	char		*paths[4 * 64];
 	int		 npaths = 0;
 	bool		 output_set = false;
 	const char	*secret = NULL, *rolls = NULL, *newsecret = NULL;
@@ -2371,18 +2384,37 @@ run(int argc, char **argv, struct arb_turn *t)
 	int		 nfiles;
 	bool		 verifying = false, turn_opts = false, seeded = false;
 	const char	*auditing = NULL, *game = NULL, *replay = NULL;
+	const char	*png = NULL;
 	bool		 committing = false;
 	int		 ch, i, nops, rc, nstd, threads = 2;
 
 	while ((ch = getopt_long(argc, argv, "chn:o:r:s:tV", longopts,
 	    NULL)) != -1) {
 		/* Options for one turn, which --verify does not take. */
-		if (strchr("cnorstTXRSPGgFDAUH", ch) != NULL)
+		if (strchr("cnorstTXRSPGgFDAUHpw", ch) != NULL)
 			turn_opts = true;
 		switch (ch) {
 		case 'a':
 			auditing = optarg;
 			break;
+		case 'p':
+			png = optarg;
+			break;
+		case 'w': {
+			long	 n;
+
+			errno = 0;
+			n = strtol(optarg, &end, 10);
+			if (errno != 0 || end == optarg || *end != '\0' ||
+			    n < 16 || n > 16384) {
+				fprintf(stderr, "%s: bad --png-width \"%s\": "
+				    "expected a number of pixels from 16 to "
+				    "16384\n", progname, optarg);
+				return EXIT_USAGE;
+			}
+			png_width = (int)n;
+			break;
+		}
 		case 'C':
 			committing = true;
 			break;
@@ -2526,7 +2558,7 @@ run(int argc, char **argv, struct arb_turn *t)
 		    check || next != NULL || tracefile != NULL || trace ||
 		    strict || rolls != NULL || seeded || ruleset != NULL ||
 		    svg != NULL || svgnext != NULL || forp != NULL ||
-		    reach != NULL || replay != NULL) {
+		    png != NULL || reach != NULL || replay != NULL) {
 			usage(stderr);
 			return EXIT_USAGE;
 		}
@@ -2574,6 +2606,7 @@ run(int argc, char **argv, struct arb_turn *t)
 		    textual, check || next != NULL || tracefile != NULL ||
 		    trace || strict || rolls != NULL || secret != NULL ||
 		    seeded || ruleset != NULL || svg != NULL || svgnext != NULL ||
+		    png != NULL ||
 		    forp != NULL || outdir != NULL);
 		free(with);
 		return rc;
@@ -2638,6 +2671,11 @@ run(int argc, char **argv, struct arb_turn *t)
 		wkind[nnames] = W_SVGNEXT;
 		wwho[nnames] = -1;
 		names[nnames++] = svgnext;
+	}
+	if (png != NULL) {
+		wkind[nnames] = W_PNG;
+		wwho[nnames] = -1;
+		names[nnames++] = png;
 	}
 	for (i = 0, nstd = 0; i < nnames; i++)
 		nstd += names[i] != NULL && strcmp(names[i], "-") == 0;
@@ -2711,7 +2749,7 @@ run(int argc, char **argv, struct arb_turn *t)
 		goto out;
 	}
 	if (forp != NULL && (rc = for_players(t, forp, outdir, names,
-	    paths, &npaths, svg != NULL)) == 0)
+	    paths, &npaths, svg != NULL, png != NULL)) == 0)
 		rc = check_names(argv[0], ops, nops, names, secret, rolls);
 	if (rc != 0)
 		goto out;

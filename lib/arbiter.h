@@ -262,6 +262,16 @@ int		 arb_turn_write_svg(struct arb_turn *t, int flags, int player,
 		    FILE *fp, struct arb_error *e);
 int		 arb_turn_write_view(struct arb_turn *t, int player, int flags,
 		    FILE *fp, struct arb_error *e);
+/*
+ * The same picture as arb_turn_write_svg() draws, as PNG (arbiter(1),
+ * --png), for mail readers that show no SVG: rasterised by librsvg, width
+ * pixels wide (0: the picture's own width, 1 pixel a unit), the height in
+ * proportion.  A picture of more than 16384 pixels a side or 16 million
+ * in all is ARB_EDATA (a smaller width fits).  Pictures are rasterised
+ * one at a time in a process.  0, or -1 with e filled.
+ */
+int		 arb_turn_write_png(struct arb_turn *t, int flags, int player,
+		    int width, FILE *fp, struct arb_error *e);
 /* The trace as player may see it (arbiter-result(5), A player's report). */
 int		 arb_turn_write_trace_for(struct arb_turn *t, int player,
 		    int text, FILE *fp, struct arb_error *e);

@@ -1220,6 +1220,18 @@ arb_turn_write_svg(struct arb_turn *t, int flags, int player, FILE *fp,
 }
 
 int
+arb_turn_write_png(struct arb_turn *t, int flags, int player, int width,
+    FILE *fp, struct arb_error *e)
+{
+	jmp_buf		 jb;
+
+	GUARD(t, e, view_drop(t); emit_release(t));
+	emit_png(t, (flags & ARB_SVG_NEXT) ? SVG_NEXT : 0, player, width, fp);
+	t->mem.jmp = NULL;
+	return 0;
+}
+
+int
 arb_turn_write_view(struct arb_turn *t, int player, int flags, FILE *fp,
     struct arb_error *e)
 {

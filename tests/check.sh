@@ -13,6 +13,7 @@ log=$(mktemp) || exit 70
 seeds=
 trap 'rm -rf "$log" "$log.one" "$log.rc" $seeds' EXIT INT TERM
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=98
+export LSAN_OPTIONS=suppressions=$top/tests/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=97
 if [ -n "$VALGRIND" ]; then
 	if ! command -v valgrind >/dev/null 2>&1; then

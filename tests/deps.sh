@@ -3,8 +3,9 @@
 # jansson (libjansson-dev, found with pkg-config), libsodium
 # (libsodium-dev: the fair dice' HMAC-SHA-256, SHA-256 and random bytes),
 # Graphviz's library (libgraphviz-dev, pkg-config libgvc: the layout of a
-# graph board's picture), mandoc (man page lint) and python3 with
-# python3-jsonschema (the schema check); and, with --test (make check
+# graph board's picture), librsvg and cairo (librsvg2-dev: the picture as
+# PNG) with the font the pictures name (fonts-dejavu-core), mandoc (man
+# page lint) and python3 with python3-jsonschema (the schema check); and, with --test (make check
 # only, not make demo), Chromium (chromium: tests/svg.sh renders the
 # golden pictures with it), whose absence skips that rendering instead of
 # failing.  Uses apt-get when it can; says what to install when it cannot.
@@ -19,6 +20,8 @@ if [ "$1" = --check ]; then
 	    need="$need libsodium-dev"
 	pkg-config --exists libgvc 2>/dev/null ||
 	    need="$need libgraphviz-dev"
+	pkg-config --exists librsvg-2.0 cairo 2>/dev/null ||
+	    need="$need librsvg2-dev"
 	[ -z "$need" ] && exit 0
 	echo "arbiter: cannot build: missing$need; install it (Debian:" \
 	    "apt-get install$need) or run make demo, which does" >&2
@@ -32,6 +35,12 @@ pkg-config --exists jansson 2>/dev/null || missing="$missing libjansson-dev"
 pkg-config --exists libsodium 2>/dev/null ||
     missing="$missing libsodium-dev"
 pkg-config --exists libgvc 2>/dev/null || missing="$missing libgraphviz-dev"
+# librsvg and cairo rasterise the picture as PNG, in the font the SVG
+# names (DejaVu Sans), so that the PNG is the same bytes each run.
+pkg-config --exists librsvg-2.0 cairo 2>/dev/null ||
+    missing="$missing librsvg2-dev"
+[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] ||
+    missing="$missing fonts-dejavu-core"
 command -v mandoc >/dev/null 2>&1 || missing="$missing mandoc"
 command -v cc >/dev/null 2>&1 || missing="$missing gcc"
 command -v make >/dev/null 2>&1 || missing="$missing make"

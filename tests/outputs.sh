@@ -338,5 +338,41 @@ for bad in 0 -1 x 1x 1025 ''; do
 done
 expect 64 "--threads with --verify" "$arbiter" --threads 1 --verify "$tmp"
 
+# --png (issue 29): the picture as PNG, with --svg and alone, for one
+# player and for all, written whole and the same bytes each run.
+p=$tmp/png
+mkdir "$p"
+expect 0 "--png" "$arbiter" --png "$p/u.png" --svg "$p/u.svg" -o /dev/null \
+    "$demo/map.json" "$demo"/orders/*.json
+check "--png writes a PNG" sh -c "head -c 8 '$p/u.png' | od -c | grep -q 'P   N   G'"
+expect 0 "--png again" "$arbiter" --png "$p/u2.png" -o /dev/null \
+    "$demo/map.json" "$demo"/orders/*.json
+check "--png: the same bytes each run" cmp -s "$p/u.png" "$p/u2.png"
+expect 0 "--png --png-width 320" "$arbiter" --png "$p/w.png" --png-width 320 \
+    -o /dev/null "$demo/map.json" "$demo"/orders/*.json
+check "--png-width: 320 pixels wide" test "$(od -An -tu1 -j16 -N4 "$p/w.png" | tr -s ' ' | sed 's/^ //')" = "0 0 1 64"
+expect 0 "--for red --png" "$arbiter" --for red --png "$p/red.png" \
+    -o "$p/red.json" "$demo/map.json" "$demo"/orders/*.json
+check "a player's PNG is not the umpire's" sh -c "! cmp -s '$p/red.png' '$p/u.png'"
+mkdir "$p/mail"
+expect 0 "--for all --outdir --png" "$arbiter" --for all --outdir "$p/mail" \
+    --png "$p/all.png" "$demo/map.json" "$demo"/orders/*.json
+check "--outdir: each player's PNG" test -s "$p/mail/red.png" -a -s "$p/mail/blue.png"
+check "--outdir: red's PNG is --for red's" cmp -s "$p/mail/red.png" "$p/red.png"
+check "--outdir: no temporaries" leftovers "$p/mail"
+for bad in 0 15 16385 x ''; do
+	expect 64 "--png-width '$bad'" "$arbiter" --png "$p/x.png" \
+	    --png-width "$bad" "$demo/map.json"
+done
+check "--png-width: nothing written" test ! -e "$p/x.png"
+expect 64 "--png and -o the same file" "$arbiter" --png "$p/s" -o "$p/s" \
+    "$demo/map.json"
+# A picture too large to rasterise is bad data, with nothing written.
+expect 65 "--png of a picture too large" "$arbiter" --png "$p/big.png" \
+    --png-width 16384 -o "$p/big.json" "$demo/map.json" "$demo"/orders/*.json
+check "the message says the limit" grep -q 'more than a PNG may be' "$tmp/err"
+check "and nothing is written" test ! -e "$p/big.png" -a ! -e "$p/big.json"
+check "nor left" leftovers "$p"
+
 echo "outputs: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -4,8 +4,13 @@ real XML parser (xml.etree) and must be an <svg> with integer width and
 height; then, unless --no-render, headless Chromium renders it to a PNG,
 which must have the SVG's size and not be blank (at least 3 colours, and
 at least 1% of the pixels not white).  The PNG is decoded here (zlib and
-the five row filters of the PNG specification).  One TAP line per
-picture, then "svg: N passed, N failed" (", N skipped")."""
+the five row filters of the PNG specification).  A picture given as
+SVG=PNG also has arbiter's PNG of it (--png, librsvg): it must have the
+SVG's size, and its mean difference from Chromium's rendering, over every
+pixel and channel, must be under PNG_MEAN_MAX of 255 (the two draw the
+same shapes and the same font; they differ in antialiasing and in how a
+pattern is clipped at a shape's edge: 1.4 on the demo turn).  One TAP line
+per picture, then "svg: N passed, N failed" (", N skipped")."""
 import concurrent.futures
 import os
 import subprocess
@@ -15,6 +20,7 @@ import xml.etree.ElementTree as ET
 import zlib
 
 SVGNS = "{http://www.w3.org/2000/svg}"
+PNG_MEAN_MAX = 6.0
 
 
 def png_pixels(data):
@@ -72,6 +78,7 @@ def png_pixels(data):
 
 
 def check(path, chromium, tmp):
+    path, _, ours = path.partition("=")
     root = ET.parse(path).getroot()
     if root.tag != SVGNS + "svg":
         return "the root is %s, not svg" % root.tag
@@ -108,6 +115,18 @@ def check(path, chromium, tmp):
     if len(colours) < 3 or ink * 100 < w * h:
         return "the PNG is blank (%d colours, %d pixels not white)" % (
             len(colours), ink)
+    if ours:
+        with open(ours, "rb") as f:
+            ow, oh, orows = png_pixels(f.read())
+        if (ow, oh) != (w, h):
+            return "arbiter's PNG is %dx%d, the SVG %dx%d" % (ow, oh, w, h)
+        diff = sum(abs(x - y) for ra, rb in zip(rows, orows)
+                   for pa, pb in zip(ra, rb) for x, y in zip(pa, pb))
+        mean = diff / (3.0 * w * h)
+        if mean >= PNG_MEAN_MAX:
+            return "arbiter's PNG differs from Chromium's rendering by " \
+                "%.2f a channel on average (at most %.1f)" % (
+                    mean, PNG_MEAN_MAX)
     return None
 
 

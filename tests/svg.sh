@@ -4,7 +4,9 @@
 # with a real XML parser and rendered by headless Chromium to a PNG of the
 # SVG's size that must not be blank (tests/svg.py); without Chromium
 # (tests/deps.sh installs Debian's package when it can), the pictures are
-# only parsed and the rendering is reported skipped.  Also checks that
+# only parsed and the rendering is reported skipped.  Each picture's PNG
+# (--png) is made twice (the same bytes) and compared with Chromium's
+# rendering (tests/svg.py).  Also checks that
 # doc/demo-turn.svg is what arbiter draws of the demo turn now:
 #	arbiter --svg doc/demo-turn.svg -o /dev/null \
 #	    fixtures/aeonis/demo-turn/map.json fixtures/aeonis/demo-turn/orders/*.json
@@ -24,15 +26,35 @@ else
 	    "(remake it with the command in tests/svg.sh)"
 	extra=1
 fi
-python3 tests/svg.py fixtures/*/*/expected.svg doc/demo-turn.svg \
-    >"$tmp/out"
+# Each golden picture's PNG (--png): made again from its case, the same
+# bytes twice, and compared with Chromium's rendering of the SVG by
+# tests/svg.py.
+pics= pngbad=0
+for c in fixtures/*/*/; do
+	[ -f "$c/expected.svg" ] || continue
+	n=$(echo "$c" | tr / _)
+	key=
+	[ -f "$c/umpire.key" ] && key="--secret umpire.key"
+	(cd "$c" && "$arbiter" $key $(cat args 2>/dev/null) --png "$tmp/$n.png" \
+	    -o /dev/null map.json orders/*.json 2>/dev/null &&
+	    "$arbiter" $key $(cat args 2>/dev/null) --png "$tmp/$n.2.png" \
+	    -o /dev/null map.json orders/*.json 2>/dev/null)
+	if [ -f "$tmp/$n.png" ] && cmp -s "$tmp/$n.png" "$tmp/$n.2.png"; then
+		pics="$pics ${c}expected.svg=$tmp/$n.png"
+	else
+		echo "not ok 0 - ${c}: --png did not give the same bytes twice"
+		pngbad=$((pngbad + 1))
+	fi
+done
+"$arbiter" --png "$tmp/demo.png" -o /dev/null $d/map.json $d/orders/*.json
+python3 tests/svg.py $pics doc/demo-turn.svg=$tmp/demo.png >"$tmp/out"
 status=$?
 grep -v '^svg: ' "$tmp/out"
 # The parser's count, with the check of doc/demo-turn.svg added.
 sed -n 's/^svg: \([0-9]*\) passed, \([0-9]*\) failed\(.*\)$/\1 \2 \3/p' \
     "$tmp/out" | {
 	read -r p f rest
-	echo "svg: $((${p:-0} + 1 - extra)) passed, $((${f:-1} + extra))" \
-	    "failed$rest"
+	echo "svg: $((${p:-0} + 1 - extra)) passed," \
+	    "$((${f:-1} + extra + pngbad)) failed$rest"
 }
-[ $status -eq 0 ] && [ $extra -eq 0 ]
+[ $status -eq 0 ] && [ $extra -eq 0 ] && [ $pngbad -eq 0 ]

@@ -30,6 +30,13 @@ bool	 view_reveals(const struct arb_turn *);
 int	 view_player(struct arb_turn *, const char *name, const char **hint);
 #define SVG_NEXT	0x01	/* the board as the next turn begins */
 void	 emit_svg(struct arb_turn *, int flags, int player, FILE *);
+/* png.c: the picture rasterised by librsvg, width pixels wide (0: the
+ * SVG's own width), at most PNG_MAX_SIDE pixels a side and PNG_MAX_PIXELS
+ * in all (64 MB of surface). */
+#define PNG_MAX_SIDE	16384
+#define PNG_MAX_PIXELS	16000000
+void	 emit_png(struct arb_turn *, int flags, int player, int width,
+	    FILE *);
 #define VIEW_TEXT	0x01	/* plain text, for a mail */
 #define VIEW_TRACE	0x02	/* with the trace, filtered */
 void	 emit_view(struct arb_turn *, int player, int flags, FILE *);

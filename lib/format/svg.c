@@ -1027,7 +1027,7 @@ emit_svg(struct arb_turn *t, int flags, int player, FILE *fp)
 	    "<svg xmlns=\"http://www.w3.org/2000/svg\" "
 	    "xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\" "
 	    "width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-	    "font-family=\"sans-serif\">\n", pc.w + LEGENDW,
+	    "font-family=\"DejaVu Sans, sans-serif\">\n", pc.w + LEGENDW,
 	    pc.h > lh ? pc.h : lh, pc.w + LEGENDW, pc.h > lh ? pc.h : lh);
 	fputs("<defs>\n", fp);
 	for (i = 0; i < sizeof(statuses) / sizeof(statuses[0]); i++) {
