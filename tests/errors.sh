@@ -219,8 +219,8 @@ expect 65 "rolls not an array" "$arbiter" --rolls "$tmp/rolls.json" "$top/fixtur
 # install (a PATH with no pkg-config stands for such a machine).
 mkdir -p "$tmp/bin"
 ln -s "$(command -v sh)" "$tmp/bin/sh"
-expect 1 "a build without jansson, libsodium or Graphviz" env PATH="$tmp/bin" sh "$top/tests/deps.sh" --check
-check "says what to install" grep -q "^arbiter: cannot build: missing pkg-config libjansson-dev libsodium-dev libgraphviz-dev; install it (Debian: apt-get install pkg-config libjansson-dev libsodium-dev libgraphviz-dev)" "$tmp/err"
+expect 1 "a build without jansson, libsodium, Graphviz or librsvg" env PATH="$tmp/bin" sh "$top/tests/deps.sh" --check
+check "says what to install" grep -q "^arbiter: cannot build: missing pkg-config libjansson-dev libsodium-dev libgraphviz-dev librsvg2-dev; install it (Debian: apt-get install pkg-config libjansson-dev libsodium-dev libgraphviz-dev librsvg2-dev)" "$tmp/err"
 
 # --reach (issue 15): the text form, -o written whole, the usage errors,
 # an unknown unit with a suggestion, and the open table.
