@@ -501,6 +501,9 @@ struct out {
 	mode_t		 mode;
 	int		 slot;		/* in doomed[] */
 	bool		 placed;	/* renamed into place */
+	bool		 synced;	/* its directory synced, which is */
+	dev_t		 ddev;
+	ino_t		 dino;
 };
 
 static int
@@ -722,13 +725,17 @@ out_restore(struct out *o)
 	return false;
 }
 
-/* Syncs each directory an output was renamed in, once. */
+/* Syncs each directory an output was renamed in, once: outputs may lie
+ * in any number of directories, each one is compared with those of the
+ * outputs before it. */
 static bool
 sync_dirs(struct out *outs, int n)
 {
-	struct stat	 st, seen[3];
-	int		 i, j, fd, nseen = 0;
+	struct stat	 st;
+	int		 i, j, fd;
 
+	for (i = 0; i < n; i++)
+		outs[i].synced = false;
 	for (i = 0; i < n; i++) {
 		if (outs[i].tmp == NULL)
 			continue;
@@ -742,17 +749,19 @@ sync_dirs(struct out *outs, int n)
 			close(fd);
 			goto fail;
 		}
-		for (j = 0; j < nseen; j++)
-			if (seen[j].st_dev == st.st_dev &&
-			    seen[j].st_ino == st.st_ino)
+		for (j = 0; j < i; j++)
+			if (outs[j].synced && outs[j].ddev == st.st_dev &&
+			    outs[j].dino == st.st_ino)
 				break;
-		if (j == nseen) {
-			seen[nseen++] = st;
+		if (j == i) {
 			/* EINVAL: this file system cannot sync a directory. */
 			if (fsync(fd) != 0 && errno != EINVAL) {
 				close(fd);
 				goto fail;
 			}
+			outs[i].synced = true;
+			outs[i].ddev = st.st_dev;
+			outs[i].dino = st.st_ino;
 		}
 		close(fd);
 	}
