@@ -1536,8 +1536,9 @@ case_args(char *const tok[], size_t n, const char **rolls, char *reason,
 			if (*p != 's' && *p != 'r') {
 				snprintf(reason, size, "args: -%c %s", *p,
 				    *p == 'o' || *p == 'n' ? "writes a file" :
-				    *p == 'h' || *p == 'V' ? "is not an option "
-				    "of a case" : "is not an option of arbiter");
+				    *p == 'h' || *p == 'V' ?
+				    "is not an option of a case" :
+				    "is not an option of arbiter");
 				return false;
 			}
 			if (p[1] == '\0' && i + 1 == n) {
