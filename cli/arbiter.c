@@ -6,7 +6,12 @@
  * The only code that prints or exits.
  */
 #define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700	/* realpath() */
 
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -189,6 +194,69 @@ parse_bytes(const char *s)
 	return n << shift;
 }
 
+static int	 fd_name(const char *);
+
+/* What a file that is not a regular file is, for a message. */
+static const char *
+file_kind(mode_t mode)
+{
+	if (S_ISFIFO(mode))
+		return "a named pipe";
+	if (S_ISDIR(mode))
+		return "a directory";
+	if (S_ISCHR(mode) || S_ISBLK(mode))
+		return "a device";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return "not a file";
+}
+
+/*
+ * Opens an input to read: a regular file, or a descriptor named on
+ * purpose (/dev/stdin, /dev/fd/N, /proc/self/fd/N), which is read as it
+ * is.  Anything else, a named pipe, a device or a directory, is refused
+ * at once: opened without waiting for a writer (O_NONBLOCK), it is never
+ * read.  The descriptor, or -1 after a message (none when quiet) with *rc
+ * the exit status.
+ */
+static int
+open_input(const char *path, bool quiet, int *rc)
+{
+	struct stat	 st;
+	int		 fd, fl;
+
+	*rc = EXIT_NOINPUT;
+	if (strcmp(path, "/dev/stdin") == 0 || fd_name(path) >= 0) {
+		if ((fd = open(path, O_RDONLY | O_NOCTTY)) == -1 && !quiet)
+			fprintf(stderr, "%s: cannot open %s: %s\n", progname,
+			    path, strerror(errno));
+		return fd;
+	}
+	if ((fd = open(path, O_RDONLY | O_NOCTTY | O_NONBLOCK)) == -1) {
+		if (!quiet)
+			fprintf(stderr, "%s: cannot open %s: %s\n", progname,
+			    path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) != 0) {
+		if (!quiet)
+			fprintf(stderr, "%s: cannot read %s: %s\n", progname,
+			    path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		if (!quiet)
+			fprintf(stderr, "%s: %s: not a regular file (%s)\n",
+			    progname, path, file_kind(st.st_mode));
+		close(fd);
+		return -1;
+	}
+	if ((fl = fcntl(fd, F_GETFL)) != -1)
+		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	return fd;
+}
+
 /*
  * Reads a whole file ("-": standard input), but no more than max_input
  * bytes, so that /dev/zero or an endless pipe is refused as soon as it
@@ -198,21 +266,17 @@ parse_bytes(const char *s)
 static char *
 slurp_as(const char *path, size_t *len, int *rc, bool quiet)
 {
-	FILE		*fp = stdin;
 	const char	*name = "<stdin>";
 	char		*buf = NULL, *p;
-	size_t		 cap = 0, n = 0, want, r;
+	size_t		 cap = 0, n = 0;
+	ssize_t		 r;
+	int		 fd = STDIN_FILENO;
 
 	*rc = EXIT_NOINPUT;
 	if (strcmp(path, "-") != 0) {
 		name = path;
-		fp = fopen(path, "rb");
-	}
-	if (fp == NULL) {
-		if (!quiet)
-			fprintf(stderr, "%s: cannot open %s: %s\n", progname,
-			    path, strerror(errno));
-		return NULL;
+		if ((fd = open_input(path, quiet, rc)) == -1)
+			return NULL;
 	}
 	for (;;) {
 		if (n == cap) {
@@ -230,17 +294,17 @@ slurp_as(const char *path, size_t *len, int *rc, bool quiet)
 			}
 			buf = p;
 		}
-		want = cap - n;
-		r = fread(buf + n, 1, want, fp);
-		n += r;
-		if (r < want)
+		if ((r = read(fd, buf + n, cap - n)) == -1) {
+			if (errno == EINTR)
+				continue;
+			if (!quiet)
+				fprintf(stderr, "%s: cannot read %s: %s\n",
+				    progname, name, strerror(errno));
+			goto fail;
+		}
+		if (r == 0)
 			break;
-	}
-	if (ferror(fp)) {
-		if (!quiet)
-			fprintf(stderr, "%s: cannot read %s: %s\n", progname,
-			    name, strerror(errno));
-		goto fail;
+		n += (size_t)r;
 	}
 	if (n > max_input) {
 		if (!quiet)
@@ -248,14 +312,14 @@ slurp_as(const char *path, size_t *len, int *rc, bool quiet)
 			    "--max-input)\n", progname, name, max_input);
 		goto fail;
 	}
-	if (fp != stdin)
-		fclose(fp);
+	if (fd != STDIN_FILENO)
+		close(fd);
 	*len = n;
 	return buf;
 fail:
 	free(buf);
-	if (fp != stdin)
-		fclose(fp);
+	if (fd != STDIN_FILENO)
+		close(fd);
 	return NULL;
 }
 
@@ -508,6 +572,9 @@ struct out {
 	mode_t		 mode;
 	int		 slot;		/* in doomed[] */
 	bool		 placed;	/* renamed into place */
+	bool		 synced;	/* its directory synced, which is */
+	dev_t		 ddev;
+	ino_t		 dino;
 };
 
 int
@@ -729,13 +796,17 @@ out_restore(struct out *o)
 	return false;
 }
 
-/* Syncs each directory an output was renamed in, once. */
+/* Syncs each directory an output was renamed in, once: outputs may lie
+ * in any number of directories, each one is compared with those of the
+ * outputs before it. */
 static bool
 sync_dirs(struct out *outs, int n)
 {
-	struct stat	 st, seen[3];
-	int		 i, j, fd, nseen = 0;
+	struct stat	 st;
+	int		 i, j, fd;
 
+	for (i = 0; i < n; i++)
+		outs[i].synced = false;
 	for (i = 0; i < n; i++) {
 		if (outs[i].tmp == NULL)
 			continue;
@@ -749,17 +820,19 @@ sync_dirs(struct out *outs, int n)
 			close(fd);
 			goto fail;
 		}
-		for (j = 0; j < nseen; j++)
-			if (seen[j].st_dev == st.st_dev &&
-			    seen[j].st_ino == st.st_ino)
+		for (j = 0; j < i; j++)
+			if (outs[j].synced && outs[j].ddev == st.st_dev &&
+			    outs[j].dino == st.st_ino)
 				break;
-		if (j == nseen) {
-			seen[nseen++] = st;
+		if (j == i) {
 			/* EINVAL: this file system cannot sync a directory. */
 			if (fsync(fd) != 0 && errno != EINVAL) {
 				close(fd);
 				goto fail;
 			}
+			outs[i].synced = true;
+			outs[i].ddev = st.st_dev;
+			outs[i].dino = st.st_ino;
 		}
 		close(fd);
 	}
@@ -1105,7 +1178,7 @@ check_names(const char *map, struct operand *ops, int nops,
 		"the picture as PNG"
 	};
 	struct ident	*ids;
-	int		 i, j, n = 0, nout, rc = 0;
+	int		 i, j, n = 0, nout, nin, rc = 0;
 
 	if (strcmp(map, "-") != 0 && !name_is_utf8(map, "file name"))
 		return EXIT_USAGE;
@@ -1142,12 +1215,25 @@ check_names(const char *map, struct operand *ops, int nops,
 	for (i = 0; rc == 0 && i < nops; i++)
 		if (!ident_init(&ids[n++], ops[i].path, "the orders"))
 			rc = nomem();
+	nin = n;
 	if (rc == 0 && secret != NULL && !ident_init(&ids[n++], secret,
 	    "the secret"))
 		rc = nomem();
 	if (rc == 0 && rolls != NULL && !ident_init(&ids[n++], rolls,
 	    "the rolls"))
 		rc = nomem();
+	/* The key and the rolls are never read as a map or orders, whose
+	 * text goes into messages and the result (a key globbed among the
+	 * orders files); nor the key as rolls. */
+	for (i = nout; rc == 0 && i < n; i++)
+		for (j = i < nin ? nin : i + 1; rc == 0 && j < n; j++) {
+			if (ident_same(&ids[i], &ids[j])) {
+				fprintf(stderr, "%s: %s: %s is the same file "
+				    "as %s, %s\n", progname, ids[i].name,
+				    ids[i].role, ids[j].role, ids[j].name);
+				rc = EXIT_USAGE;
+			}
+		}
 	/* Each name against the outputs before it; inputs may repeat. */
 	for (i = 1; rc == 0 && i < n; i++)
 		for (j = 0; rc == 0 && j < i && j < nout; j++) {
@@ -1207,18 +1293,84 @@ buf_release(struct buf *b)
 }
 
 /*
+ * What a case's file can be besides readable: a name that leads out of
+ * the case (absolute, "..", or a symbolic link to outside), or not a
+ * regular file (a named pipe would make --verify wait for ever).
+ */
+#define CASE_OUT	(-2)
+#define CASE_NOTREG	(-3)
+
+static const char *
+case_error(int e)
+{
+	if (e == CASE_OUT)
+		return "leads out of the case";
+	if (e == CASE_NOTREG)
+		return "not a regular file";
+	return strerror(e);
+}
+
+/*
+ * Checks name, a file of the case in dir (base: the case's real path):
+ * 0 when it is a regular file in the case, CASE_OUT, CASE_NOTREG, or an
+ * errno value (ENOENT: no such file).
+ */
+static int
+case_path(const char *base, const char *dir, const char *name)
+{
+	struct stat	 st;
+	const char	*p;
+	char		*path, *real;
+	size_t		 n = strlen(base);
+	int		 e = 0;
+
+	if (name[0] == '/')
+		return CASE_OUT;
+	for (p = name; *p != '\0'; p += strcspn(p, "/"), p += *p == '/')
+		if (strncmp(p, "..", 2) == 0 && (p[2] == '/' || p[2] == '\0'))
+			return CASE_OUT;
+	if ((path = malloc(strlen(dir) + strlen(name) + 2)) == NULL)
+		return ENOMEM;
+	sprintf(path, "%s/%s", dir, name);
+	real = realpath(path, NULL);
+	if (real == NULL)
+		e = errno;
+	else if (n > 0 && base[n - 1] == '/' ? strncmp(real, base, n) != 0 :
+	    strncmp(real, base, n) != 0 || real[n] != '/')
+		e = CASE_OUT;
+	else if (stat(real, &st) != 0)
+		e = errno;
+	else if (!S_ISREG(st.st_mode))
+		e = CASE_NOTREG;
+	free(real);
+	free(path);
+	return e;
+}
+
+/*
  * Reads name in the directory dfd into b.  0, ENOENT when there is no
- * such file, or another errno value.
+ * such file, CASE_NOTREG, or another errno value.  Opened without
+ * waiting (O_NONBLOCK): a named pipe is refused, never read.
  */
 static int
 read_at(int dfd, const char *name, struct buf *b)
 {
+	struct stat	 st;
 	char	 chunk[65536];
 	ssize_t	 r;
 	int	 fd, e;
 
-	if ((fd = openat(dfd, name, O_RDONLY | O_NOCTTY)) == -1)
+	if ((fd = openat(dfd, name, O_RDONLY | O_NOCTTY | O_NONBLOCK)) == -1)
 		return errno;
+	if (fstat(fd, &st) != 0) {
+		e = errno;
+		close(fd);
+		return e;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return CASE_NOTREG;
+	}
 	for (;;) {
 		if ((r = read(fd, chunk, sizeof(chunk))) == -1) {
 			if (errno == EINTR)
@@ -1241,6 +1393,18 @@ read_at(int dfd, const char *name, struct buf *b)
 	close(fd);
 	/* An empty file still gives a string. */
 	return buf_add(b, "", 0) ? 0 : ENOMEM;
+}
+
+/* read_at() for a file of the case, which must not lead out of it. */
+static int
+read_case(const char *base, const char *dir, int dfd, const char *name,
+    struct buf *b)
+{
+	int	 e;
+
+	if ((e = case_path(base, dir, name)) != 0)
+		return e;
+	return read_at(dfd, name, b);
 }
 
 static int
@@ -1298,6 +1462,138 @@ fail:
 		free(v[--*n]);
 	free(v);
 	return NULL;
+}
+
+/*
+ * The options a case's args may hold (issue 26: an archive is input, not
+ * instructions): none that names a file outside the case or a key.
+ * Long options are written in full, as getopt_long would otherwise take
+ * "--trace-f" for --trace-file.
+ */
+static const char *const case_flags[] = {
+	"check", "trace", "strict", "text", NULL
+};
+static const char *const case_valued[] = {
+	"seed", "ruleset", "threads", "for", "reach", "unit", "rolls", NULL
+};
+
+/* Why the long option name (len bytes) may not be in a case. */
+static const char *
+case_refusal(const char *name, size_t len)
+{
+	static const char *const writes[] = {
+		"output", "next", "svg", "svg-next", "trace-file", "outdir",
+		"new-secret", NULL
+	};
+	static const char *const all[] = {
+		"check", "trace", "strict", "text", "seed", "ruleset",
+		"threads", "for", "reach", "unit", "rolls", "output", "next",
+		"svg", "svg-next", "trace-file", "outdir", "new-secret",
+		"secret", "verify", "max-input", "help", "version", NULL
+	};
+	int	 k, hits = 0;
+
+	for (k = 0; writes[k] != NULL; k++)
+		if (strlen(writes[k]) == len && strncmp(name, writes[k],
+		    len) == 0)
+			return "writes a file";
+	if (len == 6 && strncmp(name, "secret", len) == 0)
+		return "names a key";
+	if (len == 6 && strncmp(name, "verify", len) == 0)
+		return "runs other cases";
+	for (k = 0; all[k] != NULL; k++)
+		if (strlen(all[k]) == len && strncmp(name, all[k], len) == 0)
+			return "is not an option of a case";
+	for (k = 0; all[k] != NULL; k++)
+		if (strncmp(name, all[k], len) == 0)
+			hits++;
+	return hits > 0 ? "is not written in full" :
+	    "is not an option of arbiter";
+}
+
+/*
+ * Checks a case's args, tok[0..n-1], as getopt_long would read them
+ * (short options grouped, a value in the same word or the next): only
+ * -c, -t, -s, -r and the long options above.  *rolls is the file of
+ * --rolls, or NULL.  True when the case may run; else false with reason.
+ */
+static bool
+case_args(char *const tok[], size_t n, const char **rolls, char *reason,
+    size_t size)
+{
+	const char	*t, *eq, *p;
+	size_t		 i, len;
+	int		 k;
+
+	*rolls = NULL;
+	for (i = 0; i < n; i++) {
+		t = tok[i];
+		if (t[0] != '-' || t[1] == '\0') {
+			snprintf(reason, size, "args: \"%s\" names a file: a "
+			    "case's files are its map.json and orders/*.json",
+			    t);
+			return false;
+		}
+		if (t[1] == '-' && t[2] == '\0') {
+			snprintf(reason, size, "args: -- ends the options: a "
+			    "case's files are its map.json and orders/*.json");
+			return false;
+		}
+		if (t[1] == '-') {
+			eq = strchr(t, '=');
+			len = eq != NULL ? (size_t)(eq - t - 2) : strlen(t + 2);
+			for (k = 0; case_flags[k] != NULL; k++)
+				if (strlen(case_flags[k]) == len &&
+				    strncmp(t + 2, case_flags[k], len) == 0)
+					break;
+			if (case_flags[k] != NULL && eq == NULL)
+				continue;
+			if (case_flags[k] != NULL) {
+				snprintf(reason, size, "args: --%s takes no "
+				    "value", case_flags[k]);
+				return false;
+			}
+			for (k = 0; case_valued[k] != NULL; k++)
+				if (strlen(case_valued[k]) == len &&
+				    strncmp(t + 2, case_valued[k], len) == 0)
+					break;
+			if (case_valued[k] == NULL) {
+				snprintf(reason, size, "args: %.*s %s",
+				    (int)len + 2, t, case_refusal(t + 2, len));
+				return false;
+			}
+			if (eq == NULL && i + 1 == n) {
+				snprintf(reason, size, "args: --%s needs a "
+				    "value", case_valued[k]);
+				return false;
+			}
+			p = eq != NULL ? eq + 1 : tok[++i];
+			if (strcmp(case_valued[k], "rolls") == 0)
+				*rolls = p;
+			continue;
+		}
+		for (p = t + 1; *p != '\0'; p++) {
+			if (*p == 'c' || *p == 't')
+				continue;
+			if (*p != 's' && *p != 'r') {
+				snprintf(reason, size, "args: -%c %s", *p,
+				    *p == 'o' || *p == 'n' ? "writes a file" :
+				    *p == 'h' || *p == 'V' ?
+				    "is not an option of a case" :
+				    "is not an option of arbiter");
+				return false;
+			}
+			if (p[1] == '\0' && i + 1 == n) {
+				snprintf(reason, size, "args: -%c needs a "
+				    "value", *p);
+				return false;
+			}
+			if (p[1] == '\0')
+				i++;
+			break;
+		}
+	}
+	return true;
 }
 
 /* What a case wrote, and how it ended. */
@@ -1794,10 +2090,10 @@ verify_one(const char *self, const char *dir)
 	struct buf	 wstat = { NULL, 0, 0 };
 	struct outcome	 o;
 	char		**orders = NULL, **argv = NULL, *tok, *end;
-	char		 reason[600], ws[200], gs[200];
-	const char	*file = NULL;
+	char		 reason[600], ws[200], gs[200], *base = NULL;
+	const char	*file = NULL, *rolls = NULL, *name;
 	bool		 has_want, has_err, has_next;
-	size_t		 norders = 0, n = 0, i;
+	size_t		 norders = 0, n = 0, i, nargs;
 	long		 wantst = 0;
 	int		 dfd, e, rc = EXIT_OK;
 
@@ -1808,26 +2104,36 @@ verify_one(const char *self, const char *dir)
 		e = errno;
 		goto noinput;
 	}
-	/* The expected files: each may be missing, none unreadable. */
-	if ((e = read_at(dfd, file = "args", &args)) == ENOENT)
+	if ((base = realpath(dir, NULL)) == NULL) {
+		e = errno;
+		goto noinput;
+	}
+	/* The expected files: each may be missing, none unreadable, none
+	 * a link out of the case. */
+	if ((e = read_case(base, dir, dfd, file = "args", &args)) == ENOENT)
 		e = 0;
-	if (e == 0 && (e = read_at(dfd, file = "expected.json", &want)) ==
-	    ENOENT)
+	if (e == 0 && (e = read_case(base, dir, dfd, file = "expected.json",
+	    &want)) == ENOENT)
 		e = 0;
 	has_want = want.p != NULL;
-	if (e == 0 && (e = read_at(dfd, file = "expected.err", &werr)) ==
-	    ENOENT)
+	if (e == 0 && (e = read_case(base, dir, dfd, file = "expected.err",
+	    &werr)) == ENOENT)
 		e = 0;
 	has_err = werr.p != NULL;
-	if (e == 0 && (e = read_at(dfd, file = "expected.next.json",
-	    &wnext)) == ENOENT)
+	if (e == 0 && (e = read_case(base, dir, dfd,
+	    file = "expected.next.json", &wnext)) == ENOENT)
 		e = 0;
 	has_next = wnext.p != NULL;
-	if (e == 0 && (e = read_at(dfd, file = "expected.status", &wstat)) ==
-	    ENOENT)
+	if (e == 0 && (e = read_case(base, dir, dfd,
+	    file = "expected.status", &wstat)) == ENOENT)
 		e = 0;
 	if (e == ENOMEM)
 		goto nomem;
+	if (e == CASE_OUT) {
+		snprintf(reason, sizeof(reason), "%s leads out of the case",
+		    file);
+		goto done;
+	}
 	if (e != 0)
 		goto noinput;
 	file = NULL;
@@ -1855,6 +2161,7 @@ verify_one(const char *self, const char *dir)
 		for (tok = strtok(args.p, " \t\n\r\v\f"); tok != NULL;
 		    tok = strtok(NULL, " \t\n\r\v\f"))
 			argv[n++] = tok;
+	nargs = n - 1;
 	/* A turn the umpire made with the key is replayed from what its
 	 * result reveals: an archive verifies without the key. */
 	if (has_want && umpires(&want)) {
@@ -1869,6 +2176,25 @@ verify_one(const char *self, const char *dir)
 	for (i = 0; i < norders; i++)
 		argv[n++] = orders[i];
 	argv[n] = NULL;
+	/* Only options that name no file outside the case and no key; the
+	 * files the case reads regular files of its own. */
+	if (!case_args(argv + 1, nargs, &rolls, reason, sizeof(reason)))
+		goto done;
+	for (i = 0; i < norders + 2; i++) {
+		name = i == 0 ? "map.json" : i == 1 ? rolls : orders[i - 2];
+		if (name == NULL || (e = case_path(base, dir, name)) == 0 ||
+		    e == ENOENT)	/* missing: the case says so */
+			continue;
+		if (e == ENOMEM)
+			goto nomem;
+		file = name;
+		if (e != CASE_OUT)
+			goto noinput;
+		snprintf(reason, sizeof(reason), "%s%s%s leads out of the "
+		    "case", i == 1 ? "args: --rolls " : "", name,
+		    i == 1 ? ":" : "");
+		goto done;
+	}
 	if (!run_case(self, argv, dfd, &o)) {
 		if (errno == ENOMEM)
 			goto nomem;
@@ -1912,11 +2238,12 @@ nomem:
 noinput:
 	if (file != NULL)
 		fprintf(stderr, "%s: cannot read %s/%s: %s\n", progname, dir,
-		    file, strerror(e));
+		    file, case_error(e));
 	else
 		fprintf(stderr, "%s: cannot open %s: %s\n", progname, dir,
 		    strerror(e));
-	snprintf(reason, sizeof(reason), "cannot read: %s", strerror(e));
+	snprintf(reason, sizeof(reason), "cannot read%s%s: %s", file != NULL ?
+	    " " : "", file != NULL ? file : "", case_error(e));
 	rc = EXIT_NOINPUT;
 done:
 	if (reason[0] == '\0')
@@ -1926,6 +2253,9 @@ done:
 		if (rc == EXIT_OK)
 			rc = EXIT_ILLEGAL;
 	}
+	/* Out as the case ends, so that a run killed later keeps it. */
+	fflush(stdout);
+	free(base);
 	if (dfd != -1)
 		close(dfd);
 	for (i = 0; orders != NULL && i < norders; i++)
@@ -1996,6 +2326,23 @@ verify(const char *argv0, int ndirs, char **dirs)
 }
 
 /*
+ * While a key is in memory the process dumps no core and, on Linux, is
+ * not dumpable: no core file, and no other process of the user may read
+ * its memory through ptrace or /proc (arbiter(1), SECURITY).
+ */
+static void
+no_dumps(void)
+{
+	struct rlimit	 rl;
+
+	rl.rlim_cur = rl.rlim_max = 0;
+	setrlimit(RLIMIT_CORE, &rl);
+#ifdef __linux__
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+#endif
+}
+
+/*
  * The umpire's secret (arbiter(1), --new-secret and --secret): 32 bytes
  * from the system's random source, kept as 64 lowercase hexadecimal
  * digits and a newline in a file only its owner may read.
@@ -2038,6 +2385,7 @@ new_secret(const char *path)
 
 	if (!name_is_utf8(path, "file name"))
 		return EXIT_USAGE;
+	no_dumps();
 	if ((fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOCTTY,
 	    0600)) == -1) {
 		fprintf(stderr, "%s: cannot create %s: %s\n", progname, path,
@@ -2089,13 +2437,10 @@ read_secret(const char *path, unsigned char *key)
 	char	 buf[2 * ARB_SECRET_LEN + 8];
 	size_t	 n = 0, i;
 	ssize_t	 r;
-	int	 fd, hi, lo, line = 1, col;
+	int	 fd, hi, lo, line = 1, col, rc;
 
-	if ((fd = open(path, O_RDONLY | O_NOCTTY)) == -1) {
-		fprintf(stderr, "%s: cannot open %s: %s\n", progname, path,
-		    strerror(errno));
-		return EXIT_NOINPUT;
-	}
+	if ((fd = open_input(path, false, &rc)) == -1)
+		return rc;
 	while (n < sizeof(buf)) {
 		if ((r = read(fd, buf + n, sizeof(buf) - n)) == -1) {
 			if (errno == EINTR)
@@ -2691,6 +3036,7 @@ run(int argc, char **argv, struct arb_turn *t)
 	/* The key before the map: the map's commitment is checked as it is
 	 * read, where a mismatch can be shown at its place. */
 	if (secret != NULL) {
+		no_dumps();
 		if ((rc = read_secret(secret, key)) != 0)
 			goto out;
 		arb_turn_set_secret(t, key);
@@ -2778,10 +3124,24 @@ run(int argc, char **argv, struct arb_turn *t)
 		}
 	}
 	/* Refused orders and files are rulings; --check and --strict also
-	 * list every problem, and --strict fails on any. */
-	if (strict || check)
-		for (k = 0; arb_turn_problem(t, k, &pe) == 0; k++)
-			report(&pe);
+	 * list every problem, and --strict fails on any.  With --for
+	 * PLAYER, only PLAYER's: the others' quote their orders. */
+	if (strict || check) {
+		const char	*hint;
+		int		 who = -1, hidden = 0;
+
+		if (forp != NULL && outdir == NULL)
+			who = arb_turn_find_player(t, forp, &hint);
+		for (k = 0; arb_turn_problem(t, k, &pe) == 0; k++) {
+			if (who < 0 || arb_turn_problem_player(t, k) == who)
+				report(&pe);
+			else
+				hidden++;
+		}
+		if (strict && hidden > 0)
+			fprintf(stderr, "%s: --strict: other players' orders "
+			    "have problems, not shown with --for\n", progname);
+	}
 	if (strict && (arb_turn_refused(t, &nfiles) > 0 || nfiles > 0)) {
 		rc = EXIT_DATA;
 		goto out;

@@ -224,6 +224,14 @@ int		 arb_turn_problem(struct arb_turn *t, size_t i,
 		    struct arb_error *e);
 
 /*
+ * The player whose orders file problem i is about, numbered as
+ * arb_turn_player(), or -1 when the file's player is not known (or past
+ * the last problem): so that a player is shown only their own problems
+ * (arbiter(1), --for).
+ */
+int		 arb_turn_problem_player(struct arb_turn *t, size_t i);
+
+/*
  * Write the result, the next turn's map, or the trace to fp (which stays
  * the caller's: it is neither flushed nor closed).  With text set, the trace
  * is one readable line per event instead of JSON Lines.  Return 0, or -1

@@ -1146,6 +1146,16 @@ arb_turn_problem(struct arb_turn *t, size_t i, struct arb_error *e)
 }
 
 int
+arb_turn_problem_player(struct arb_turn *t, size_t i)
+{
+	struct arb_error e;
+
+	if (arb_turn_problem(t, i, &e) != 0)
+		return -1;
+	return t->files.v[t->problems.v[t->psorted[i]].file].player;
+}
+
+int
 arb_turn_write_result(struct arb_turn *t, int flags, FILE *fp,
     struct arb_error *e)
 {

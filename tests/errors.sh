@@ -99,8 +99,12 @@ check "limit message" grep -qx 'arbiter: map.json: larger than 100 bytes (see --
 expect 66 "orders over --max-input" "$arbiter" --max-input 1k map.json orders/red.json
 expect 66 "endless standard input" sh -c "yes | '$arbiter' --max-input 1k -"
 check "standard input limit message" grep -qx 'arbiter: <stdin>: larger than 1024 bytes (see --max-input)' "$tmp/err"
+# A device is not a regular file: refused at once (issue 26); named on
+# purpose as a descriptor, it is read up to the limit.
 expect 66 "/dev/zero as the map" "$arbiter" /dev/zero
-check "default limit message" grep -qx 'arbiter: /dev/zero: larger than 67108864 bytes (see --max-input)' "$tmp/err"
+check "/dev/zero refused at once" grep -qx 'arbiter: /dev/zero: not a regular file (a device)' "$tmp/err"
+expect 66 "/dev/zero as the map, through a descriptor" sh -c "'$arbiter' /dev/fd/3 3</dev/zero"
+check "default limit message" grep -qx 'arbiter: /dev/fd/3: larger than 67108864 bytes (see --max-input)' "$tmp/err"
 expect 0 "--max-input 1M" "$arbiter" --max-input 1M map.json orders/*.json
 expect 64 "bad --max-input" "$arbiter" --max-input 12q map.json
 expect 64 "zero --max-input" "$arbiter" --max-input 0 map.json
@@ -322,14 +326,153 @@ check "giving up: the ruleset's message" grep -q \
     'ruleset is "aeonis", not "territory"' "$tmp/err"
 # An orders file that is a pipe is not read ahead: refused by
 # --max-input, it is told as such (it used to be read twice, the second
-# time its tail only, and the turn went on).
+# time its tail only, and the turn went on).  A named pipe is refused at
+# once (issue 26); a pipe is read when named as a descriptor.
 mkfifo "$tmp/fifo" || exit 70
 timeout 20 sh -c "cat '$tmp/big.json' >'$tmp/fifo'" 2>/dev/null &
-expect 66 "a pipe over --max-input" "$arbiter" --max-input 100k map.json \
-    "$tmp/fifo"
+expect 66 "a pipe over --max-input" sh -c "timeout 20 '$arbiter' \
+    --max-input 100k map.json /dev/fd/3 3<'$tmp/fifo'"
 wait
 check "a pipe over --max-input: the limit's message" grep -q \
-    'fifo: larger than 102400 bytes (see --max-input)' "$tmp/err"
+    '/dev/fd/3: larger than 102400 bytes (see --max-input)' "$tmp/err"
+
+# Inputs that are not regular files (issue 26): a named pipe, a directory
+# or a device is refused at once, 66, naming the file; nothing waits for
+# a writer.  Standard input and a descriptor named on purpose are read.
+cd "$demo" || exit 70
+mkfifo "$tmp/pipe.json" || exit 70
+mkdir "$tmp/dir.json"
+fair=$top/fixtures/morne-plaine/d-secret-turn1
+for f in pipe dir; do
+	expect 66 "$f as the map" timeout 20 "$arbiter" "$tmp/$f.json"
+	check "$f as the map: said at once" grep -qx \
+	    "arbiter: $tmp/$f.json: not a regular file ($([ $f = pipe ] &&
+	    echo a named pipe || echo a directory))" "$tmp/err"
+	expect 66 "$f as an orders file" timeout 20 "$arbiter" map.json \
+	    orders/red.json "$tmp/$f.json"
+	check "$f as an orders file: named" grep -q \
+	    "^arbiter: $tmp/$f.json: not a regular file" "$tmp/err"
+	expect 66 "$f as --rolls" timeout 20 "$arbiter" --rolls \
+	    "$tmp/$f.json" "$top/fixtures/morne-plaine/d-rolls/map.json"
+	check "$f as --rolls: named" grep -q \
+	    "^arbiter: $tmp/$f.json: not a regular file" "$tmp/err"
+	expect 66 "$f as --secret" timeout 20 "$arbiter" --secret \
+	    "$tmp/$f.json" "$fair/map.json" "$fair"/orders/*.json
+	check "$f as --secret: named" grep -q \
+	    "^arbiter: $tmp/$f.json: not a regular file" "$tmp/err"
+	expect 66 "$f as --reach's orders" timeout 20 "$arbiter" --reach \
+	    r-lord map.json "$tmp/$f.json"
+done
+expect 66 "a device as the map" "$arbiter" /dev/null
+check "a device as the map: named" grep -qx \
+    "arbiter: /dev/null: not a regular file (a device)" "$tmp/err"
+expect 0 "the map from standard input, a pipe" sh -c \
+    "cat map.json | '$arbiter' -o /dev/null - orders/*.json"
+expect 0 "the map named as /dev/stdin" sh -c \
+    "cat map.json | '$arbiter' -o /dev/null /dev/stdin orders/*.json"
+expect 0 "an orders file named as a descriptor, a pipe" sh -c \
+    "cat orders/red.json | '$arbiter' -o /dev/null map.json \
+    red=/dev/fd/3 orders/blue.json 3<&0"
+
+# An operand that is the same file as the key or the rolls (issue 26: a
+# key globbed among the orders files went into everyone's result) is a
+# usage error before anything is read: by the same name, another name, a
+# hard link or a symbolic link.
+mkdir "$tmp/glob" "$tmp/glob/orders"
+cp "$fair/umpire.key" "$tmp/glob/umpire.key"
+cp "$fair"/orders/*.json "$tmp/glob/orders/"
+cp "$tmp/glob/umpire.key" "$tmp/glob/orders/umpire.key"
+key8=$(cut -c1-8 "$fair/umpire.key")
+for how in same dotted hard soft rolls map; do
+	k=$tmp/glob/umpire.key
+	ops=$(echo "$tmp/glob/orders"/*.json)
+	case $how in
+	same)	set -- --secret "$k" "$fair/map.json" $ops "$k" ;;
+	dotted)	set -- --secret "$k" "$fair/map.json" $ops \
+		    "$tmp/glob/orders/../umpire.key" ;;
+	hard)	ln "$k" "$tmp/glob/orders/zz.json"
+		set -- --secret "$k" "$fair/map.json" "$tmp/glob/orders"/*.json ;;
+	soft)	ln -s ../umpire.key "$tmp/glob/orders/zz.json"
+		set -- --secret "$k" "$fair/map.json" "$tmp/glob/orders"/*.json ;;
+	rolls)	cp "$top/fixtures/morne-plaine/d-rolls/map.json" "$tmp/glob/m.json"
+		printf '[1, 2, 3]\n' >"$tmp/glob/rolls.json"
+		set -- --rolls "$tmp/glob/rolls.json" "$tmp/glob/m.json" \
+		    "$tmp/glob/rolls.json" ;;
+	map)	set -- --secret "$k" "$k" ;;
+	esac
+	expect 64 "an operand that is the key ($how)" "$arbiter" -o \
+	    "$tmp/glob/r.json" "$@"
+	check "the key as an operand ($how): said" grep -q \
+	    "is the same file as the $([ $how = rolls ] && echo rolls ||
+	    echo secret)" "$tmp/err"
+	check "the key as an operand ($how): nothing of it shown" sh -c \
+	    "! grep -q '$key8' '$tmp/out' '$tmp/err' '$tmp/glob/r.json' 2>/dev/null"
+	check "the key as an operand ($how): no result" \
+	    test ! -e "$tmp/glob/r.json"
+	rm -f "$tmp/glob/orders/zz.json"
+done
+expect 64 "the key as an operand, the map missing" "$arbiter" --secret \
+    "$tmp/glob/umpire.key" nosuch.json "$tmp/glob/umpire.key"
+
+# With --for PLAYER, standard error holds PLAYER's problems only (issue
+# 26): another player's refused orders would be quoted to PLAYER.
+sed 's/"id": "\([^"]*\)"/"id": "SECRET-\1", "frobnicate": 1/' \
+    orders/blue.json >"$tmp/blue-hidden.json"
+sed 's/"id": "\([^"]*\)"/"id": "\1", "mine": 1/' \
+    orders/red.json >"$tmp/red-own.json"
+for mode in --check --strict; do
+	"$arbiter" $mode map.json "$tmp/red-own.json" \
+	    "$tmp/blue-hidden.json" >/dev/null 2>"$tmp/all.err"
+	st=$?
+	expect "$st" "--for red $mode" "$arbiter" --for red $mode map.json \
+	    "$tmp/red-own.json" "$tmp/blue-hidden.json"
+	check "--for red $mode: red's problems" grep -q \
+	    "red-own.json:.*unknown member \"mine\"" "$tmp/err"
+	check "--for red $mode: no word of blue's file" sh -c \
+	    "! grep -q 'blue-hidden\\|SECRET\\|frobnicate' '$tmp/err'"
+	check "--for red $mode: without --for, blue's are there" grep -q \
+	    'blue-hidden.json' "$tmp/all.err"
+	expect "$st" "--for blue $mode" "$arbiter" --for blue $mode map.json \
+	    "$tmp/red-own.json" "$tmp/blue-hidden.json"
+	check "--for blue $mode: blue's problems, not red's" sh -c \
+	    "grep -q 'blue-hidden.json:.*frobnicate' '$tmp/err' &&
+	    ! grep -q 'red-own\\|mine' '$tmp/err'"
+done
+
+# While the key is in memory the process cannot dump core (issue 26).
+# arbiter waits for its map on a pipe after reading the key: its core
+# size limit is 0 then; and, run as another user than root, its /proc
+# files belong to root (the kernel's sign of a process not dumpable).
+mkfifo "$tmp/wait" || exit 70
+# dumpable PREFIX...: starts arbiter with the key, waiting on the pipe;
+# prints its limits and the owner of its /proc entry.
+dumpable() {
+	exec 5<>"$tmp/wait"
+	"$@" "$arbiter" --secret "$fair/umpire.key" -o /dev/null - \
+	    <"$tmp/wait" >/dev/null 2>&1 5>&- &
+	pid=$!
+	tries=0
+	while [ $tries -lt 100 ] && ! grep -q '^Max core file size *0 *0 ' \
+	    "/proc/$pid/limits" 2>/dev/null; do
+		sleep 0.1
+		tries=$((tries + 1))
+	done
+	grep '^Max core file size' "/proc/$pid/limits" 2>/dev/null
+	stat -c 'owner %U' "/proc/$pid/status" 2>/dev/null
+	exec 5>&-
+	wait $pid
+}
+if [ -r /proc/self/limits ]; then
+	dumpable >"$tmp/dump"
+	check "with the key in memory, no core file" grep -q \
+	    '^Max core file size *0 *0 ' "$tmp/dump"
+	if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; then
+		dumpable setpriv --reuid=65534 --regid=65534 --clear-groups \
+		    >"$tmp/dump"
+		check "with the key in memory, not dumpable" grep -qx \
+		    'owner root' "$tmp/dump"
+	fi
+fi
 
 echo "error paths: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -118,7 +118,10 @@ rm -f "$d"/*
 
 # The injection library: SHIM_RENAME_FAIL makes renaming onto a name that
 # ends so fail with EIO, SHIM_NOMEM makes memory run out once an output is
-# open, SHIM_LOG records renames and directory syncs.
+# open, SHIM_LOG records renames and directory syncs, SHIM_MKSTEMP_FAIL
+# makes a temporary file whose name holds it fail with EACCES (a folder
+# that cannot be written to, even by root), SHIM_DIRSYNC_FAIL makes every
+# directory sync fail with EIO.
 cat >"$tmp/shim.c" <<'SHIM'
 #define _GNU_SOURCE
 #include <sys/stat.h>
@@ -206,13 +209,33 @@ rename(const char *from, const char *to)
 }
 
 int
+mkstemp(char *template)
+{
+	static int (*real)(char *);
+	const char *bad = getenv("SHIM_MKSTEMP_FAIL");
+
+	if (bad != NULL && strstr(template, bad) != NULL) {
+		errno = EACCES;
+		return -1;
+	}
+	if (real == NULL)
+		*(void **)&real = dlsym(RTLD_NEXT, "mkstemp");
+	return real(template);
+}
+
+int
 fsync(int fd)
 {
 	static int (*real)(int);
 	struct stat st;
 
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode))
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
 		note("sync directory\n");
+		if (getenv("SHIM_DIRSYNC_FAIL") != NULL) {
+			errno = EIO;
+			return -1;
+		}
+	}
 	if (real == NULL)
 		*(void **)&real = dlsym(RTLD_NEXT, "fsync");
 	return real(fd);
@@ -263,6 +286,200 @@ if [ -n "$shim" ]; then
 	check "out of memory message" grep -qx "arbiter: out of memory" "$tmp/err"
 	check "nothing left after running out of memory" test -z "$(ls "$d")"
 fi
+
+# Outputs spread over folders (issue 26): the umpire's layout puts the
+# result and the trace in one folder, the next map, the picture and the
+# players' mail in three others; it crashed once the outputs were in place
+# (a table of three folders overrun).  Each output's bytes are those of a
+# run that writes it alone.
+E=$tmp/E L=$tmp/L
+# tree ROOT: the folders of the layout, empty.
+tree() {
+	rm -rf "$1"
+	mkdir -p "$1/archive/t1" "$1/t2" "$1/t1" "$1/mail/t1"
+}
+# spread ROOT [COMMAND...]: the layout under ROOT, run under COMMAND.
+spread() {
+	root=$1
+	shift
+	"$@" "$arbiter" -o "$root/archive/t1/result.json" \
+	    -n "$root/t2/map.json" --svg "$root/t1/turn.svg" --for all \
+	    --outdir "$root/mail/t1" --trace-file "$root/archive/t1/trace.txt" \
+	    map.json orders/*.json
+}
+# strays ROOT: no NAME.XXXXXX file is left anywhere under ROOT.
+strays() {
+	test -z "$(find "$1" -name '*.??????' ! -name '*.json' 2>/dev/null)"
+}
+# aged ROOT: every file of the layout holds "old".
+aged() {
+	for f in archive/t1/result.json t2/map.json t1/turn.svg \
+	    archive/t1/trace.txt mail/t1/red.json mail/t1/red.txt \
+	    mail/t1/red.svg mail/t1/blue.json mail/t1/blue.txt \
+	    mail/t1/blue.svg; do
+		echo old >"$1/$f"
+	done
+}
+# unchanged ROOT: every file of the layout still holds "old", and there
+# is no other file.
+unchanged() {
+	test "$(find "$1" -type f | wc -l)" -eq 10 &&
+	    test -z "$(find "$1" -type f -exec grep -Lx old {} +)"
+}
+tree "$E"
+"$arbiter" -o "$E/archive/t1/result.json" map.json orders/*.json &&
+"$arbiter" -o /dev/null -n "$E/t2/map.json" map.json orders/*.json &&
+"$arbiter" -o /dev/null --svg "$E/t1/turn.svg" map.json orders/*.json &&
+"$arbiter" -o /dev/null --trace-file "$E/archive/t1/trace.txt" map.json \
+    orders/*.json &&
+"$arbiter" --for all --outdir "$E/mail/t1" --svg /dev/null map.json \
+    orders/*.json || exit 70
+tree "$L"
+expect 0 "outputs in four folders" spread "$L"
+check "four folders: every output as written alone" diff -r "$E" "$L"
+check "four folders: no temporary or backup left" strays "$L"
+aged "$L"
+expect 0 "outputs in four folders, over old files" spread "$L"
+check "over old files: every output as written alone" diff -r "$E" "$L"
+check "over old files: no temporary or backup left" strays "$L"
+# A folder that does not exist: 73, and nothing anywhere changed.
+aged "$L"
+rm -rf "$L/mail/t1"
+expect 73 "a missing folder among four" spread "$L"
+check "a missing folder: its name" grep -q \
+    "^arbiter: cannot create $L/mail/t1/red.json: No such file or directory" \
+    "$tmp/err"
+check "a missing folder: the others unchanged" test \
+    "$(find "$L" -type f -exec grep -Lx old {} +)" = ""
+check "a missing folder: no temporary left" strays "$L"
+check "a missing folder: not created" test ! -e "$L/mail/t1"
+# A target that is a folder: 73 before anything is renamed.
+tree "$L"
+aged "$L"
+rm "$L/t1/turn.svg"
+mkdir "$L/t1/turn.svg"
+expect 73 "a target that is a folder" spread "$L"
+check "a target that is a folder: the reason" grep -q \
+    "^arbiter: cannot [a-z]* $L/t1/turn.svg: Is a directory" "$tmp/err"
+check "a target that is a folder: the others unchanged" test \
+    "$(find "$L" -type f -exec grep -Lx old {} + | wc -l)" -eq 0
+check "a target that is a folder: no temporary or backup left" strays "$L"
+check "a target that is a folder: still one" test -d "$L/t1/turn.svg"
+# A full disk for one output: 73, the others unchanged.
+if [ -w /dev/full ]; then
+	tree "$L"
+	aged "$L"
+	expect 73 "the trace on a full device, among four folders" \
+	    "$arbiter" -o "$L/archive/t1/result.json" -n "$L/t2/map.json" \
+	    --svg "$L/t1/turn.svg" --for all --outdir "$L/mail/t1" \
+	    --trace-file /dev/full map.json orders/*.json
+	check "a full device: the reason" grep -q \
+	    "^arbiter: cannot write /dev/full: No space left on device" \
+	    "$tmp/err"
+	rm "$L/archive/t1/trace.txt"
+	check "a full device: the others unchanged" test \
+	    "$(find "$L" -type f -exec grep -Lx old {} + | wc -l)" -eq 0
+	check "a full device: no temporary or backup left" strays "$L"
+fi
+# A folder that may not be written to (as root, permissions do not stop
+# a write: the injection library below stands in).
+if [ "$(id -u)" -ne 0 ]; then
+	tree "$L"
+	aged "$L"
+	chmod 555 "$L/mail/t1"
+	expect 73 "an unwritable folder among four" spread "$L"
+	chmod 755 "$L/mail/t1"
+	check "an unwritable folder: the others unchanged" unchanged "$L"
+	check "an unwritable folder: no temporary left" strays "$L"
+fi
+if [ -n "$shim" ]; then
+	tree "$L"
+	expect 0 "four folders, each synced once" spread "$L" env \
+	    LD_PRELOAD="$shim" SHIM_LOG="$tmp/log"
+	check "ten renames, four directories" test \
+	    "$(sort "$tmp/log" 2>/dev/null | uniq -c | tr -s ' ' | tr '\n' ,)" \
+	    = " 10 rename, 4 sync directory,"
+	rm -f "$tmp/log"
+	tree "$L"
+	aged "$L"
+	expect 73 "an unwritable folder among four (injected)" spread "$L" \
+	    env LD_PRELOAD="$shim" SHIM_MKSTEMP_FAIL=/mail/t1/blue
+	check "an unwritable folder (injected): the reason" grep -q \
+	    "^arbiter: cannot create $L/mail/t1/blue.json: Permission denied" \
+	    "$tmp/err"
+	check "an unwritable folder (injected): the others unchanged" \
+	    unchanged "$L"
+	check "an unwritable folder (injected): no temporary left" strays "$L"
+	expect 73 "the last rename fails, four folders" spread "$L" env \
+	    LD_PRELOAD="$shim" SHIM_RENAME_FAIL=blue.svg
+	check "the last rename fails: all put back" unchanged "$L"
+	check "the last rename fails: no temporary or backup left" strays "$L"
+	expect 73 "syncing a folder fails, four folders" spread "$L" env \
+	    LD_PRELOAD="$shim" SHIM_DIRSYNC_FAIL=1
+	check "syncing fails: all put back" unchanged "$L"
+	check "syncing fails: no temporary or backup left" strays "$L"
+	tree "$L"
+	expect 73 "syncing a folder fails, new files" spread "$L" env \
+	    LD_PRELOAD="$shim" SHIM_DIRSYNC_FAIL=1
+	check "syncing fails, new files: none left" test \
+	    "$(find "$L" -type f | wc -l)" -eq 0
+	expect 70 "out of memory, four folders" spread "$L" env \
+	    LD_PRELOAD="$shim" SHIM_NOMEM=1
+	check "out of memory, four folders: nothing left" test \
+	    "$(find "$L" -type f | wc -l)" -eq 0
+fi
+# Every output option alone and together, into folders of their own and
+# into one, new targets and then the same targets again: the exit status
+# of arbiter(1), every output there, the second run the same bytes, and
+# no temporary or backup anywhere.
+cstatus=0
+"$arbiter" --check map.json orders/*.json >/dev/null 2>&1 || cstatus=$?
+n=0
+while IFS='|' read -r st opts; do
+	n=$((n + 1))
+	[ "$st" = C ] && st=$cstatus
+	rm -rf "$L"
+	mkdir -p "$L/a" "$L/b" "$L/c" "$L/d" "$L/e" "$L/f"
+	# shellcheck disable=SC2086
+	expect "$st" "options $n ($opts), new targets" sh -c \
+	    "cd '$L' && exec '$arbiter' $opts '$demo/map.json' '$demo'/orders/*.json"
+	files=$(cd "$L" && find . -type f | sort)
+	check "options $n ($opts): an output for each name" test \
+	    "$(echo "$opts" | tr ' ' '\n' | grep -c '/')" -le \
+	    "$(echo "$files" | grep -c .)"
+	check "options $n: no temporary left" strays "$L"
+	rm -rf "$tmp/first"
+	cp -R "$L" "$tmp/first"
+	expect "$st" "options $n ($opts), over its own outputs" sh -c \
+	    "cd '$L' && exec '$arbiter' $opts '$demo/map.json' '$demo'/orders/*.json"
+	check "options $n: the same bytes again" diff -r "$tmp/first" "$L"
+	check "options $n: no backup left" strays "$L"
+done <<'LIST'
+0|-o a/r.json
+0|-n b/n.json
+0|--next b/n.json
+0|--svg c/p.svg
+0|--svg-next d/q.svg
+0|--trace-file e/t.jsonl
+0|--text --trace-file e/t.txt
+0|-t -o a/r.json --trace-file a/t.jsonl
+0|--for red -o a/red.json
+0|--for red --text -o a/red.txt
+0|--for red -o a/red.json --svg c/red.svg --trace-file e/red.jsonl
+0|--for blue --text -o a/blue.txt --trace-file a/blue.txt.trace
+0|--for all --outdir f
+0|--for all --outdir f --svg c/p.svg
+0|--for all --outdir f -o a/r.json
+C|--check -o a/r.json
+C|--check --text -o a/r.txt
+C|--check --text -o a/r.txt --trace-file e/t.txt
+C|--check -o a/r.json --svg c/p.svg --trace-file d/t.jsonl --for all --outdir e
+0|-o a/r.json -n b/n.json --svg c/p.svg --svg-next d/q.svg --trace-file e/t.jsonl
+0|-o a/r.json -n b/n.json --svg c/p.svg --svg-next d/q.svg --trace-file e/t.jsonl --for all --outdir f
+0|-o a/r.json -n a/n.json --svg a/p.svg --svg-next a/q.svg --trace-file a/t.jsonl --for all --outdir a
+0|-t -o a/r.json -n b/n.json --svg c/p.svg --svg-next c/q.svg --text --trace-file d/t.txt --for all --outdir e
+0|--for red -o a/r.json -n b/n.json --svg c/p.svg --svg-next d/q.svg --text --trace-file e/t.txt
+LIST
 
 # A fatal signal while the outputs are written removes the temporaries.
 # The next map goes to one FIFO and the trace to another: once the test has

@@ -129,5 +129,144 @@ check "usage on standard error" grep -q '^usage: arbiter' "$tmp/err"
 expect 64 "--verify with an output" "$arbiter" --verify -o x.json good
 check "no x.json" test ! -e x.json
 
+# An archive is input, not instructions (issue 26).  A case's args may
+# hold only options that name no file outside the case and no key; any
+# other makes the case "not ok", not run: nothing is written outside the
+# case (or in it), nothing of a key is shown.
+mkdir victim
+echo 'deadbeefdeadbeefdeadbeefdeadbeefdeadbeefdeadbeefdeadbeefdeadbeef' \
+    >umpire.key
+echo '[6, 6, 6]' >outside.json
+n=0
+while IFS='|' read -r named args; do
+	n=$((n + 1))
+	rm -rf evil
+	cp -R good evil
+	echo '[1, 2, 3]' >evil/inner.json
+	ln -s ../outside.json evil/out.json
+	printf '%s\n' "$args" >evil/args
+	expect 1 "args $n: $args" timeout 60 "$arbiter" --verify evil
+	check "args $n ($args): not ok, naming $named" grep -q \
+	    "^not ok evil: args: $named" "$tmp/out"
+	check "args $n ($args): nothing written outside the case" \
+	    test -z "$(ls victim)"
+	check "args $n ($args): nothing written in the case" test \
+	    "$(ls evil | tr '\n' ' ')" = \
+	    "args expected.json expected.next.json inner.json map.json orders out.json "
+	check "args $n ($args): nothing of the key" sh -c \
+	    "! grep -qi 'deadbeef\\|seed' '$tmp/out' '$tmp/err'"
+done <<'LIST'
+--trace-file|--trace-file ../victim/rc.sh
+--trace-file|-t --trace-file=../victim/rc.sh
+--trace-f is not written in full|--trace-f ../victim/rc.sh
+-o|-o ../victim/o.json
+-o|-o../victim/o.json
+-o|-to../victim/o.json
+--output|--output ../victim/o.json
+-n|-n ../victim/n.json
+--next|--next=../victim/n.json
+--svg|--svg ../victim/p.svg
+--svg-next|--svg-next ../victim/q.svg
+--outdir|--for all --outdir ../victim
+--secret|--secret ../umpire.key
+--secret|--secret=../umpire.key
+--verify|--verify .
+--new-secret|--new-secret ../victim/k
+--max-input|--max-input 1k
+-h|-h
+--version|--version
+--frobnicate|--frobnicate
+"../victim/extra.json"|-t ../victim/extra.json
+"-"|-t -
+--|-t -- ../victim/x.json
+--rolls ../outside.json|--rolls ../outside.json
+--rolls /|--rolls /etc/hostname
+--rolls out.json|--rolls out.json
+--rolls|-t --rolls
+LIST
+# Options that stay in the case are run as before.
+for args in '-t --threads 1' '--threads=1 --trace' '-t --strict' \
+    '-t -r aeonis' '--trace --ruleset=aeonis'; do
+	rm -rf kind
+	cp -R good kind
+	printf '%s\n' "$args" >kind/args
+	expect 0 "allowed args: $args" "$arbiter" --verify kind
+	check "allowed args ($args): ok" grep -qx 'ok kind' "$tmp/out"
+done
+# --rolls with a file of the case: run (these rolls do not make the
+# demo's ruling, so it differs; what matters is that it ran).
+rm -rf kind
+cp -R good kind
+echo '[1, 2, 3]' >kind/inner.json
+echo '-t --rolls inner.json' >kind/args
+expect 1 "--rolls inside the case" "$arbiter" --verify kind
+check "--rolls inside the case: run" sh -c \
+    "! grep -q '^not ok kind: args' '$tmp/out'"
+
+# Inputs that are not regular files are refused at once (66), none
+# waits for a writer: a named pipe as the case's args, map, orders,
+# expected files or rolls, or a directory.
+for f in args map.json orders/red.json expected.json expected.err \
+    expected.next.json expected.status inner.json; do
+	rm -rf pipe
+	cp -R good pipe
+	rm -f "pipe/$f"
+	mkfifo "pipe/$f"
+	[ "$f" = inner.json ] && echo '-t --rolls inner.json' >pipe/args
+	expect 66 "a named pipe as $f" timeout 20 "$arbiter" --verify pipe
+	check "a named pipe as $f: named" grep -q \
+	    "^arbiter: cannot read pipe/$f: not a regular file" "$tmp/err"
+	check "a named pipe as $f: a line for the case" grep -q \
+	    '^not ok pipe: ' "$tmp/out"
+done
+rm -rf pipe
+cp -R good pipe
+rm pipe/map.json
+mkdir pipe/map.json
+expect 66 "a directory as map.json" timeout 20 "$arbiter" --verify pipe
+check "a directory as map.json: named" grep -q \
+    "^arbiter: cannot read pipe/map.json: not a regular file" "$tmp/err"
+# A map that is a link out of the case is not followed.
+rm -rf pipe
+cp -R good pipe
+mv pipe/map.json outside-map.json
+ln -s ../outside-map.json pipe/map.json
+expect 1 "map.json a link out of the case" "$arbiter" --verify pipe
+check "map.json a link out of the case: not run" grep -q \
+    '^not ok pipe: map.json leads out of the case' "$tmp/out"
+
+# Each case's line is out as soon as the case ends: a run killed part
+# way keeps the lines of the cases done.
+set --
+i=0
+while [ $i -lt 100 ]; do
+	set -- "$@" good
+	i=$((i + 1))
+done
+"$arbiter" --verify "$@" >flushed 2>/dev/null &
+pid=$!
+i=0
+while [ ! -s flushed ] && kill -0 $pid 2>/dev/null && [ $i -lt 600 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+alive=no
+kill -0 $pid 2>/dev/null && alive=yes
+kill -KILL $pid 2>/dev/null
+{ wait $pid; } 2>/dev/null
+check "--verify: a case's line while it still runs" test $alive = yes
+check "--verify killed: the lines so far kept" grep -qx 'ok good' flushed
+# A case after others that once hung (a named pipe): the lines before
+# are out, and it no longer hangs.
+rm -rf pipe
+cp -R good pipe
+rm pipe/expected.json
+mkfifo pipe/expected.json
+timeout -s KILL 20 "$arbiter" --verify good pipe good >flushed 2>/dev/null
+check "a pipe after a case: the case's line is out" \
+    test "$(head -n 1 flushed)" = "ok good"
+check "a pipe between cases: the cases after it run" \
+    test "$(sed -n 3p flushed)" = "ok good"
+
 echo "verify: $pass passed, $fail failed"
 [ $fail -eq 0 ]
