@@ -604,7 +604,7 @@ static void
 load_unit(struct arb_turn *t, struct ld *ld, int u, const struct jv *v)
 {
 	struct xconq	*x = X(t);
-	struct xunit	*xu = VPUSH(t, x->units);
+	struct xunit	 xv, *xu = &xv;	/* kept once whole (issue 26) */
 	struct xtype	*xt = &x->ut[t->units.v[u].type];
 	const struct jv	*l, *sv;
 	const char	*name;
@@ -613,6 +613,7 @@ load_unit(struct arb_turn *t, struct ld *ld, int u, const struct jv *v)
 	size_t		 i, n;
 	int		 m;
 
+	memset(&xv, 0, sizeof(xv));
 	if (ld_get(v, "acp") == NULL)
 		ld_fail(ld, "missing \"acp\": every unit needs its acp for the "
 		    "turn");
@@ -652,6 +653,7 @@ load_unit(struct arb_turn *t, struct ld *ld, int u, const struct jv *v)
 		}
 		ld_pop(ld);
 	}
+	*VPUSH(t, x->units) = xv;
 }
 
 /* The terrain type of a cell. */
@@ -674,32 +676,47 @@ mask_set(struct arb_turn *t, struct intmap *mask, int a, int b, int tt)
 }
 
 /* Across the whole map: cell terrains, borders and connections of the
- * right kinds. */
+ * right kinds.  Each problem is told and the checks go on (issue 26),
+ * with the nearest type of the kind wanted. */
 static void
 loaded(struct arb_turn *t, struct ld *ld, const struct jv *root)
 {
 	struct xconq	*x = X(t);
 	struct board	*b = &t->board;
+	const char	*kind[2][MAXTT + 1];
 	size_t		 i;
-	int		 tt, k;
+	int		 tt, k, n[2] = { 0, 0 };
 
 	(void)root;
+	for (k = 0; k < x->ntt; k++)
+		if (x->tk[k] == TK_BORDER || x->tk[k] == TK_CONN)
+			kind[x->tk[k] == TK_CONN][n[x->tk[k] == TK_CONN]++] =
+			    x->tt[k];
+	kind[0][n[0]] = kind[1][n[1]] = NULL;
 	for (i = 0; i < (size_t)b->ncells; i++)
 		if (cell_tt(t, (int)i) < 0) {
 			ld_push(ld, "board");
-			ld_fail(ld, "cell %s has terrain \"%s\", which is not a "
-			    "cell type of terrain-types", cell_name(t, (int)i),
+			ld_problem(ld, "cell %s has terrain \"%s\", which is "
+			    "not a cell type of terrain-types",
+			    cell_name(t, (int)i),
 			    b->terrains[b->cells[i].terrain]);
+			ld_pop(ld);
 		}
 	for (i = 0; i < b->sides.n; i++) {
-		tt = tt_find(t, b->sidefeats.v[b->sides.v[i].feature]);
+		const char *f = b->sidefeats.v[b->sides.v[i].feature];
+
+		tt = tt_find(t, f);
 		if (tt < 0 || x->tk[tt] != TK_BORDER) {
 			ld_push(ld, "hexsides");
 			ld_pushi(ld, i);
 			ld_push(ld, "feature");
-			ld_fail(ld, "\"%s\" is not a border type of "
-			    "terrain-types", b->sidefeats.v[
-			    b->sides.v[i].feature]);
+			ld->hint = ld_meant(ld, f, kind[0], NULL);
+			ld_problem(ld, "\"%.40s\" is not a border type of "
+			    "terrain-types", f);
+			ld_pop(ld);
+			ld_pop(ld);
+			ld_pop(ld);
+			continue;
 		}
 		mask_set(t, &x->borders, b->sides.v[i].a, b->sides.v[i].b, tt);
 	}
@@ -709,8 +726,14 @@ loaded(struct arb_turn *t, struct ld *ld, const struct jv *root)
 			ld_push(ld, "connections");
 			ld_pushi(ld, i);
 			ld_push(ld, "kind");
-			ld_fail(ld, "\"%s\" is not a connection type of "
-			    "terrain-types", b->conns.v[i].kind);
+			ld->hint = ld_meant(ld, b->conns.v[i].kind, kind[1],
+			    NULL);
+			ld_problem(ld, "\"%.40s\" is not a connection type "
+			    "of terrain-types", b->conns.v[i].kind);
+			ld_pop(ld);
+			ld_pop(ld);
+			ld_pop(ld);
+			continue;
 		}
 		for (k = 1; k < b->conns.v[i].ncells; k++)
 			mask_set(t, &x->conns, b->conns.v[i].cells[k - 1],
