@@ -84,7 +84,7 @@ elsewhere(struct ld *ld, const char *key)
 	struct arb_turn	*t = ld->owner;
 	char		 buf[128];
 
-	if (!rules_key_elsewhere(t->rs, key, buf, sizeof(buf)))
+	if (!registry_key_elsewhere(t->rs, key, buf, sizeof(buf)))
 		return NULL;
 	return t_printf(t, "\"%.40s\" is a key of %s maps, not %s", key,
 	    buf, t->rs->name);
@@ -117,7 +117,7 @@ map_note(struct ld *ld, const char *text)
 	pr->text = ld->hint != NULL ? t_printf(t, "%s (%s)", text,
 	    ld->hint) : t_strdup(t, text);
 	utf8_mend((char *)pr->text);
-	pr->msg = pr->text;
+	pr->msg = t_strdup(t, text);		/* without the hint */
 	ld->hint = NULL;
 	ld->hints = t->problems.n < MAPMAX;
 }
@@ -135,9 +135,11 @@ by_place(const void *a, const void *b)
 }
 
 /*
- * The map is refused: its problems in document order, and the first of
- * them as the error (format.h).  Nothing is allocated: it is called
- * after the load failed, the failure's own problem noted already.
+ * The map is refused (format.h): the error is its first problem found,
+ * as the reading that stopped at it told it before (its text without
+ * the hint); arb_turn_problem() gives them all, in document order.
+ * Nothing is allocated: it is called after the load failed, the
+ * failure's own problem noted already.
  */
 void
 load_map_refused(struct arb_turn *t)
@@ -148,17 +150,17 @@ load_map_refused(struct arb_turn *t)
 	if (e == NULL || e->code != ARB_EDATA || t->problems.n == 0 ||
 	    t->problems.v[0].file >= 0)
 		return;
-	qsort(t->problems.v, t->problems.n, sizeof(*t->problems.v),
-	    by_place);
 	pr = &t->problems.v[0];
 	e->line = pr->line;
 	e->column = pr->column;
 	snprintf(e->file, sizeof(e->file), "%s", t->mapfile);
-	snprintf(e->pointer, sizeof(e->pointer), "%s", pr->pointer);
-	snprintf(e->text, sizeof(e->text), "%s", pr->text);
+	ld_cut(e->pointer, sizeof(e->pointer), pr->pointer);
+	snprintf(e->text, sizeof(e->text), "%s", pr->msg);
 	utf8_mend(e->file);
 	utf8_mend(e->pointer);
 	utf8_mend(e->text);
+	qsort(t->problems.v, t->problems.n, sizeof(*t->problems.v),
+	    by_place);
 }
 
 static int
@@ -764,12 +766,14 @@ read_player_name(struct ld *ld, void *arg)
 	const char	*key = arg;
 	struct player	*pl;
 
+	/* A bad name is a problem, and still the player's, so that what
+	 * names the player says nothing more. */
 	if (key[0] == '\0')
-		ld_fail(ld, "empty player name");
+		ld_problem(ld, "empty player name");
 	/* The command line binds a file with "player=file". */
-	if (strpbrk(key, "=/") != NULL)
-		ld_fail(ld, "player name \"%.40s\" has \"%c\": a name cannot "
-		    "hold \"=\" or \"/\"", key, *strpbrk(key, "=/"));
+	else if (strpbrk(key, "=/") != NULL)
+		ld_problem(ld, "player name \"%.40s\" has \"%c\": a name "
+		    "cannot hold \"=\" or \"/\"", key, *strpbrk(key, "=/"));
 	if (t->players.n == MAXPLAYERS)
 		ld_fail(ld, "more than %d players", MAXPLAYERS);
 	pl = VPUSH(t, t->players);

@@ -115,6 +115,8 @@ void	 ld_push(struct ld *, const char *key);
 void	 ld_pushi(struct ld *, size_t index);
 void	 ld_pop(struct ld *);
 const char *ld_where(const struct ld *);	/* the pointer so far */
+/* A pointer copied into dst[size], cut with "..." when it does not fit. */
+void	 ld_cut(char *dst, size_t size, const char *pointer);
 void	 ld_fail(struct ld *, const char *, ...)
 	    __attribute__((noreturn, format(printf, 2, 3)));
 /* A problem after which the reading may go on: noted when ld->many (and

@@ -128,7 +128,7 @@ ld_where(const struct ld *ld)
  * boundary (never inside a UTF-8 sequence or a ~0/~1 escape) and ends in
  * "...", so a reader sees it was cut.
  */
-static void
+void
 ld_cut(char *dst, size_t size, const char *p)
 {
 	size_t	 n = strlen(p);

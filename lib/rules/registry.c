@@ -83,7 +83,7 @@ has_key(const struct ruleset *rs, const char *key)
 }
 
 bool
-rules_key_elsewhere(const struct ruleset *rs, const char *key, char *buf,
+registry_key_elsewhere(const struct ruleset *rs, const char *key, char *buf,
     size_t size)
 {
 	const struct ruleset *has[sizeof(registry) / sizeof(registry[0])];
