@@ -501,6 +501,26 @@ load_types(struct arb_turn *t, struct ld *ld, const struct jv *v)
 	ld_pop(ld);
 }
 
+/* Suggestions look at this many unit types at most. */
+#define MAXTYPES_HINT	256
+
+/* "did you mean" the one of names[0 .. n-1] nearest typed, or NULL. */
+static const char *
+meant(struct arb_turn *t, struct ld *ld, const char *typed,
+    const char *const *names, int n)
+{
+	struct suggest	 sg;
+	int		 i;
+
+	if (!ld->hints)
+		return NULL;
+	suggest_start(&sg, typed);
+	for (i = 0; i < n; i++)
+		suggest_offer(&sg, names[i]);
+	return sg.best == NULL ? NULL : t_printf(t, "did you mean "
+	    "\"%.40s\"?", sg.best);
+}
+
 static void
 load_tables(struct arb_turn *t, struct ld *ld, const struct jv *v)
 {
@@ -521,8 +541,18 @@ load_tables(struct arb_turn *t, struct ld *ld, const struct jv *v)
 			if (strcmp(tdefs[k].name, rn) == 0)
 				break;
 		ld_push(ld, rn);
-		if (k == NTAB)
-			ld_fail(ld, "unknown table \"%s\"", rn);
+		/* A name not known is told, and the rest read (issue 26). */
+		if (k == NTAB) {
+			const char	*names[NTAB + 1];
+
+			for (k = 0; k < NTAB; k++)
+				names[k] = tdefs[k].name;
+			names[NTAB] = NULL;
+			ld->hint = ld_meant(ld, rn, names, NULL);
+			ld_problem(ld, "unknown table \"%.40s\"", rn);
+			ld_pop(ld);
+			continue;
+		}
 		if (!ld_is_object(tv))
 			ld_fail(ld, "bad table: expected an object of unit "
 			    "types");
@@ -531,8 +561,21 @@ load_tables(struct arb_turn *t, struct ld *ld, const struct jv *v)
 			const struct utype *ty = type_find(t, cn);
 
 			ld_push(ld, cn);
-			if (ty == NULL)
-				ld_fail(ld, "unknown unit type \"%s\"", cn);
+			if (ty == NULL) {
+				const char *names[MAXTYPES_HINT];
+				int	 n = 0;
+
+				while (n < MAXTYPES_HINT &&
+				    (size_t)n < t->types.n) {
+					names[n] = t->types.v[n].name;
+					n++;
+				}
+				ld->hint = meant(t, ld, cn, names, n);
+				ld_problem(ld, "unknown unit type \"%.40s\"",
+				    cn);
+				ld_pop(ld);
+				continue;
+			}
 			r = (int)(ty - t->types.v);
 			if (!ld_is_object(rv))
 				ld_fail(ld, "bad row: expected an object");
@@ -549,10 +592,16 @@ load_tables(struct arb_turn *t, struct ld *ld, const struct jv *v)
 					c = (int)(t2 - t->types.v);
 				if (c < 0) {
 					ld_push(ld, rn);
-					ld_fail(ld, "unknown %s \"%s\"",
+					ld->hint = tdefs[k].shape == UT ?
+					    meant(t, ld, rn, x->tt, x->ntt) :
+					    tdefs[k].shape == UM ? meant(t, ld,
+					    rn, x->mat, x->nmat) : NULL;
+					ld_problem(ld, "unknown %s \"%.40s\"",
 					    tdefs[k].shape == UT ?
 					    "terrain type" : tdefs[k].shape ==
 					    UM ? "material" : "unit type", rn);
+					ld_pop(ld);
+					continue;
 				}
 				tab_put(t, &x->tab[k], r, c, tdefs[k].boolean ?
 				    ld_bool(ld, rv, rn, true) : (int)ld_int(ld,
