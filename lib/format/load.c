@@ -472,9 +472,9 @@ read_row(struct ld *ld, void *arg)
 {
 	struct arb_turn	*t = ld->owner;
 	struct board	*b = &t->board;
-	const char	*s = ld_namev(ld, ((const void *const *)arg)[0], "row",
-	    "a string");
-	int		 i = *(const int *)((const void *const *)arg)[1], x;
+	const void *const *a = arg;
+	const char	*s = ld_namev(ld, a[0], "row", "a string");
+	int		 i = *(const int *)a[1], x;
 
 	if (strlen(s) != (size_t)b->cols)
 		ld_fail(ld, "row of %zu cells, the board has %d columns",

@@ -653,7 +653,7 @@ static void
 load_unit(struct arb_turn *t, struct ld *ld, int u, const struct jv *v)
 {
 	struct xconq	*x = X(t);
-	struct xunit	 xv, *xu = &xv;	/* kept once whole (issue 26) */
+	struct xunit	 xv, *xu = &xv;	/* kept once whole */
 	struct xtype	*xt = &x->ut[t->units.v[u].type];
 	const struct jv	*l, *sv;
 	const char	*name;
