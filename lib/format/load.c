@@ -90,6 +90,17 @@ elsewhere(struct ld *ld, const char *key)
 	    buf, t->rs->name);
 }
 
+/* The keys of the map, a cell, a player or a unit, the objects where a
+ * rule system names its own keys: one of another's is said so. */
+static void
+map_keys_of(struct ld *ld, const struct jv *obj, const char *const *a,
+    const char *const *b)
+{
+	ld->elsewhere = elsewhere;
+	ld_keys(ld, obj, a, b);
+	ld->elsewhere = NULL;
+}
+
 /*
  * Records a problem of the map, at ld's pointer, with ld's hint (then
  * reset): the JSON layer's note() while the map is read.  Its order is
@@ -586,7 +597,7 @@ read_cell(struct ld *ld, void *arg)
 	}
 	c = &t->board.cells[idx];
 	ld_need_object(ld, val);
-	ld_keys(ld, val, cell_keys, xkeys);
+	map_keys_of(ld, val, cell_keys, xkeys);
 	for (k = 0; xkeys[k] != NULL; k++)
 		t->board.cx[k][idx] = (int)ld_int(ld, val, xkeys[k],
 		    x[k].dflt, x[k].min, INT_MAX);
@@ -795,7 +806,7 @@ read_player(struct ld *ld, void *arg)
 	size_t		 i;
 
 	ld_need_object(ld, val);
-	ld_keys(ld, val, player_keys, res);
+	map_keys_of(ld, val, player_keys, res);
 	for (k = 0; res != NULL && res[k] != NULL; k++)
 		pl->res0[k] = pl->res[k] = ld_int(ld, val, res[k], 0, 0,
 		    INT_MAX);
@@ -950,7 +961,7 @@ read_unit(struct ld *ld, void *arg)
 	int		 k, m;
 
 	v = ld_need_object(ld, v);
-	ld_keys(ld, v, t->board.kind == BOARD_TABLE ? tunit_keys :
+	map_keys_of(ld, v, t->board.kind == BOARD_TABLE ? tunit_keys :
 	    unit_keys, uk->x);
 	u->id = ld_str(ld, v, "id", NULL);
 	if (strmap_get(&t->unit_ids, u->id) >= 0) {
@@ -1114,7 +1125,6 @@ load_map(struct arb_turn *t, struct ld *ld)
 	ld->note = map_note;
 	ld->many = true;
 	ld->hints = true;
-	ld->elsewhere = elsewhere;
 	root = parse(t, ld);
 	v = ld_need(ld, root, "arbiter");
 	ld_push(ld, "arbiter");
@@ -1127,7 +1137,7 @@ load_map(struct arb_turn *t, struct ld *ld)
 		ld->hint = ld_meant(ld, name, rules_names(), NULL);
 		ld_fail(ld, "unknown ruleset \"%.40s\"", name);
 	}
-	ld_keys(ld, root, map_keys, t->rs->map_keys);
+	map_keys_of(ld, root, map_keys, t->rs->map_keys);
 	t->number = 1;
 	ld_try(ld, read_turn, (void *)root);
 	if (!t->seed_set) {
