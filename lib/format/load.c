@@ -553,7 +553,12 @@ load_board(struct arb_turn *t, struct ld *ld, const struct jv *bv)
 			ld_push(ld, key);
 			arg[0] = key;
 			arg[1] = val;
-			ld_try(ld, read_legend, arg);
+			/* A character whose terrain is unknown stands for
+			 * the default: its rows say nothing more. */
+			if (!ld_try(ld, read_legend, arg) && strlen(key) == 1 &&
+			    key[0] >= 33 && key[0] <= 126)
+				b->legend[(int)key[0]] =
+				    b->terrains[b->default_terrain];
 			ld_pop(ld);
 		}
 		ld_pop(ld);
