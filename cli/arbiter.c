@@ -154,6 +154,20 @@ report(const struct arb_error *e)
 	return EXIT_INTERNAL;
 }
 
+/* A map refused: each of its problems (the first is e), or e alone. */
+static int
+report_map(struct arb_turn *t, const struct arb_error *e)
+{
+	struct arb_error pe;
+	size_t		 k;
+
+	if (e->code != ARB_EDATA || arb_turn_problem(t, 0, &pe) != 0)
+		return report(e);
+	for (k = 0; arb_turn_problem(t, k, &pe) == 0; k++)
+		report(&pe);
+	return EXIT_DATA;
+}
+
 /*
  * Inputs larger than this are refused unless --max-input says otherwise.
  * The benchmark's turns (a map of 1000 x 1000 hexes, 100000 orders) are
@@ -2610,7 +2624,7 @@ reach_query(struct arb_turn *t, int argc, char **argv, const char *unit,
 	    argv[0], text, len, &e);
 	free(text);
 	if (rc != 0)
-		return report(&e);
+		return report_map(t, &e);
 	if (!arb_turn_walks(t)) {
 		fprintf(stderr, "%s: %s: %s moves on an open table, not from "
 		    "cell to cell: --reach has nothing to list\n", progname,
@@ -3076,7 +3090,7 @@ run(int argc, char **argv, struct arb_turn *t)
 	    "<stdin>" : argv[0], text, len, ahead, (size_t)nahead, &e);
 	free(text);
 	if (rc != 0) {
-		rc = report(&e);
+		rc = report_map(t, &e);
 		goto out;
 	}
 	/* The key on a map with a plain seed: fair from the next turn. */

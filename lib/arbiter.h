@@ -79,7 +79,10 @@ void		 arb_turn_free(struct arb_turn *t);
  * Loads the map from text (len bytes, which need not end in NUL).  name is
  * used in messages.  The text is read during the call only: nothing of it
  * is kept, and the caller may free it on return.
- * Returns 0, or -1 with e filled (file, line:column, pointer, text).
+ * Returns 0, or -1 with e filled (file, line:column, pointer, text).  A
+ * map with problems is read to its end and refused: e is the first
+ * problem found (its text without a suggestion), and arb_turn_problem()
+ * then gives every one of them.
  */
 int		 arb_turn_load_map(struct arb_turn *t, const char *name,
 		    const char *text, size_t len, struct arb_error *e);
@@ -218,7 +221,11 @@ int		 arb_turn_refused(const struct arb_turn *t, int *files);
  * they come): fills e as an error is filled (ARB_EDATA, file,
  * line:column, pointer, text) and returns 0, or returns -1 past the last
  * (or when memory runs out).  Each refused order and each refused file
- * has at least one.
+ * has at least one.  After arb_turn_load_map() failed with ARB_EDATA:
+ * the map's problems instead, in the order they stand in the text, each
+ * with its suggestion; at most 50, then, when there were more, one with
+ * line 0 and no pointer, "and N more problems".  None (-1 at once) when
+ * the map failed for its syntax, or for something else than its data.
  */
 int		 arb_turn_problem(struct arb_turn *t, size_t i,
 		    struct arb_error *e);

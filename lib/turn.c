@@ -362,7 +362,7 @@ arb_turn_load_map_ahead(struct arb_turn *t, const char *name,
 	jmp_buf		 jb;
 	struct ld	*ld = &t->reader;
 
-	GUARD(t, e, ahead_end(t); emit_release(t));
+	GUARD(t, e, ahead_end(t); emit_release(t); load_map_refused(t));
 	if (t->rs != NULL || t->helper != NULL)
 		t_fail(t, ARB_EINTERNAL, "the map is loaded already");
 	ld_start(ld, &t->mem, e, name, text, len);
@@ -1111,6 +1111,33 @@ by_problem(const void *a, const void *b)
 	    (*(const int *)a < *(const int *)b);
 }
 
+/* Problem i of a map that was refused, sorted already (load.c); after
+ * the last kept, how many more there were. */
+static int
+map_problem(struct arb_turn *t, size_t i, struct arb_error *e)
+{
+	const struct problem *pr;
+
+	if (i > t->problems.n || (i == t->problems.n && t->mapmore == 0))
+		return -1;
+	e->code = ARB_EDATA;
+	snprintf(e->file, sizeof(e->file), "%s", t->mapfile);
+	utf8_mend(e->file);
+	if (i == t->problems.n) {
+		snprintf(e->text, sizeof(e->text), "and %d more problem%s",
+		    t->mapmore, t->mapmore == 1 ? "" : "s");
+		return 0;
+	}
+	pr = &t->problems.v[i];
+	e->line = pr->line;
+	e->column = pr->column;
+	snprintf(e->pointer, sizeof(e->pointer), "%s", pr->pointer);
+	snprintf(e->text, sizeof(e->text), "%s", pr->text);
+	utf8_mend(e->pointer);
+	utf8_mend(e->text);
+	return 0;
+}
+
 int
 arb_turn_problem(struct arb_turn *t, size_t i, struct arb_error *e)
 {
@@ -1118,6 +1145,8 @@ arb_turn_problem(struct arb_turn *t, size_t i, struct arb_error *e)
 	size_t	 k;
 
 	memset(e, 0, sizeof(*e));
+	if (t->problems.n > 0 && t->problems.v[0].file < 0)
+		return map_problem(t, i, e);
 	if (i >= t->problems.n)
 		return -1;
 	if (t->nsorted != t->problems.n) {

@@ -12,6 +12,7 @@
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "arbiter.h"
@@ -124,6 +125,31 @@ static const char table[] =
     "   \"codex\": {\"forward\": 1, \"back\": 2, \"left\": 2, \"right\": "
     "2},\n   \"figures\": [{\"icons\": 2}]}]}\n";
 
+/* A map refused (issue 26): its problems in document order, at most 50
+ * and one that counts the rest, each about the map. */
+static void
+map_problems(struct arb_turn *t, const struct arb_error *e)
+{
+	struct arb_error p;
+	size_t		 k;
+	int		 line = 0, col = 0;
+
+	for (k = 0; arb_turn_problem(t, k, &p) == 0; k++) {
+		if (e->code != ARB_EDATA || p.code != ARB_EDATA || k > 50 ||
+		    strcmp(p.file, "fuzz") != 0)
+			abort();
+		if (p.line == 0) {	/* "and N more": the last, after 50 */
+			if (k != 50 || arb_turn_problem(t, k + 1, &p) == 0)
+				abort();
+			break;
+		}
+		if (p.line < line || (p.line == line && p.column < col))
+			abort();
+		line = p.line;
+		col = p.column;
+	}
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -137,8 +163,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	if (data[0] % 2 == 0) {
 		if (arb_turn_load_map(t, "fuzz", (const char *)data + 1,
-		    size - 1, &e) != 0)
+		    size - 1, &e) != 0) {
+			map_problems(t, &e);
 			goto out;
+		}
 	} else if (data[0] % 4 == 3) {
 		if (arb_turn_load_map(t, "graph", graph, strlen(graph),
 		    &e) != 0 || arb_turn_load_orders(t, "fuzz", NULL,

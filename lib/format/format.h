@@ -13,6 +13,8 @@
 #include "rules/rules.h"
 
 void	 load_map(struct arb_turn *, struct ld *);
+/* After load_map() failed: its problems sorted, the first the error. */
+void	 load_map_refused(struct arb_turn *);
 void	 load_orders(struct arb_turn *, struct ld *, const char *player);
 void	 load_rolls(struct arb_turn *, struct ld *);	/* --rolls */
 int	 file_cmp(const struct arb_turn *, int a, int b);	/* files */

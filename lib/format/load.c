@@ -53,6 +53,127 @@ static const char *const tunit_keys[] = {	/* on a table */
 	"id", "player", "type", "pose", NULL
 };
 
+/*
+ * The map's problems (issue 26): the first MAPMAX are recorded, located
+ * and given suggestions; the rest only counted.
+ */
+#define MAPMAX	50
+
+/* "did you mean" the one of names[0 .. n-1] nearest typed, or NULL. */
+static const char *
+meant(struct ld *ld, const char *typed, const char *const *names, int n)
+{
+	struct suggest	 sg;
+	int		 i;
+
+	if (!ld->hints)
+		return NULL;
+	suggest_start(&sg, typed);
+	for (i = 0; i < n; i++)
+		suggest_offer(&sg, names[i]);
+	if (sg.best == NULL)
+		return NULL;
+	return t_printf((struct arb_turn *)ld->owner, "did you mean \"%.40s\"?",
+	    sg.best);
+}
+
+/* A key near none of the lists: which other rule system has it. */
+static const char *
+elsewhere(struct ld *ld, const char *key)
+{
+	struct arb_turn	*t = ld->owner;
+	char		 buf[128];
+
+	if (!registry_key_elsewhere(t->rs, key, buf, sizeof(buf)))
+		return NULL;
+	return t_printf(t, "\"%.40s\" is a key of %s maps, not %s", key,
+	    buf, t->rs->name);
+}
+
+/* The keys of the map, a cell, a player or a unit, the objects where a
+ * rule system names its own keys: one of another's is said so. */
+static void
+map_keys_of(struct ld *ld, const struct jv *obj, const char *const *a,
+    const char *const *b)
+{
+	ld->elsewhere = elsewhere;
+	ld_keys(ld, obj, a, b);
+	ld->elsewhere = NULL;
+}
+
+/*
+ * Records a problem of the map, at ld's pointer, with ld's hint (then
+ * reset): the JSON layer's note() while the map is read.  Its order is
+ * the order it was found in, for arb_turn_problem()'s sort.
+ */
+static void
+map_note(struct ld *ld, const char *text)
+{
+	struct arb_turn	*t = ld->owner;
+	struct problem	*pr;
+
+	if (t->problems.n >= MAPMAX) {
+		t->mapmore++;
+		ld->hint = NULL;
+		ld->hints = false;
+		return;
+	}
+	pr = VPUSH(t, t->problems);
+	pr->file = -1;
+	pr->order = (int)t->problems.n - 1;
+	pr->reason = R_BAD_FILE;
+	pr->line = pr->column = 1;
+	pr->pointer = t_strdup(t, ld_where(ld));
+	ld_locate(ld, pr->pointer, &pr->line, &pr->column);
+	pr->text = ld->hint != NULL ? t_printf(t, "%s (%s)", text,
+	    ld->hint) : t_strdup(t, text);
+	utf8_mend((char *)pr->text);
+	pr->msg = t_strdup(t, text);		/* without the hint */
+	ld->hint = NULL;
+	ld->hints = t->problems.n < MAPMAX;
+}
+
+static int
+by_place(const void *a, const void *b)
+{
+	const struct problem *x = a, *y = b;
+
+	if (x->line != y->line)
+		return (x->line > y->line) - (x->line < y->line);
+	if (x->column != y->column)
+		return (x->column > y->column) - (x->column < y->column);
+	return (x->order > y->order) - (x->order < y->order);
+}
+
+/*
+ * The map is refused (format.h): the error is its first problem found,
+ * as the reading that stopped at it told it before (its text without
+ * the hint); arb_turn_problem() gives them all, in document order.
+ * Nothing is allocated: it is called after the load failed, the
+ * failure's own problem noted already.
+ */
+void
+load_map_refused(struct arb_turn *t)
+{
+	struct arb_error *e = t->mem.err;
+	const struct problem *pr;
+
+	if (e == NULL || e->code != ARB_EDATA || t->problems.n == 0 ||
+	    t->problems.v[0].file >= 0)
+		return;
+	pr = &t->problems.v[0];
+	e->line = pr->line;
+	e->column = pr->column;
+	snprintf(e->file, sizeof(e->file), "%s", t->mapfile);
+	ld_cut(e->pointer, sizeof(e->pointer), pr->pointer);
+	snprintf(e->text, sizeof(e->text), "%s", pr->msg);
+	utf8_mend(e->file);
+	utf8_mend(e->pointer);
+	utf8_mend(e->text);
+	qsort(t->problems.v, t->problems.n, sizeof(*t->problems.v),
+	    by_place);
+}
+
 static int
 terrain_v(struct ld *ld, const struct jv *v)
 {
@@ -63,6 +184,7 @@ terrain_v(struct ld *ld, const struct jv *v)
 	for (i = 0; i < b->nterrains; i++)
 		if (strcmp(b->terrains[i], name) == 0)
 			return i;
+	ld->hint = meant(ld, name, b->terrains, b->nterrains);
 	ld_fail(ld, "unknown terrain \"%.40s\"", name);
 }
 
@@ -206,12 +328,14 @@ load_graph(struct arb_turn *t, struct ld *ld, const struct jv *bv)
 }
 
 /* A table: its size, and its terrain pieces as convex polygons. */
+static void	 read_piece(struct ld *, void *);
+
 static void
 load_table(struct arb_turn *t, struct ld *ld, const struct jv *bv)
 {
 	struct board	*b = &t->board;
-	const struct jv	*l, *v, *poly;
-	size_t		 i, k;
+	const struct jv	*l;
+	size_t		 i;
 
 	ld_need(ld, bv, "width");
 	ld_need(ld, bv, "height");
@@ -221,48 +345,64 @@ load_table(struct arb_turn *t, struct ld *ld, const struct jv *bv)
 		return;
 	ld_push(ld, "pieces");
 	for (i = 0; i < ld_len(ld, l); i++) {
-		static const char *const keys[] = { "id", "polygon", NULL };
-		struct piece	*pc = VPUSH(t, b->pieces);
-
 		ld_pushi(ld, i);
-		v = ld_need_object(ld, ld_at(l, i));
-		ld_keys(ld, v, keys, NULL);
-		pc->id = ld_str(ld, v, "id", NULL);
-		if (strmap_get(&b->piece_ids, pc->id) >= 0) {
-			ld_push(ld, "id");
-			ld_fail(ld, "duplicate piece id \"%.40s\"", pc->id);
+		if (!ld_try(ld, read_piece, (void *)ld_at(l, i))) {
+			b->pieces.n--;		/* left out */
+			t->mapdrop = true;
 		}
-		strmap_put(&t->mem, &b->piece_ids, pc->id, (int)i);
-		poly = ld_need(ld, v, "polygon");
-		ld_push(ld, "polygon");
-		pc->n = (int)ld_len(ld, poly);
-		if (pc->n < 3 || pc->n > GEOM_MAXPTS)
-			ld_fail(ld, "a polygon of %d corners: expected 3 to "
-			    "%d", pc->n, GEOM_MAXPTS);
-		pc->p = t_alloc(t, (size_t)pc->n * sizeof(*pc->p));
-		for (k = 0; k < (size_t)pc->n; k++) {
-			const struct jv *c = ld_at(poly, k);
-
-			ld_pushi(ld, k);
-			if (ld_len(ld, c) != 2)
-				ld_fail(ld, "a corner is [x, y], not %zu "
-				    "numbers", ld_len(ld, c));
-			ld_pushi(ld, 0);
-			pc->p[k].x = ld_realv(ld, ld_at(c, 0), "x", -1e6, 1e6);
-			ld_pop(ld);
-			ld_pushi(ld, 1);
-			pc->p[k].y = ld_realv(ld, ld_at(c, 1), "y", -1e6, 1e6);
-			ld_pop(ld);
-			ld_pop(ld);
-		}
-		if (geom_convex(pc->p, pc->n) < 0)
-			ld_fail(ld, "not a convex polygon (corners in order, "
-			    "no three in a line; split a concave piece into "
-			    "convex ones)");
-		ld_pop(ld);
 		ld_pop(ld);
 	}
 	ld_pop(ld);
+}
+
+/* A piece of the table, under its own recovery point; its id is taken
+ * once it is whole. */
+static void
+read_piece(struct ld *ld, void *arg)
+{
+	static const char *const keys[] = { "id", "polygon", NULL };
+	struct arb_turn	*t = ld->owner;
+	struct board	*b = &t->board;
+	struct piece	*pc = VPUSH(t, b->pieces);
+	const struct jv	*v, *poly;
+	size_t		 k;
+
+	v = ld_need_object(ld, arg);
+	ld_keys(ld, v, keys, NULL);
+	pc->id = ld_str(ld, v, "id", NULL);
+	if (strmap_get(&b->piece_ids, pc->id) >= 0) {
+		ld_push(ld, "id");
+		ld_fail(ld, "duplicate piece id \"%.40s\"", pc->id);
+	}
+	poly = ld_need(ld, v, "polygon");
+	ld_push(ld, "polygon");
+	pc->n = (int)ld_len(ld, poly);
+	if (pc->n < 3 || pc->n > GEOM_MAXPTS)
+		ld_fail(ld, "a polygon of %d corners: expected 3 to "
+		    "%d", pc->n, GEOM_MAXPTS);
+	pc->p = t_alloc(t, (size_t)pc->n * sizeof(*pc->p));
+	for (k = 0; k < (size_t)pc->n; k++) {
+		const struct jv *c = ld_at(poly, k);
+
+		ld_pushi(ld, k);
+		if (ld_len(ld, c) != 2)
+			ld_fail(ld, "a corner is [x, y], not %zu "
+			    "numbers", ld_len(ld, c));
+		ld_pushi(ld, 0);
+		pc->p[k].x = ld_realv(ld, ld_at(c, 0), "x", -1e6, 1e6);
+		ld_pop(ld);
+		ld_pushi(ld, 1);
+		pc->p[k].y = ld_realv(ld, ld_at(c, 1), "y", -1e6, 1e6);
+		ld_pop(ld);
+		ld_pop(ld);
+	}
+	if (geom_convex(pc->p, pc->n) < 0)
+		ld_fail(ld, "not a convex polygon (corners in order, "
+		    "no three in a line; split a concave piece into "
+		    "convex ones)");
+	ld_pop(ld);
+	strmap_put(&t->mem, &b->piece_ids, pc->id,
+	    (int)b->pieces.n - 1);
 }
 
 /* The board's shape: what rule systems need to name cells. */
@@ -323,6 +463,53 @@ load_shape(struct arb_turn *t, struct ld *ld, const struct jv *bv)
 	ld_pop(ld);
 }
 
+/* One legend entry: a character for a terrain. */
+static void
+read_legend(struct ld *ld, void *arg)
+{
+	struct board	*b = &((struct arb_turn *)ld->owner)->board;
+	const char	*key = ((const char *const *)arg)[0];
+	const struct jv	*val = ((const void *const *)arg)[1];
+
+	if (strlen(key) != 1 || key[0] < 33 || key[0] > 126)
+		ld_fail(ld, "bad legend key \"%.40s\": expected one printable "
+		    "ASCII character", key);
+	b->legend[(int)key[0]] = b->terrains[terrain_v(ld, val)];
+}
+
+/* One row of terrain characters. */
+static void
+read_row(struct ld *ld, void *arg)
+{
+	struct arb_turn	*t = ld->owner;
+	struct board	*b = &t->board;
+	const void *const *a = arg;
+	const char	*s = ld_namev(ld, a[0], "row", "a string");
+	int		 i = *(const int *)a[1], x;
+
+	if (strlen(s) != (size_t)b->cols)
+		ld_fail(ld, "row of %zu cells, the board has %d columns",
+		    strlen(s), b->cols);
+	for (x = 0; x < b->cols; x++) {
+		unsigned char ch = (unsigned char)s[x];
+
+		if (ch >= 128 || b->legend[ch] == NULL)
+			ld_fail(ld, "column %d: '%c' is not in the legend",
+			    x + 1, ch >= 33 && ch < 127 ? ch : '?');
+	}
+	for (x = 0; x < b->cols; x++)
+		b->cells[i * b->cols + x].terrain = (uint8_t)board_terrain(t,
+		    b->legend[(unsigned char)s[x]]);
+}
+
+static void
+read_default(struct ld *ld, void *arg)
+{
+	struct board	*b = &((struct arb_turn *)ld->owner)->board;
+
+	b->default_terrain = terrain_v(ld, arg);
+}
+
 /* The board's terrain, once the rule system has named its terrains. */
 static void
 load_board(struct arb_turn *t, struct ld *ld, const struct jv *bv)
@@ -332,19 +519,19 @@ load_board(struct arb_turn *t, struct ld *ld, const struct jv *bv)
 	const struct jv	*rows, *legend;
 	const char	*key;
 	const struct jv	*val;
+	const void	*arg[2];
 	void		*it;
 	int		 i, c, dflt;
 
 	if (b->kind == BOARD_TABLE)
 		return;
 	ld_push(ld, "board");
-	dflt = b->default_terrain;
 	if (ld_get(bv, "default") != NULL) {
 		ld_push(ld, "default");
-		dflt = terrain_v(ld, ld_get(bv, "default"));
+		ld_try(ld, read_default, (void *)ld_get(bv, "default"));
 		ld_pop(ld);
 	}
-	b->default_terrain = dflt;
+	dflt = b->default_terrain;
 	b->cells = t_alloc(t, (size_t)b->ncells * sizeof(*b->cells));
 	for (c = 0; c < b->ncells; c++) {
 		b->cells[c].terrain = (uint8_t)dflt;
@@ -364,12 +551,14 @@ load_board(struct arb_turn *t, struct ld *ld, const struct jv *bv)
 		it = ld_iter(legend);
 		while (ld_next(legend, &it, &key, &val)) {
 			ld_push(ld, key);
-			if (strlen(key) != 1 || key[0] < 33 || key[0] > 126)
-				ld_fail(ld, "bad legend key \"%.40s\": "
-				    "expected one printable ASCII character",
-				    key);
-			b->legend[(int)key[0]] =
-			    b->terrains[terrain_v(ld, val)];
+			arg[0] = key;
+			arg[1] = val;
+			/* A character whose terrain is unknown stands for
+			 * the default: its rows say nothing more. */
+			if (!ld_try(ld, read_legend, arg) && strlen(key) == 1 &&
+			    key[0] >= 33 && key[0] <= 126)
+				b->legend[(int)key[0]] =
+				    b->terrains[b->default_terrain];
 			ld_pop(ld);
 		}
 		ld_pop(ld);
@@ -382,25 +571,10 @@ load_board(struct arb_turn *t, struct ld *ld, const struct jv *bv)
 			ld_fail(ld, "%zu terrain rows, the board has %d",
 			    ld_len(ld, rows), b->rows);
 		for (i = 0; i < b->rows; i++) {
-			const char	*s;
-			int		 x;
-
 			ld_pushi(ld, (size_t)i);
-			val = ld_at(rows, (size_t)i);
-			s = ld_namev(ld, val, "row", "a string");
-			if (strlen(s) != (size_t)b->cols)
-				ld_fail(ld, "row of %zu cells, the board has "
-				    "%d columns", strlen(s), b->cols);
-			for (x = 0; x < b->cols; x++) {
-				unsigned char ch = (unsigned char)s[x];
-
-				if (ch >= 128 || b->legend[ch] == NULL)
-					ld_fail(ld, "column %d: '%c' is not in "
-					    "the legend", x + 1,
-					    ch >= 33 && ch < 127 ? ch : '?');
-				b->cells[i * b->cols + x].terrain = (uint8_t)
-				    board_terrain(t, b->legend[ch]);
-			}
+			arg[0] = ld_at(rows, (size_t)i);
+			arg[1] = &i;
+			ld_try(ld, read_row, arg);
 			ld_pop(ld);
 		}
 		ld_pop(ld);
@@ -409,15 +583,69 @@ load_board(struct arb_turn *t, struct ld *ld, const struct jv *bv)
 	ld_pop(ld);
 }
 
+/* One cell's own members: a problem leaves the rest of it unread. */
+static void
+read_cell(struct ld *ld, void *arg)
+{
+	struct arb_turn	*t = ld->owner;
+	const struct ufield *x = t->rs->cell_x;
+	const char	*key = ((const char *const *)arg)[0];
+	const struct jv	*val = ((const void *const *)arg)[1], *f;
+	const char *const *xkeys = ((const void *const *)arg)[2];
+	struct cell	*c;
+	size_t		 i;
+	int		 idx = board_find(&t->board, key), k;
+
+	if (idx < 0) {
+		ld->hint = hint_cell(ld, key);
+		ld_fail(ld, "unknown cell \"%.40s\"", key);
+	}
+	c = &t->board.cells[idx];
+	ld_need_object(ld, val);
+	map_keys_of(ld, val, cell_keys, xkeys);
+	for (k = 0; xkeys[k] != NULL; k++)
+		t->board.cx[k][idx] = (int)ld_int(ld, val, xkeys[k],
+		    x[k].dflt, x[k].min, INT_MAX);
+	if (ld_get(val, "terrain") != NULL) {
+		ld_push(ld, "terrain");
+		c->terrain = (uint8_t)terrain_v(ld, ld_get(val, "terrain"));
+		ld_pop(ld);
+	}
+	if ((f = ld_get(val, "features")) != NULL) {
+		ld_push(ld, "features");
+		for (i = 0; i < ld_len(ld, f); i++) {
+			const char	*name;
+
+			ld_pushi(ld, i);
+			name = ld_strv(ld, ld_at(f, i));
+			k = board_feature_find(&t->board, name);
+			if (k < 0) {
+				ld->hint = meant(ld, name, t->board.features,
+				    t->board.nfeatures);
+				ld_fail(ld, "unknown feature \"%.40s\"", name);
+			}
+			c->features |= 1u << k;
+			ld_pop(ld);
+		}
+		ld_pop(ld);
+	}
+	if ((f = ld_get(val, "owner")) != NULL && !ld_is_null(f)) {
+		ld_push(ld, "owner");
+		c->owner = (int16_t)ld_playerv(ld, f);
+		ld_pop(ld);
+	}
+	c->loyalty = (int32_t)ld_int(ld, val, "loyalty", 0, INT_MIN, INT_MAX);
+}
+
 static void
 load_cells(struct arb_turn *t, struct ld *ld, const struct jv *cv)
 {
 	const struct ufield *x = t->rs->cell_x;
 	const char	*xkeys[UNIT_X + 1] = { NULL };
 	const char	*key;
-	const struct jv	*val, *f;
+	const struct jv	*val;
+	const void	*arg[3];
 	void		*it;
-	size_t		 i;
 	int		 k;
 
 	for (k = 0; x != NULL && x[k].name != NULL; k++)
@@ -427,47 +655,11 @@ load_cells(struct arb_turn *t, struct ld *ld, const struct jv *cv)
 	ld_need_object(ld, cv);
 	it = ld_iter(cv);
 	while (ld_next(cv, &it, &key, &val)) {
-		struct cell	*c;
-		int		 idx = board_find(&t->board, key);
-
 		ld_push(ld, key);
-		if (idx < 0)
-			ld_fail(ld, "unknown cell \"%.40s\"", key);
-		c = &t->board.cells[idx];
-		ld_need_object(ld, val);
-		ld_keys(ld, val, cell_keys, xkeys);
-		for (k = 0; xkeys[k] != NULL; k++)
-			t->board.cx[k][idx] = (int)ld_int(ld, val, xkeys[k],
-			    x[k].dflt, x[k].min, INT_MAX);
-		if (ld_get(val, "terrain") != NULL) {
-			ld_push(ld, "terrain");
-			c->terrain = (uint8_t)terrain_v(ld,
-			    ld_get(val, "terrain"));
-			ld_pop(ld);
-		}
-		if ((f = ld_get(val, "features")) != NULL) {
-			ld_push(ld, "features");
-			for (i = 0; i < ld_len(ld, f); i++) {
-				const char	*name;
-
-				ld_pushi(ld, i);
-				name = ld_strv(ld, ld_at(f, i));
-				k = board_feature_find(&t->board, name);
-				if (k < 0)
-					ld_fail(ld, "unknown feature "
-					    "\"%.40s\"", name);
-				c->features |= 1u << k;
-				ld_pop(ld);
-			}
-			ld_pop(ld);
-		}
-		if ((f = ld_get(val, "owner")) != NULL && !ld_is_null(f)) {
-			ld_push(ld, "owner");
-			c->owner = (int16_t)ld_playerv(ld, f);
-			ld_pop(ld);
-		}
-		c->loyalty = (int32_t)ld_int(ld, val, "loyalty", 0, INT_MIN,
-		    INT_MAX);
+		arg[0] = key;
+		arg[1] = val;
+		arg[2] = xkeys;
+		ld_try(ld, read_cell, arg);
 		ld_pop(ld);
 	}
 	ld_pop(ld);
@@ -500,159 +692,200 @@ cell_chain(struct arb_turn *t, struct ld *ld, const struct jv *arr,
 }
 
 static void
-load_sides(struct arb_turn *t, struct ld *ld, const struct jv *arr)
+read_side(struct ld *ld, void *arg)
 {
 	static const char *const keys[] = { "cells", "feature", NULL };
-	size_t		 i, n;
+	struct arb_turn	*t = ld->owner;
+	struct hexside	*s = VPUSH(t, t->board.sides);
 	const struct jv	*v;
+	const char	*feat;
+	int		*cells;
+	size_t		 k, n;
 
-	if ((arr = ld_get(arr, "hexsides")) != NULL) {
-		ld_push(ld, "hexsides");
-		for (i = 0; i < ld_len(ld, arr); i++) {
-			struct hexside	*s = VPUSH(t, t->board.sides);
-			const char	*feat;
-			int		*cells;
-			size_t		 k;
+	v = ld_need_object(ld, arg);
+	ld_keys(ld, v, keys, NULL);
+	cells = cell_chain(t, ld, ld_need(ld, v, "cells"), &n);
+	if (n != 2) {
+		ld_push(ld, "cells");
+		ld_fail(ld, "a hexside joins two cells, not %zu", n);
+	}
+	s->a = cells[0] < cells[1] ? cells[0] : cells[1];
+	s->b = cells[0] < cells[1] ? cells[1] : cells[0];
+	feat = ld_str(ld, v, "feature", NULL);
+	for (k = 0; k < t->board.sidefeats.n; k++)
+		if (strcmp(t->board.sidefeats.v[k], feat) == 0)
+			break;
+	if (k == t->board.sidefeats.n)
+		*VPUSH(t, t->board.sidefeats) = feat;
+	s->feature = (int)k;
+}
 
-			ld_pushi(ld, i);
-			v = ld_need_object(ld, ld_at(arr, i));
-			ld_keys(ld, v, keys, NULL);
-			cells = cell_chain(t, ld, ld_need(ld, v, "cells"), &n);
-			if (n != 2) {
-				ld_push(ld, "cells");
-				ld_fail(ld, "a hexside joins two cells, not "
-				    "%zu", n);
-			}
-			s->a = cells[0] < cells[1] ? cells[0] : cells[1];
-			s->b = cells[0] < cells[1] ? cells[1] : cells[0];
-			feat = ld_str(ld, v, "feature", NULL);
-			for (k = 0; k < t->board.sidefeats.n; k++)
-				if (strcmp(t->board.sidefeats.v[k], feat) == 0)
-					break;
-			if (k == t->board.sidefeats.n)
-				*VPUSH(t, t->board.sidefeats) = feat;
-			s->feature = (int)k;
-			ld_pop(ld);
+/* Each hexside on its own; one that cannot be read is left out (and
+ * the checks across the map, whose pointers count the list, with it). */
+static void
+load_sides(struct arb_turn *t, struct ld *ld, const struct jv *arr)
+{
+	size_t		 i;
+
+	if ((arr = ld_get(arr, "hexsides")) == NULL)
+		return;
+	ld_push(ld, "hexsides");
+	for (i = 0; i < ld_len(ld, arr); i++) {
+		ld_pushi(ld, i);
+		if (!ld_try(ld, read_side, (void *)ld_at(arr, i))) {
+			t->board.sides.n--;
+			t->mapdrop = true;
 		}
 		ld_pop(ld);
 	}
+	ld_pop(ld);
+}
+
+static void
+read_connection(struct ld *ld, void *arg)
+{
+	static const char *const keys[] = { "kind", "cells", NULL };
+	struct arb_turn		*t = ld->owner;
+	struct connection	*c = VPUSH(t, t->board.conns);
+	const struct jv		*v;
+	size_t			 n;
+
+	v = ld_need_object(ld, arg);
+	ld_keys(ld, v, keys, NULL);
+	c->kind = ld_str(ld, v, "kind", NULL);
+	c->cells = cell_chain(t, ld, ld_need(ld, v, "cells"), &n);
+	c->ncells = (int)n;
 }
 
 static void
 load_connections(struct arb_turn *t, struct ld *ld, const struct jv *arr)
 {
-	static const char *const keys[] = { "kind", "cells", NULL };
-	size_t		 i, n;
+	size_t		 i;
 
 	ld_push(ld, "connections");
 	for (i = 0; i < ld_len(ld, arr); i++) {
-		struct connection	*c = VPUSH(t, t->board.conns);
-		const struct jv		*v;
-
 		ld_pushi(ld, i);
-		v = ld_need_object(ld, ld_at(arr, i));
-		ld_keys(ld, v, keys, NULL);
-		c->kind = ld_str(ld, v, "kind", NULL);
-		c->cells = cell_chain(t, ld, ld_need(ld, v, "cells"), &n);
-		c->ncells = (int)n;
+		if (!ld_try(ld, read_connection, (void *)ld_at(arr, i))) {
+			t->board.conns.n--;
+			t->mapdrop = true;
+		}
 		ld_pop(ld);
 	}
 	ld_pop(ld);
+}
+
+/* A player's name. */
+static void
+read_player_name(struct ld *ld, void *arg)
+{
+	struct arb_turn	*t = ld->owner;
+	const char	*key = arg;
+	struct player	*pl;
+
+	/* A bad name is a problem, and still the player's, so that what
+	 * names the player says nothing more. */
+	if (key[0] == '\0')
+		ld_problem(ld, "empty player name");
+	/* The command line binds a file with "player=file". */
+	else if (strpbrk(key, "=/") != NULL)
+		ld_problem(ld, "player name \"%.40s\" has \"%c\": a name "
+		    "cannot hold \"=\" or \"/\"", key, *strpbrk(key, "=/"));
+	if (t->players.n == MAXPLAYERS)
+		ld_fail(ld, "more than %d players", MAXPLAYERS);
+	pl = VPUSH(t, t->players);
+	pl->name = t_strdup(t, key);
+	pl->ofile = -1;
+	strmap_put(&t->mem, &t->player_names, pl->name, (int)t->players.n - 1);
+}
+
+/* A player's own members, once every name is known. */
+static void
+read_player(struct ld *ld, void *arg)
+{
+	struct arb_turn	*t = ld->owner;
+	const char *const *res = t->rs->player_res;
+	const char	*key = ((const char *const *)arg)[0];
+	const struct jv	*val = ((const void *const *)arg)[1], *l;
+	int		 p = strmap_get(&t->player_names, key), k;
+	struct player	*pl = &t->players.v[p];
+	size_t		 i;
+
+	ld_need_object(ld, val);
+	map_keys_of(ld, val, player_keys, res);
+	for (k = 0; res != NULL && res[k] != NULL; k++)
+		pl->res0[k] = pl->res[k] = ld_int(ld, val, res[k], 0, 0,
+		    INT_MAX);
+	if ((l = ld_get(val, "treaties")) != NULL) {
+		ld_push(ld, "treaties");
+		for (i = 0; i < ld_len(ld, l); i++) {
+			int q;
+
+			ld_pushi(ld, i);
+			q = ld_playerv(ld, ld_at(l, i));
+			if (q == p)
+				ld_fail(ld, "a treaty with oneself");
+			/* Either party's word binds both. */
+			pl->treaties |= (uint64_t)1 << q;
+			t->players.v[q].treaties |= (uint64_t)1 << p;
+			ld_pop(ld);
+		}
+		ld_pop(ld);
+	}
+	if ((l = ld_get(val, "discoveries")) != NULL) {
+		ld_push(ld, "discoveries");
+		pl->ndisc = (int)ld_len(ld, l);
+		pl->disc = t_alloc(t, (size_t)pl->ndisc * sizeof(*pl->disc));
+		for (i = 0; i < (size_t)pl->ndisc; i++) {
+			ld_pushi(ld, i);
+			pl->disc[i] = ld_strv(ld, ld_at(l, i));
+			ld_pop(ld);
+		}
+		ld_pop(ld);
+	}
 }
 
 static void
 load_players(struct arb_turn *t, struct ld *ld, const struct jv *pv)
 {
-	const char *const *res = t->rs->player_res;
 	const char	*key;
-	const struct jv	*val, *l;
+	const struct jv	*val;
+	const void	*arg[2];
 	void		*it;
-	size_t		 i;
-	int		 p, k;
 
 	ld_push(ld, "players");
 	ld_need_object(ld, pv);
-	/* Names first: treaties may name a player listed later. */
+	/* Names first: treaties may name a player listed later.  A player
+	 * whose name cannot be had is left out. */
 	it = ld_iter(pv);
 	while (ld_next(pv, &it, &key, &val)) {
-		struct player	*pl;
-
 		ld_push(ld, key);
-		if (key[0] == '\0')
-			ld_fail(ld, "empty player name");
-		/* The command line binds a file with "player=file". */
-		if (strpbrk(key, "=/") != NULL)
-			ld_fail(ld, "player name \"%.40s\" has \"%c\": a "
-			    "name cannot hold \"=\" or \"/\"", key,
-			    *strpbrk(key, "=/"));
-		if (t->players.n == MAXPLAYERS)
-			ld_fail(ld, "more than %d players", MAXPLAYERS);
-		pl = VPUSH(t, t->players);
-		pl->name = t_strdup(t, key);
-		pl->ofile = -1;
-		strmap_put(&t->mem, &t->player_names, pl->name,
-		    (int)t->players.n - 1);
+		if (!ld_try(ld, read_player_name, (void *)key))
+			t->mapdrop = true;
 		ld_pop(ld);
 	}
 	if (t->players.n == 0)
 		ld_fail(ld, "no players");
 	it = ld_iter(pv);
-	for (p = 0; ld_next(pv, &it, &key, &val); p++) {
-		struct player	*pl = &t->players.v[p];
-
+	while (ld_next(pv, &it, &key, &val)) {
+		if (strmap_get(&t->player_names, key) < 0)
+			continue;
 		ld_push(ld, key);
-		ld_need_object(ld, val);
-		ld_keys(ld, val, player_keys, res);
-		for (k = 0; res != NULL && res[k] != NULL; k++)
-			pl->res0[k] = pl->res[k] = ld_int(ld, val, res[k], 0, 0,
-			    INT_MAX);
-		if ((l = ld_get(val, "treaties")) != NULL) {
-			ld_push(ld, "treaties");
-			for (i = 0; i < ld_len(ld, l); i++) {
-				int q;
-
-				ld_pushi(ld, i);
-				q = ld_playerv(ld, ld_at(l, i));
-				if (q == p)
-					ld_fail(ld, "a treaty with oneself");
-				/* Either party's word binds both. */
-				pl->treaties |= (uint64_t)1 << q;
-				t->players.v[q].treaties |= (uint64_t)1 << p;
-				ld_pop(ld);
-			}
-			ld_pop(ld);
-		}
-		if ((l = ld_get(val, "discoveries")) != NULL) {
-			ld_push(ld, "discoveries");
-			pl->ndisc = (int)ld_len(ld, l);
-			pl->disc = t_alloc(t, (size_t)pl->ndisc *
-			    sizeof(*pl->disc));
-			for (i = 0; i < (size_t)pl->ndisc; i++) {
-				ld_pushi(ld, i);
-				pl->disc[i] = ld_strv(ld, ld_at(l, i));
-				ld_pop(ld);
-			}
-			ld_pop(ld);
-		}
+		arg[0] = key;
+		arg[1] = val;
+		ld_try(ld, read_player, arg);
 		ld_pop(ld);
 	}
 	ld_pop(ld);
 }
 
 static void
-load_turn_order(struct arb_turn *t, struct ld *ld, const struct jv *root)
+read_turn_order(struct ld *ld, void *arg)
 {
-	const struct jv	*l = ld_get(root, "turn_order");
+	struct arb_turn	*t = ld->owner;
+	const struct jv	*l = arg;
 	size_t		 i, n = t->players.n;
 	uint64_t	 seen = 0;
 
-	t->turn_order = t_alloc(t, n * sizeof(int));
-	if (l == NULL) {
-		for (i = 0; i < n; i++)
-			t->turn_order[i] = (int)i;
-		return;
-	}
-	ld_push(ld, "turn_order");
 	if (ld_len(ld, l) != n)
 		ld_fail(ld, "turn order names %zu players, the map has %zu",
 		    ld_len(ld, l), n);
@@ -668,6 +901,21 @@ load_turn_order(struct arb_turn *t, struct ld *ld, const struct jv *root)
 		t->turn_order[i] = p;
 		ld_pop(ld);
 	}
+}
+
+static void
+load_turn_order(struct arb_turn *t, struct ld *ld, const struct jv *root)
+{
+	const struct jv	*l = ld_get(root, "turn_order");
+	size_t		 i, n = t->players.n;
+
+	t->turn_order = t_alloc(t, n * sizeof(int));
+	for (i = 0; i < n; i++)
+		t->turn_order[i] = (int)i;
+	if (l == NULL)
+		return;
+	ld_push(ld, "turn_order");
+	ld_try(ld, read_turn_order, (void *)l);
 	ld_pop(ld);
 }
 
@@ -692,76 +940,118 @@ load_pose(struct ld *ld, const struct jv *v, struct unit *u)
 	ld_pop(ld);
 }
 
+/* The unit keys of the map's rule system (load_units()). */
+struct ukeys {
+	const char	*x[UNIT_X + 33];
+	int		 nx;
+};
+
+/*
+ * One unit, under its own recovery point: it joins the model (its id,
+ * its cell) only once it is whole, so that one that cannot be read is
+ * left out; its index is the model's, its pointer the document's.
+ */
+static void
+read_unit(struct ld *ld, void *arg)
+{
+	struct arb_turn	*t = ld->owner;
+	const struct ufield *x = t->rs->unit_x;
+	const char *const *marks = t->rs->unit_marks;
+	const struct jv	*v = ((const void *const *)arg)[0];
+	const struct ukeys *uk = ((const void *const *)arg)[1];
+	struct unit	*u = VPUSH(t, t->units);
+	const int	 ui = (int)t->units.n - 1;
+	struct utype	*ty;
+	const char	*tn;
+	int		 k, m;
+
+	v = ld_need_object(ld, v);
+	map_keys_of(ld, v, t->board.kind == BOARD_TABLE ? tunit_keys :
+	    unit_keys, uk->x);
+	u->id = ld_str(ld, v, "id", NULL);
+	if (strmap_get(&t->unit_ids, u->id) >= 0) {
+		ld_push(ld, "id");
+		ld_fail(ld, "duplicate unit id \"%.40s\"", u->id);
+	}
+	ld_push(ld, "player");
+	u->player = ld_playerv(ld, ld_need(ld, v, "player"));
+	ld_pop(ld);
+	tn = ld_str(ld, v, "type", NULL);
+	if ((ty = type_find(t, tn)) == NULL) {
+		if (ld->hints) {
+			struct suggest	 sg;
+			size_t		 i;
+
+			suggest_start(&sg, tn);
+			for (i = 0; i < t->types.n; i++)
+				suggest_offer(&sg, t->types.v[i].name);
+			if (sg.best != NULL)
+				ld->hint = t_printf(t, "did you mean "
+				    "\"%.40s\"?", sg.best);
+		}
+		ld_push(ld, "type");
+		ld_fail(ld, "unknown unit type \"%.40s\"", tn);
+	}
+	u->type = (int)(ty - t->types.v);
+	if (t->board.kind == BOARD_TABLE)
+		load_pose(ld, ld_need(ld, v, "pose"), u);
+	else {
+		ld_push(ld, "at");
+		u->at = u->from = ld_cellv(ld, ld_need(ld, v, "at"));
+		ld_pop(ld);
+	}
+	u->strength = u->strength0 = (int)ld_int(ld, v, "strength", 1, 1,
+	    INT_MAX);
+	u->range = (int)ld_int(ld, v, "range", -1, 0, INT_MAX);
+	for (k = 0; k < uk->nx; k++) {
+		u->has_x[k] = ld_get(v, uk->x[k]) != NULL;
+		u->x[k] = (int)ld_int(ld, v, uk->x[k], x[k].dflt, x[k].min,
+		    INT_MAX);
+	}
+	for (m = 0; marks != NULL && marks[m] != NULL; m++)
+		if ((t->rs->marks_in >> m & 1) && ld_bool(ld, v, marks[m],
+		    false))
+			u->marks |= 1u << m;
+	u->next = u->prev = -1;
+	u->by = -1;
+	if (t->rs->load_unit != NULL)
+		t->rs->load_unit(t, ld, ui, v);
+	u = &t->units.v[ui];
+	strmap_put(&t->mem, &t->unit_ids, u->id, ui);
+	if (u->at >= 0)
+		unit_place(t, ui, u->at);
+}
+
 static void
 load_units(struct arb_turn *t, struct ld *ld, const struct jv *arr)
 {
 	const struct ufield *x = t->rs->unit_x;
 	const char *const *marks = t->rs->unit_marks;
-	const char	*xkeys[UNIT_X + 33] = { NULL };
+	struct ukeys	 uk;
+	const void	*arg[2];
 	size_t		 i, n;
-	int		 k, nx, m;
+	int		 k, m;
 
+	memset(&uk, 0, sizeof(uk));
 	for (k = 0; x != NULL && x[k].name != NULL; k++)
-		xkeys[k] = x[k].name;
-	nx = k;
+		uk.x[k] = x[k].name;
+	uk.nx = k;
 	for (m = 0; marks != NULL && marks[m] != NULL; m++)
 		if (t->rs->marks_in >> m & 1)
-			xkeys[k++] = marks[m];
+			uk.x[k++] = marks[m];
 	for (m = 0; t->rs->unit_keys != NULL && t->rs->unit_keys[m] != NULL &&
 	    k < UNIT_X + 32; m++)
-		xkeys[k++] = t->rs->unit_keys[m];
+		uk.x[k++] = t->rs->unit_keys[m];
 	ld_push(ld, "units");
 	n = ld_len(ld, arr);
 	for (i = 0; i < n; i++) {
-		struct unit	*u = VPUSH(t, t->units);
-		const struct jv	*v;
-		struct utype	*ty;
-		const char	*tn;
-
 		ld_pushi(ld, i);
-		v = ld_need_object(ld, ld_at(arr, i));
-		ld_keys(ld, v, t->board.kind == BOARD_TABLE ? tunit_keys :
-		    unit_keys, xkeys);
-		u->id = ld_str(ld, v, "id", NULL);
-		if (strmap_get(&t->unit_ids, u->id) >= 0) {
-			ld_push(ld, "id");
-			ld_fail(ld, "duplicate unit id \"%.40s\"", u->id);
+		arg[0] = ld_at(arr, i);
+		arg[1] = &uk;
+		if (!ld_try(ld, read_unit, arg)) {
+			t->units.n--;		/* left out */
+			t->mapdrop = true;
 		}
-		strmap_put(&t->mem, &t->unit_ids, u->id, (int)i);
-		ld_push(ld, "player");
-		u->player = ld_playerv(ld, ld_need(ld, v, "player"));
-		ld_pop(ld);
-		tn = ld_str(ld, v, "type", NULL);
-		if ((ty = type_find(t, tn)) == NULL) {
-			ld_push(ld, "type");
-			ld_fail(ld, "unknown unit type \"%.40s\"", tn);
-		}
-		u->type = (int)(ty - t->types.v);
-		if (t->board.kind == BOARD_TABLE)
-			load_pose(ld, ld_need(ld, v, "pose"), u);
-		else {
-			ld_push(ld, "at");
-			u->at = u->from = ld_cellv(ld, ld_need(ld, v, "at"));
-			ld_pop(ld);
-		}
-		u->strength = u->strength0 = (int)ld_int(ld, v, "strength", 1,
-		    1, INT_MAX);
-		u->range = (int)ld_int(ld, v, "range", -1, 0, INT_MAX);
-		for (k = 0; k < nx; k++) {
-			u->has_x[k] = ld_get(v, xkeys[k]) != NULL;
-			u->x[k] = (int)ld_int(ld, v, xkeys[k], x[k].dflt,
-			    x[k].min, INT_MAX);
-		}
-		for (m = 0; marks != NULL && marks[m] != NULL; m++)
-			if ((t->rs->marks_in >> m & 1) && ld_bool(ld, v,
-			    marks[m], false))
-				u->marks |= 1u << m;
-		u->next = u->prev = -1;
-		u->by = -1;
-		if (u->at >= 0)
-			unit_place(t, (int)i, u->at);
-		if (t->rs->load_unit != NULL)
-			t->rs->load_unit(t, ld, (int)i, v);
 		ld_pop(ld);
 	}
 	ld_pop(ld);
@@ -784,12 +1074,63 @@ snapshot(struct arb_turn *t)
 	}
 }
 
+static void
+read_turn(struct ld *ld, void *arg)
+{
+	struct arb_turn	*t = ld->owner;
+
+	t->number = (int)ld_int(ld, arg, "turn", 1, 1, INT_MAX);
+}
+
+static void
+read_seed(struct ld *ld, void *arg)
+{
+	struct arb_turn	*t = ld->owner;
+
+	t->seed = (uint64_t)ld_int(ld, arg, "seed", 1, 0, LONG_MAX - 1);
+}
+
+static void
+read_dice(struct ld *ld, void *arg)
+{
+	fair_loaded(ld->owner, ld, arg);
+}
+
+static void
+read_loaded(struct ld *ld, void *arg)
+{
+	struct arb_turn	*t = ld->owner;
+
+	t->rs->loaded(t, ld, arg);
+}
+
+static void
+read_display(struct ld *ld, void *arg)
+{
+	load_display(ld->owner, ld, arg);	/* display.c */
+}
+
+/*
+ * The map.  Each element (a top-level key, a player, a cell, a hexside,
+ * a connection, a unit, an entry of the rule system's tables) is read
+ * on its own, so that every problem is told at once (issue 26); what
+ * makes the rest meaningless (not JSON, not a map, an unknown rule
+ * system, a board that cannot be had) stops at once.  The checks across
+ * the map are made when nothing was left out.  A map with any problem
+ * is refused: the first in document order is the error, all of them
+ * arb_turn_problem()'s.
+ */
 void
 load_map(struct arb_turn *t, struct ld *ld)
 {
-	const struct jv	*root = parse(t, ld), *v;
+	const struct jv	*root, *v;
 	const char	*name;
 
+	ld->owner = t;
+	ld->note = map_note;
+	ld->many = true;
+	ld->hints = true;
+	root = parse(t, ld);
 	v = ld_need(ld, root, "arbiter");
 	ld_push(ld, "arbiter");
 	if (!ld_int_is(v, 1))
@@ -798,13 +1139,17 @@ load_map(struct arb_turn *t, struct ld *ld)
 	name = ld_str(ld, root, "ruleset", NULL);
 	if ((t->rs = rules_find(name)) == NULL) {
 		ld_push(ld, "ruleset");
+		ld->hint = ld_meant(ld, name, rules_names(), NULL);
 		ld_fail(ld, "unknown ruleset \"%.40s\"", name);
 	}
-	ld_keys(ld, root, map_keys, t->rs->map_keys);
-	t->number = (int)ld_int(ld, root, "turn", 1, 1, INT_MAX);
-	if (!t->seed_set)
-		t->seed = (uint64_t)ld_int(ld, root, "seed", 1, 0, LONG_MAX - 1);
-	fair_loaded(t, ld, root);
+	map_keys_of(ld, root, map_keys, t->rs->map_keys);
+	t->number = 1;
+	ld_try(ld, read_turn, (void *)root);
+	if (!t->seed_set) {
+		t->seed = 1;
+		ld_try(ld, read_seed, (void *)root);
+	}
+	ld_try(ld, read_dice, (void *)root);
 	t->rs->init(t);
 	load_players(t, ld, ld_need(ld, root, "players"));
 	load_shape(t, ld, ld_need(ld, root, "board"));
@@ -819,9 +1164,13 @@ load_map(struct arb_turn *t, struct ld *ld)
 	load_turn_order(t, ld, root);
 	if ((v = ld_get(root, "units")) != NULL)
 		load_units(t, ld, v);
-	if (t->rs->loaded != NULL)
-		t->rs->loaded(t, ld, root);
-	load_display(t, ld, root);	/* display.c */
+	if (!t->mapdrop) {
+		if (t->rs->loaded != NULL)
+			ld_try(ld, read_loaded, (void *)root);
+		ld_try(ld, read_display, (void *)root);
+	}
+	if (t->problems.n > 0)
+		mem_fail(&t->mem, ARB_EDATA, "the map has problems");
 	t->ld = NULL;
 	ld_close(ld);
 }

@@ -45,6 +45,16 @@ struct ld {
 	int		 reason;	/* the layer above's code for it */
 	const char	*hint;		/* what was probably meant, or NULL */
 	bool		 hints;		/* suggestions wanted (ld_meant()) */
+	/*
+	 * Reading the map (issue 26): every problem is told to note(), and
+	 * the reading goes on where it can: ld_keys() notes each unknown
+	 * key and returns, ld_problem() notes and returns, ld_try() reads
+	 * an element under a recovery point of its own; a failure outside
+	 * any is noted too, then fails.  elsewhere(), when set, says what a
+	 * key near no name of ld_keys()'s lists is (NULL: nothing).
+	 */
+	bool		 many;
+	const char	*(*elsewhere)(struct ld *, const char *key);
 	/* ld_locate(): the elements of the array at this pointer are found
 	 * from the last one located, not from the top again. */
 	const char	*array;
@@ -105,8 +115,17 @@ void	 ld_push(struct ld *, const char *key);
 void	 ld_pushi(struct ld *, size_t index);
 void	 ld_pop(struct ld *);
 const char *ld_where(const struct ld *);	/* the pointer so far */
+/* A pointer copied into dst[size], cut with "..." when it does not fit. */
+void	 ld_cut(char *dst, size_t size, const char *pointer);
 void	 ld_fail(struct ld *, const char *, ...)
 	    __attribute__((noreturn, format(printf, 2, 3)));
+/* A problem after which the reading may go on: noted when ld->many (and
+ * the caller goes on), else ld_fail(). */
+void	 ld_problem(struct ld *, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
+/* fn(ld, arg) under a recovery point of its own when ld->many: false
+ * when it failed (its problem noted, the pointer back where it was). */
+bool	 ld_try(struct ld *, void (*fn)(struct ld *, void *), void *arg);
 /* Fails with "bad WHAT V: expected WANT" (WHAT "value": the key). */
 void	 ld_expect(struct ld *, const struct jv *v, const char *what,
 	    const char *want) __attribute__((noreturn));

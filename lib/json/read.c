@@ -44,6 +44,8 @@ ld_start(struct ld *ld, struct mem *m, struct arb_error *e,
 	ld->reason = 0;
 	ld->hint = NULL;
 	ld->hints = false;
+	ld->many = false;
+	ld->elsewhere = NULL;
 	ld->array = NULL;
 	ld->acache = false;
 	ld->ahead = NULL;
@@ -126,7 +128,7 @@ ld_where(const struct ld *ld)
  * boundary (never inside a UTF-8 sequence or a ~0/~1 escape) and ends in
  * "...", so a reader sees it was cut.
  */
-static void
+void
 ld_cut(char *dst, size_t size, const char *p)
 {
 	size_t	 n = strlen(p);
@@ -160,6 +162,13 @@ ld_fail(struct ld *ld, const char *fmt, ...)
 		ld->hint = NULL;
 		longjmp(*ld->recover, 1);
 	}
+	if (ld->many && ld->note != NULL) {
+		/* One of the map's problems, the last one read. */
+		va_start(ap, fmt);
+		ld->note(ld, mem_vprintf(ld->m, fmt, ap));
+		va_end(ap);
+		ld->hint = NULL;
+	}
 	if (e->code == ARB_EOK) {
 		e->code = ARB_EDATA;
 		snprintf(e->file, sizeof(e->file), "%s", ld->file);
@@ -174,6 +183,43 @@ ld_fail(struct ld *ld, const char *fmt, ...)
 		    &e->column);
 	}
 	longjmp(*ld->m->jmp, 1);
+}
+
+void
+ld_problem(struct ld *ld, const char *fmt, ...)
+{
+	va_list		 ap;
+	const char	*text;
+
+	va_start(ap, fmt);
+	text = mem_vprintf(ld->m, fmt, ap);
+	va_end(ap);
+	if (!ld->many || ld->note == NULL)
+		ld_fail(ld, "%s", text);
+	ld->note(ld, text);
+	ld->hint = NULL;
+}
+
+bool
+ld_try(struct ld *ld, void (*fn)(struct ld *, void *), void *arg)
+{
+	jmp_buf		 jb, *up = ld->recover;
+	const size_t	 depth = ld->depth;
+
+	if (!ld->many || ld->note == NULL) {
+		fn(ld, arg);
+		return true;
+	}
+	ld->recover = &jb;
+	if (setjmp(jb) != 0) {
+		ld->recover = up;
+		while (ld->depth > depth)
+			ld_pop(ld);
+		return false;
+	}
+	fn(ld, arg);
+	ld->recover = up;
+	return true;
 }
 
 /* A short description of a value for messages: 5, "abc", an object. */
@@ -284,7 +330,10 @@ ld_keys(struct ld *ld, const struct jv *obj, const char *const *a,
 			continue;
 		ld_push(ld, key);
 		ld->hint = ld_meant(ld, key, a, b);
-		ld_fail(ld, "unknown key \"%s\"", key);
+		if (ld->hint == NULL && ld->hints && ld->elsewhere != NULL)
+			ld->hint = ld->elsewhere(ld, key);
+		ld_problem(ld, "unknown key \"%s\"", key);
+		ld_pop(ld);
 	}
 }
 

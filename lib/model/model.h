@@ -539,7 +539,11 @@ struct arb_turn {
 	long			 ahead_cur;	/* the one being read, or -1 */
 	void			*helper;	/* turn.c's */
 	const char		*mapfile;	/* the map's name */
-	VEC(struct problem)	 problems;	/* of the orders files */
+	VEC(struct problem)	 problems;	/* of the orders files, or
+						 * of a map refused (file
+						 * -1, load.c) */
+	int			 mapmore;	/* its problems not kept */
+	bool			 mapdrop;	/* an element left out */
 	int			 refused_orders;
 	int			 refused_files;
 	int			 reading;	/* the order being read, or -1 */

@@ -170,40 +170,55 @@ init(struct arb_turn *t)
 	type_add(t, "caravan", 1, TRADE);
 }
 
+/* One type of the map's "types" (its name pushed). */
 static void
-load_types(struct arb_turn *t, struct ld *ld, const struct jv *types)
+load_type(struct ld *ld, void *arg)
 {
 	static const char *const keys[] = {
 		"range", "military", "flying", "cavalry", "trade", NULL
 	};
 	static const unsigned bits[] = { MILITARY, FLYING, CAVALRY, TRADE };
+	struct arb_turn	*t = ld->owner;
+	const char	*name = ((const char *const *)arg)[0];
+	const struct jv	*v = ((const void *const *)arg)[1];
+	struct utype	*ty = type_find(t, name);
+	unsigned	 flags = ty != NULL ? ty->flags : 0;
+	int		 range = ty != NULL ? ty->range : 1, k;
+
+	if (!ld_is_object(v))
+		ld_fail(ld, "bad type: expected an object");
+	ld_keys(ld, v, keys, NULL);
+	range = (int)ld_int(ld, v, "range", range, 0, INT_MAX);
+	for (k = 0; k < 4; k++) {
+		if (ld_get(v, keys[k + 1]) == NULL)
+			continue;
+		if (ld_bool(ld, v, keys[k + 1], false))
+			flags |= bits[k];
+		else
+			flags &= ~bits[k];
+	}
+	type_add(t, name, range, flags | FROM_MAP);
+}
+
+/* Each type on its own (issue 26): one that cannot be read is still a
+ * type, so that its units say nothing more. */
+static void
+load_types(struct arb_turn *t, struct ld *ld, const struct jv *types)
+{
 	const char	*name;
 	const struct jv	*v;
+	const void	*arg[2];
 	void		*it = ld_iter(types);
-	int		 k;
 
 	ld_push(ld, "types");
 	if (!ld_is_object(types))
 		ld_fail(ld, "bad types: expected an object");
 	while (ld_next(types, &it, &name, &v)) {
-		struct utype	*ty = type_find(t, name);
-		unsigned	 flags = ty != NULL ? ty->flags : 0;
-		int		 range = ty != NULL ? ty->range : 1;
-
 		ld_push(ld, name);
-		if (!ld_is_object(v))
-			ld_fail(ld, "bad type: expected an object");
-		ld_keys(ld, v, keys, NULL);
-		range = (int)ld_int(ld, v, "range", range, 0, INT_MAX);
-		for (k = 0; k < 4; k++) {
-			if (ld_get(v, keys[k + 1]) == NULL)
-				continue;
-			if (ld_bool(ld, v, keys[k + 1], false))
-				flags |= bits[k];
-			else
-				flags &= ~bits[k];
-		}
-		type_add(t, name, range, flags | FROM_MAP);
+		arg[0] = name;
+		arg[1] = v;
+		if (!ld_try(ld, load_type, arg) && type_find(t, name) == NULL)
+			type_add(t, name, 1, FROM_MAP);
 		ld_pop(ld);
 	}
 	ld_pop(ld);
@@ -242,27 +257,94 @@ load_rules(struct arb_turn *t, struct ld *ld, const struct jv *rules)
 }
 
 static void
-load_effects(struct arb_turn *t, struct ld *ld, const struct jv *root)
+load_event(struct ld *ld, void *arg)
+{
+	static const char *const events[] = {
+		"winters_grip", "festival_of_winds", NULL
+	};
+	struct arb_turn	*t = ld->owner;
+	struct aeonis	*a = A(t);
+	const char	*s = ld_strv(ld, arg);
+
+	if (strcmp(s, "winters_grip") == 0)
+		a->winter = true;
+	else if (strcmp(s, "festival_of_winds") == 0)
+		a->festival = true;
+	else {
+		ld->hint = ld_meant(ld, s, events, NULL);
+		ld_fail(ld, "unknown event \"%.40s\"", s);
+	}
+	*VPUSH(t, a->events) = s;
+}
+
+static void
+load_motion(struct ld *ld, void *arg)
 {
 	static const char *const mkeys[] = { "kind", "cells", "players",
 	    NULL };
+	static const char *const kinds[] = { "road_networks", "borders",
+	    NULL };
+	struct arb_turn	*t = ld->owner;
 	struct aeonis	*a = A(t);
-	const struct jv	*l, *m, *c;
+	const struct jv	*m = arg, *c;
 	const char	*s;
-	size_t		 i, j;
+	size_t		 j;
 
+	if (!ld_is_object(m))
+		ld_fail(ld, "bad motion: expected an object");
+	ld_keys(ld, m, mkeys, NULL);
+	s = ld_str(ld, m, "kind", NULL);
+	if (strcmp(s, "road_networks") == 0) {
+		if (ld_get(m, "cells") != NULL || ld_get(m, "players") != NULL)
+			ld_fail(ld, "road_networks takes no cells or players");
+		a->roads = true;
+	} else if (strcmp(s, "borders") == 0) {
+		struct border	 bv, *b = &bv;	/* kept once whole */
+
+		memset(&bv, 0, sizeof(bv));
+		if ((c = ld_get(m, "cells")) == NULL)
+			ld_fail(ld, "missing \"cells\"");
+		ld_push(ld, "cells");
+		b->ncells = (int)ld_len(ld, c);
+		b->cells = t_alloc(t, (size_t)b->ncells * sizeof(int) + 1);
+		for (j = 0; j < (size_t)b->ncells; j++) {
+			ld_pushi(ld, j);
+			b->cells[j] = ld_cellv(ld, ld_at(c, j));
+			ld_pop(ld);
+		}
+		ld_pop(ld);
+		b->all = (c = ld_get(m, "players")) == NULL;
+		if (!b->all) {
+			ld_push(ld, "players");
+			for (j = 0; j < ld_len(ld, c); j++) {
+				ld_pushi(ld, j);
+				b->players |= (uint64_t)1 <<
+				    ld_playerv(ld, ld_at(c, j));
+				ld_pop(ld);
+			}
+			ld_pop(ld);
+		}
+		*VPUSH(t, a->borders) = bv;
+	} else {
+		ld_push(ld, "kind");
+		ld->hint = ld_meant(ld, s, kinds, NULL);
+		ld_fail(ld, "unknown motion \"%.40s\"", s);
+	}
+}
+
+/* The events and motions, each on its own (issue 26). */
+static void
+load_effects(struct arb_turn *t, struct ld *ld, const struct jv *root)
+{
+	const struct jv	*l;
+	size_t		 i;
+
+	(void)t;
 	if ((l = ld_get(root, "events")) != NULL) {
 		ld_push(ld, "events");
 		for (i = 0; i < ld_len(ld, l); i++) {
 			ld_pushi(ld, i);
-			s = ld_strv(ld, ld_at(l, i));
-			if (strcmp(s, "winters_grip") == 0)
-				a->winter = true;
-			else if (strcmp(s, "festival_of_winds") == 0)
-				a->festival = true;
-			else
-				ld_fail(ld, "unknown event \"%.40s\"", s);
-			*VPUSH(t, a->events) = s;
+			ld_try(ld, load_event, (void *)ld_at(l, i));
 			ld_pop(ld);
 		}
 		ld_pop(ld);
@@ -272,47 +354,7 @@ load_effects(struct arb_turn *t, struct ld *ld, const struct jv *root)
 	ld_push(ld, "motions");
 	for (i = 0; i < ld_len(ld, l); i++) {
 		ld_pushi(ld, i);
-		m = ld_at(l, i);
-		if (!ld_is_object(m))
-			ld_fail(ld, "bad motion: expected an object");
-		ld_keys(ld, m, mkeys, NULL);
-		s = ld_str(ld, m, "kind", NULL);
-		if (strcmp(s, "road_networks") == 0) {
-			if (ld_get(m, "cells") != NULL ||
-			    ld_get(m, "players") != NULL)
-				ld_fail(ld, "road_networks takes no cells or "
-				    "players");
-			a->roads = true;
-		} else if (strcmp(s, "borders") == 0) {
-			struct border *b = VPUSH(t, a->borders);
-
-			if ((c = ld_get(m, "cells")) == NULL)
-				ld_fail(ld, "missing \"cells\"");
-			ld_push(ld, "cells");
-			b->ncells = (int)ld_len(ld, c);
-			b->cells = t_alloc(t, (size_t)b->ncells * sizeof(int) +
-			    1);
-			for (j = 0; j < (size_t)b->ncells; j++) {
-				ld_pushi(ld, j);
-				b->cells[j] = ld_cellv(ld, ld_at(c, j));
-				ld_pop(ld);
-			}
-			ld_pop(ld);
-			b->all = (c = ld_get(m, "players")) == NULL;
-			if (!b->all) {
-				ld_push(ld, "players");
-				for (j = 0; j < ld_len(ld, c); j++) {
-					ld_pushi(ld, j);
-					b->players |= (uint64_t)1 <<
-					    ld_playerv(ld, ld_at(c, j));
-					ld_pop(ld);
-				}
-				ld_pop(ld);
-			}
-		} else {
-			ld_push(ld, "kind");
-			ld_fail(ld, "unknown motion \"%.40s\"", s);
-		}
+		ld_try(ld, load_motion, (void *)ld_at(l, i));
 		ld_pop(ld);
 	}
 	ld_pop(ld);

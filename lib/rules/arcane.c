@@ -752,10 +752,12 @@ loaded(struct arb_turn *t, struct ld *ld, const struct jv *root)
 		ld_push(ld, "pieces");
 		ld_pushi(ld, i);
 		ld_push(ld, "id");
-		ld_fail(ld, "piece id \"%.40s\" is %s", id,
+		ld_problem(ld, "piece id \"%.40s\" is %s", id,
 		    strncmp(id, "edge-", 5) == 0 ? "reserved: the table's "
 		    "edges are edge-west, edge-east, edge-south and "
 		    "edge-north" : "a unit's id too");
+		for (k = 0; k < 4; k++)
+			ld_pop(ld);
 	}
 	objects(t);
 	for (i = 0; i < t->units.n; i++) {
@@ -772,15 +774,22 @@ loaded(struct arb_turn *t, struct ld *ld, const struct jv *root)
 				continue;
 			if (!geom_overlaps(q, 4, o->p, o->n))
 				continue;
+			/* One problem a unit; the checks go on (issue 26). */
 			ld_push(ld, "units");
 			ld_pushi(ld, i);
 			ld_push(ld, "pose");
 			if (o->kind == OB_EDGE)
-				ld_fail(ld, "unit \"%.40s\" is not wholly on "
-				    "the table", t->units.v[i].id);
-			ld_fail(ld, "unit \"%.40s\" overlaps %s \"%.40s\"",
-			    t->units.v[i].id, o->kind == OB_UNIT ? "unit" :
-			    "piece", o->id);
+				ld_problem(ld, "unit \"%.40s\" is not wholly "
+				    "on the table", t->units.v[i].id);
+			else
+				ld_problem(ld, "unit \"%.40s\" overlaps %s "
+				    "\"%.40s\"", t->units.v[i].id,
+				    o->kind == OB_UNIT ? "unit" : "piece",
+				    o->id);
+			ld_pop(ld);
+			ld_pop(ld);
+			ld_pop(ld);
+			break;
 		}
 	}
 	a->mover = -1;

@@ -207,7 +207,8 @@ side_set(struct arb_turn *t, int a, int b, unsigned bits)
 }
 
 /* Checks across the map: features and kinds it knows, no two units in a
- * hex, every unit's movement allowance and morale. */
+ * hex, every unit's movement allowance and morale.  Each problem is
+ * told and the checks go on (issue 26). */
 static void
 loaded(struct arb_turn *t, struct ld *ld, const struct jv *root)
 {
@@ -229,11 +230,17 @@ loaded(struct arb_turn *t, struct ld *ld, const struct jv *root)
 			ld_push(ld, "hexsides");
 			ld_pushi(ld, i);
 			ld_push(ld, "feature");
-			ld_fail(ld, "unknown hexside feature \"%s\"", f);
+			ld->hint = ld_meant(ld, f, side_names, NULL);
+			ld_problem(ld, "unknown hexside feature \"%.40s\"", f);
+			ld_pop(ld);
+			ld_pop(ld);
+			ld_pop(ld);
+			continue;
 		}
 		side_set(t, b->sides.v[i].a, b->sides.v[i].b, 1u << k);
 	}
 	for (i = 0; i < b->conns.n; i++) {
+		static const char *const kinds[] = { "road", "track", NULL };
 		const struct connection *cn = &b->conns.v[i];
 		unsigned bit;
 
@@ -245,8 +252,13 @@ loaded(struct arb_turn *t, struct ld *ld, const struct jv *root)
 			ld_push(ld, "connections");
 			ld_pushi(ld, i);
 			ld_push(ld, "kind");
-			ld_fail(ld, "unknown connection kind \"%s\": "
+			ld->hint = ld_meant(ld, cn->kind, kinds, NULL);
+			ld_problem(ld, "unknown connection kind \"%.40s\": "
 			    "expected road or track", cn->kind);
+			ld_pop(ld);
+			ld_pop(ld);
+			ld_pop(ld);
+			continue;
 		}
 		for (k = 1; k < cn->ncells; k++)
 			side_set(t, cn->cells[k - 1], cn->cells[k], bit);
@@ -259,17 +271,18 @@ loaded(struct arb_turn *t, struct ld *ld, const struct jv *root)
 		ld_push(ld, "units");
 		ld_pushi(ld, i);
 		if (!u->has_x[X_MA])
-			ld_fail(ld, "missing \"ma\": every unit needs its "
+			ld_problem(ld, "missing \"ma\": every unit needs its "
 			    "movement allowance");
 		if (!u->has_x[X_MV] && uclass(t, (int)i) != LEADER)
-			ld_fail(ld, "missing \"mv\": every unit but a leader "
-			    "needs its morale value");
+			ld_problem(ld, "missing \"mv\": every unit but a "
+			    "leader needs its morale value");
 		c = t->board.cells[u->at].first_unit;
 		if (c != (int)i) {
 			ld_push(ld, "at");
-			ld_fail(ld, "%s already holds %s: no two units may "
+			ld_problem(ld, "%s already holds %s: no two units may "
 			    "share a hex", cell_name(t, u->at),
 			    t->units.v[c].id);
+			ld_pop(ld);
 		}
 		ld_pop(ld);
 		ld_pop(ld);

@@ -252,6 +252,11 @@ void	 reach_release(struct arb_turn *);
  * it. */
 const struct ruleset *rules_find(const char *name);	/* NULL: unknown */
 const char *const *rules_names(void);			/* NULL-ended */
+/* The rule systems other than rs whose maps have key (at the top, a
+ * player's, a cell's or a unit's), as "a", "a and b" or "a, b and c" in
+ * buf; false (buf "") when none has it. */
+bool	 registry_key_elsewhere(const struct ruleset *rs, const char *key,
+	    char *buf, size_t size);
 
 extern const struct ruleset rules_aeonis;
 extern const struct ruleset rules_territory;

@@ -147,18 +147,24 @@ loaded(struct arb_turn *t, struct ld *ld, const struct jv *root)
 			bad = "loyalty";
 		if (bad == NULL)
 			continue;
+		/* Each problem is told and the checks go on (issue 26),
+		 * but for the sum, told once. */
 		ld_push(ld, "cells");
 		ld_push(ld, t->board.names[c]);
 		ld_push(ld, bad);
 		if (*bad == 'l')
-			ld_fail(ld, "loyalty %d: expected 0 to %d",
+			ld_problem(ld, "loyalty %d: expected 0 to %d",
 			    t->board.cells[c].loyalty, MAXARMIES);
-		if (sum > MAXARMIES)
+		else if (sum > MAXARMIES)
 			ld_fail(ld, "more than %d armies on the map",
 			    MAXARMIES);
-		ld_fail(ld, "%d armies in neutral territory %s: armies "
-		    "belong to a territory's owner", armies(t)[c],
-		    t->board.names[c]);
+		else
+			ld_problem(ld, "%d armies in neutral territory %s: "
+			    "armies belong to a territory's owner",
+			    armies(t)[c], t->board.names[c]);
+		ld_pop(ld);
+		ld_pop(ld);
+		ld_pop(ld);
 	}
 }
 

@@ -501,6 +501,26 @@ load_types(struct arb_turn *t, struct ld *ld, const struct jv *v)
 	ld_pop(ld);
 }
 
+/* Suggestions look at this many unit types at most. */
+#define MAXTYPES_HINT	256
+
+/* "did you mean" the one of names[0 .. n-1] nearest typed, or NULL. */
+static const char *
+meant(struct arb_turn *t, struct ld *ld, const char *typed,
+    const char *const *names, int n)
+{
+	struct suggest	 sg;
+	int		 i;
+
+	if (!ld->hints)
+		return NULL;
+	suggest_start(&sg, typed);
+	for (i = 0; i < n; i++)
+		suggest_offer(&sg, names[i]);
+	return sg.best == NULL ? NULL : t_printf(t, "did you mean "
+	    "\"%.40s\"?", sg.best);
+}
+
 static void
 load_tables(struct arb_turn *t, struct ld *ld, const struct jv *v)
 {
@@ -521,8 +541,18 @@ load_tables(struct arb_turn *t, struct ld *ld, const struct jv *v)
 			if (strcmp(tdefs[k].name, rn) == 0)
 				break;
 		ld_push(ld, rn);
-		if (k == NTAB)
-			ld_fail(ld, "unknown table \"%s\"", rn);
+		/* A name not known is told, and the rest read (issue 26). */
+		if (k == NTAB) {
+			const char	*names[NTAB + 1];
+
+			for (k = 0; k < NTAB; k++)
+				names[k] = tdefs[k].name;
+			names[NTAB] = NULL;
+			ld->hint = ld_meant(ld, rn, names, NULL);
+			ld_problem(ld, "unknown table \"%.40s\"", rn);
+			ld_pop(ld);
+			continue;
+		}
 		if (!ld_is_object(tv))
 			ld_fail(ld, "bad table: expected an object of unit "
 			    "types");
@@ -531,8 +561,21 @@ load_tables(struct arb_turn *t, struct ld *ld, const struct jv *v)
 			const struct utype *ty = type_find(t, cn);
 
 			ld_push(ld, cn);
-			if (ty == NULL)
-				ld_fail(ld, "unknown unit type \"%s\"", cn);
+			if (ty == NULL) {
+				const char *names[MAXTYPES_HINT];
+				int	 n = 0;
+
+				while (n < MAXTYPES_HINT &&
+				    (size_t)n < t->types.n) {
+					names[n] = t->types.v[n].name;
+					n++;
+				}
+				ld->hint = meant(t, ld, cn, names, n);
+				ld_problem(ld, "unknown unit type \"%.40s\"",
+				    cn);
+				ld_pop(ld);
+				continue;
+			}
 			r = (int)(ty - t->types.v);
 			if (!ld_is_object(rv))
 				ld_fail(ld, "bad row: expected an object");
@@ -549,10 +592,16 @@ load_tables(struct arb_turn *t, struct ld *ld, const struct jv *v)
 					c = (int)(t2 - t->types.v);
 				if (c < 0) {
 					ld_push(ld, rn);
-					ld_fail(ld, "unknown %s \"%s\"",
+					ld->hint = tdefs[k].shape == UT ?
+					    meant(t, ld, rn, x->tt, x->ntt) :
+					    tdefs[k].shape == UM ? meant(t, ld,
+					    rn, x->mat, x->nmat) : NULL;
+					ld_problem(ld, "unknown %s \"%.40s\"",
 					    tdefs[k].shape == UT ?
 					    "terrain type" : tdefs[k].shape ==
 					    UM ? "material" : "unit type", rn);
+					ld_pop(ld);
+					continue;
 				}
 				tab_put(t, &x->tab[k], r, c, tdefs[k].boolean ?
 				    ld_bool(ld, rv, rn, true) : (int)ld_int(ld,
@@ -604,7 +653,7 @@ static void
 load_unit(struct arb_turn *t, struct ld *ld, int u, const struct jv *v)
 {
 	struct xconq	*x = X(t);
-	struct xunit	*xu = VPUSH(t, x->units);
+	struct xunit	 xv, *xu = &xv;	/* kept once whole */
 	struct xtype	*xt = &x->ut[t->units.v[u].type];
 	const struct jv	*l, *sv;
 	const char	*name;
@@ -613,6 +662,7 @@ load_unit(struct arb_turn *t, struct ld *ld, int u, const struct jv *v)
 	size_t		 i, n;
 	int		 m;
 
+	memset(&xv, 0, sizeof(xv));
 	if (ld_get(v, "acp") == NULL)
 		ld_fail(ld, "missing \"acp\": every unit needs its acp for the "
 		    "turn");
@@ -652,6 +702,7 @@ load_unit(struct arb_turn *t, struct ld *ld, int u, const struct jv *v)
 		}
 		ld_pop(ld);
 	}
+	*VPUSH(t, x->units) = xv;
 }
 
 /* The terrain type of a cell. */
@@ -674,32 +725,47 @@ mask_set(struct arb_turn *t, struct intmap *mask, int a, int b, int tt)
 }
 
 /* Across the whole map: cell terrains, borders and connections of the
- * right kinds. */
+ * right kinds.  Each problem is told and the checks go on (issue 26),
+ * with the nearest type of the kind wanted. */
 static void
 loaded(struct arb_turn *t, struct ld *ld, const struct jv *root)
 {
 	struct xconq	*x = X(t);
 	struct board	*b = &t->board;
+	const char	*kind[2][MAXTT + 1];
 	size_t		 i;
-	int		 tt, k;
+	int		 tt, k, n[2] = { 0, 0 };
 
 	(void)root;
+	for (k = 0; k < x->ntt; k++)
+		if (x->tk[k] == TK_BORDER || x->tk[k] == TK_CONN)
+			kind[x->tk[k] == TK_CONN][n[x->tk[k] == TK_CONN]++] =
+			    x->tt[k];
+	kind[0][n[0]] = kind[1][n[1]] = NULL;
 	for (i = 0; i < (size_t)b->ncells; i++)
 		if (cell_tt(t, (int)i) < 0) {
 			ld_push(ld, "board");
-			ld_fail(ld, "cell %s has terrain \"%s\", which is not a "
-			    "cell type of terrain-types", cell_name(t, (int)i),
+			ld_problem(ld, "cell %s has terrain \"%s\", which is "
+			    "not a cell type of terrain-types",
+			    cell_name(t, (int)i),
 			    b->terrains[b->cells[i].terrain]);
+			ld_pop(ld);
 		}
 	for (i = 0; i < b->sides.n; i++) {
-		tt = tt_find(t, b->sidefeats.v[b->sides.v[i].feature]);
+		const char *f = b->sidefeats.v[b->sides.v[i].feature];
+
+		tt = tt_find(t, f);
 		if (tt < 0 || x->tk[tt] != TK_BORDER) {
 			ld_push(ld, "hexsides");
 			ld_pushi(ld, i);
 			ld_push(ld, "feature");
-			ld_fail(ld, "\"%s\" is not a border type of "
-			    "terrain-types", b->sidefeats.v[
-			    b->sides.v[i].feature]);
+			ld->hint = ld_meant(ld, f, kind[0], NULL);
+			ld_problem(ld, "\"%.40s\" is not a border type of "
+			    "terrain-types", f);
+			ld_pop(ld);
+			ld_pop(ld);
+			ld_pop(ld);
+			continue;
 		}
 		mask_set(t, &x->borders, b->sides.v[i].a, b->sides.v[i].b, tt);
 	}
@@ -709,8 +775,14 @@ loaded(struct arb_turn *t, struct ld *ld, const struct jv *root)
 			ld_push(ld, "connections");
 			ld_pushi(ld, i);
 			ld_push(ld, "kind");
-			ld_fail(ld, "\"%s\" is not a connection type of "
-			    "terrain-types", b->conns.v[i].kind);
+			ld->hint = ld_meant(ld, b->conns.v[i].kind, kind[1],
+			    NULL);
+			ld_problem(ld, "\"%.40s\" is not a connection type "
+			    "of terrain-types", b->conns.v[i].kind);
+			ld_pop(ld);
+			ld_pop(ld);
+			ld_pop(ld);
+			continue;
 		}
 		for (k = 1; k < b->conns.v[i].ncells; k++)
 			mask_set(t, &x->conns, b->conns.v[i].cells[k - 1],
