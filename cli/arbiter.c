@@ -155,7 +155,7 @@ report(const struct arb_error *e)
 }
 
 /* A map refused: each of its problems (the first is e), or e alone. */
-static int
+int
 report_map(struct arb_turn *t, const struct arb_error *e)
 {
 	struct arb_error pe;

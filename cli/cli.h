@@ -33,6 +33,8 @@ extern const char *const progname;
 /* arbiter.c */
 /* Reports e on standard error; the exit status it calls for. */
 int	 report(const struct arb_error *);
+/* A map that failed to load: every problem of it (e, when none). */
+int	 report_map(struct arb_turn *, const struct arb_error *);
 /* "out of memory" on standard error; 70. */
 int	 nomem(void);
 /* The whole file (NUL-terminated, free it), or NULL with *rc set after a

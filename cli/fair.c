@@ -136,7 +136,7 @@ commit_map(const char *secret, const char *game, const char *path,
 		goto out;
 	}
 	if (arb_turn_load_map(t, path, text, len, &e) != 0) {
-		rc = report(&e);
+		rc = report_map(t, &e);
 		goto out;
 	}
 	if (arb_turn_committed(t)) {
@@ -181,7 +181,7 @@ commit_map(const char *secret, const char *game, const char *path,
 	wipe(key, sizeof(key));
 	if (arb_turn_load_map(t, output != NULL ? output : "-", dump, len,
 	    &e) != 0) {
-		rc = report(&e);
+		rc = report_map(t, &e);
 		goto out;
 	}
 	rc = write_bytes(output != NULL ? output : "-", dump, len);
