@@ -63,6 +63,12 @@ suite "fuzz replay" tests/fuzz_main -n "fuzz replay" tests/corpus/load \
     tests/crashes/load "$seeds/load"
 suite "fuzz turn" tests/fuzz_turn_main -n "fuzz turn" tests/corpus/turn \
     tests/crashes/turn "$seeds/turn"
+# The same replays built with clang's sanitizers, which see what gcc's do
+# not (a zero offset added to a null pointer: issue 26).
+suite "fuzz replay clang" build-san-clang/fuzz_main -n "fuzz replay clang" \
+    tests/corpus/load tests/crashes/load "$seeds/load"
+suite "fuzz turn clang" build-san-clang/fuzz_turn_main -n "fuzz turn clang" \
+    tests/corpus/turn tests/crashes/turn "$seeds/turn"
 suite "prop" sh tests/prop.sh
 # Reach (issue 15): random boards of each rule system with walk hooks;
 # every cell reported is done at its cost, no path does better.
