@@ -94,8 +94,9 @@ suite "views" python3 tests/views.py "$top" "$ARBITER"
 suite "refusals" python3 tests/refusals.py
 # Seven turns (each rule system; files refused whole) at once in seven
 # threads under ThreadSanitizer, each also with its orders parsed ahead on
-# a second thread of its own; then the installed library embedded in a
-# program.
+# a second thread of its own, each writing its pictures, reports and trace
+# cuts, and beside them a reach large enough for the search's look-ahead
+# thread; then the installed library embedded in a program.
 # Every allocation of a turn failing in turn, over every casebook case
 # that takes no options: ARB_ENOMEM and nothing leaked, each time.
 suite "out of memory" sh -c 'tests/oom $(for d in fixtures/*/*/; do
