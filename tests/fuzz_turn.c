@@ -22,20 +22,22 @@
  *	 "index" members, has the status "legal" in the result of the check;
  *   (e) give the same result, next map and trace bytes when the orders
  *	 files are loaded in the reverse order;
- *   (f) draw every picture (the umpire's and each player's, of the turn
- *	 and of the next), write each player's report (JSON with its trace,
- *	 and text) and trace cut (JSON Lines and text): every picture
- *	 well-formed XML (checked here: one root, balanced tags, quoted
- *	 attributes, known entities, no NUL or control byte, UTF-8) and
- *	 inert (no script, foreignObject, event handler attribute,
- *	 DOCTYPE or processing instruction; every href a "#" fragment, but
- *	 on an image, where a data:image URL or the map's own background
- *	 is allowed; no url() but of a fragment), every JSON output JSON,
- *	 every text UTF-8 without NUL;
+ *   (f) draw the umpire's pictures (of the turn and of the next) here,
+ *	 and in (g) each player's report (JSON with its trace, and text)
+ *	 and trace cut (JSON Lines and text), and the pictures of one
+ *	 player (the input's length modulo the players picks it): every
+ *	 picture well-formed XML (checked here: one root, balanced tags,
+ *	 quoted attributes, known entities, no NUL or control byte,
+ *	 UTF-8) and inert (no script, foreignObject, event handler
+ *	 attribute, DOCTYPE or processing instruction; every href a "#"
+ *	 fragment, but on an image, where a data:image URL or the map's
+ *	 own background is allowed; no url() but of a fragment), every
+ *	 JSON output JSON, every text UTF-8 without NUL;
  *   (g) hide the orders: the turn once more with the map's reveal_orders
  *	 set false and every order's id replaced by a token of its own
  *	 (the map and files rewritten through jansson, when they parse):
- *	 no player's outputs of (f) hold a token of another player's order;
+ *	 no player's outputs of (f) hold a token of another player's
+ *	 order;
  *   (h) answer a reach query (arb_turn_reach()) for the unit, or the
  *	 cell, of the first order in the result, after that player's
  *	 orders file, with one thread and with the look-ahead thread
@@ -98,7 +100,10 @@ struct outs {
 /* (f) and (g): what a run draws and reports, and what it must hide. */
 struct extra {
 	const char	 *bg;		/* the map's background, or NULL */
-	int		  umpire;	/* the umpire's pictures too */
+	int		  umpire;	/* the umpire's pictures, not the
+					 * players' outputs */
+	unsigned	  pick;		/* the player whose pictures are
+					 * drawn: pick modulo the players */
 	size_t		  ntok;		/* (g): the orders' tokens */
 	char		**tok;
 	const char	**owner;	/* the player of each, or NULL */
@@ -389,13 +394,10 @@ xml_inert(struct xml *x, const char *el, const char *an, const char *v)
 			xml_bad(x, "an href that is not a fragment, a data "
 			    "image or the map's background");
 	}
-	for (u = v; *u != '\0'; u++)
-		if (strncasecmp(u, "url(", 4) == 0) {
-			u += 4;
-			u += strspn(u, " \t\n\r\"'");
-			if (*u != '#')
-				xml_bad(x, "a url() not of a fragment");
-		}
+	for (u = v; (u = strchr(u, '(')) != NULL; u++)
+		if (u - v >= 3 && strncasecmp(u - 3, "url(", 4) == 0 &&
+		    u[1 + strspn(u + 1, " \t\n\r\"'")] != '#')
+			xml_bad(x, "a url() not of a fragment");
 	if (strcasecmp(an, "style") == 0 && (has_ci(v, "@import") ||
 	    has_ci(v, "expression(")))
 		xml_bad(x, "a style that loads or runs");
@@ -470,7 +472,8 @@ svg_check(const char *buf, size_t len, const char *bg, const char *what)
 		if (depth == 0 && roots++ > 0)
 			xml_bad(&x, "a second root element");
 		xml_local(q, n, el, sizeof(el));
-		for (i = 0; i < sizeof(active) / sizeof(active[0]); i++)
+		for (i = 0; strchr("sSfFiIeEoOhHlLaA", el[0]) != NULL &&
+		    i < sizeof(active) / sizeof(active[0]); i++)
 			if (strcasecmp(el, active[i]) == 0)
 				xml_bad(&x, "an element that can run or load");
 		for (na = 0;;) {
@@ -614,16 +617,18 @@ views(struct arb_turn *t, const struct extra *x)
 	const struct board *b = &t->board;
 	char		 what[120], *buf;
 	size_t		 len, k;
-	int		 np, p, draw;
+	int		 np, p, draw, one;
 
 	draw = t->units.n <= MAXDRAW && b->ncells <= (b->kind ==
 	    BOARD_GRAPH && t->disp_x == NULL ? MAXLAYOUT : MAXDRAW);
 	for (np = 0; np < MAXVIEWS && arb_turn_player(t, np) != NULL; np++)
 		;
-	for (p = x->umpire ? -1 : 0; p < np; p++)
+	one = np > 0 ? (int)(x->pick % (unsigned)np) : -1;
+	for (p = -1; p < (x->umpire ? 0 : np); p++)
 		for (k = 0; k < sizeof(out) / sizeof(out[0]); k++) {
-			if ((out[k].what == W_SVG && !draw) ||
-			    (p < 0 && out[k].what != W_SVG))
+			if ((out[k].what == W_SVG && (!draw || (p >= 0 &&
+			    p != one))) || (p < 0 && (out[k].what != W_SVG ||
+			    !x->umpire)))
 				continue;
 			snprintf(what, sizeof(what), "%s%s %s (%s)",
 			    p < 0 ? "the umpire" : arb_turn_player(t, p),
@@ -818,7 +823,7 @@ lax(const char *rs)
 /* (g): the turn again, the map's reveal_orders false and each order's id
  * a token of its own; nothing of another's in a player's outputs. */
 static void
-hide(const struct part *parts, int nfiles, const char *bg)
+hide(const struct part *parts, int nfiles, const char *bg, unsigned pick)
 {
 	struct part	 hp[1 + MAXFILES];
 	struct outs	 o;
@@ -873,6 +878,7 @@ hide(const struct part *parts, int nfiles, const char *bg)
 	for (k = 0; k < nfiles; k++)
 		perm[k] = k;
 	x.bg = bg;
+	x.pick = pick;
 	if (run(hp, perm, nfiles, ARB_TRACE, &o, &x))
 		outs_free(&o);
 out:
@@ -1023,12 +1029,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* (f): the map's background, which its pictures may load. */
 	memset(&x, 0, sizeof(x));
 	x.umpire = 1;
+	x.pick = (unsigned)size;
 	map = json_loadb(parts[0].text, parts[0].len, 0, &je);
 	x.bg = json_string_value(json_object_get(json_object_get(map,
 	    "display"), "background"));
 	ran = run(parts, perm, n - 1, ARB_TRACE, &first, &x);
 	if (ran) {
-		hide(parts, n - 1, x.bg);	/* (g) */
+		hide(parts, n - 1, x.bg, x.pick);	/* (g) */
 		reach(parts, n - 1, &first);	/* (h) */
 	}
 	json_decref(map);
