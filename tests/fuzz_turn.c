@@ -23,9 +23,9 @@
  *   (e) give the same result, next map and trace bytes when the orders
  *	 files are loaded in the reverse order;
  *   (f) draw the umpire's pictures (of the turn and of the next) here,
- *	 and in (g) each player's report (JSON with its trace, and text)
- *	 and trace cut (JSON Lines and text), and the pictures of one
- *	 player (the input's length modulo the players picks it): every
+ *	 and in (g) one player's (the input's length modulo the players
+ *	 picks the player), and write that player's report (JSON with its
+ *	 trace, and text) and trace cut (JSON Lines and text): every
  *	 picture well-formed XML (checked here: one root, balanced tags,
  *	 quoted attributes, known entities, no NUL or control byte,
  *	 UTF-8) and inert (no script, foreignObject, event handler
@@ -44,8 +44,9 @@
  *	 started at once (REACH_AHEAD_ALWAYS, where the rule system has
  *	 one): the same bytes, JSON and text, or the same refusal.
  * (f) to (h) are skipped for a board too large to draw or search fast
- * (MAXDRAW, MAXLAYOUT, MAXREACH), and (f) and (g) write the outputs of at
- * most MAXVIEWS players, so that an input costs milliseconds.
+ * (MAXDRAW, MAXLAYOUT, MAXREACH), and (g) picks among the first MAXVIEWS
+ * players only, so that an input costs a millisecond or so (without the
+ * sanitizers; five times the cost of (a) to (e)).
  * A broken rule is a finding: the target prints it and calls abort().
  * The environment variable FUZZ_TURN_LAX may list rule systems, separated
  * by commas, for which (e) is not checked (a known bug being fixed).
@@ -102,8 +103,8 @@ struct extra {
 	const char	 *bg;		/* the map's background, or NULL */
 	int		  umpire;	/* the umpire's pictures, not the
 					 * players' outputs */
-	unsigned	  pick;		/* the player whose pictures are
-					 * drawn: pick modulo the players */
+	unsigned	  pick;		/* the player whose outputs are
+					 * written: pick modulo the players */
 	size_t		  ntok;		/* (g): the orders' tokens */
 	char		**tok;
 	const char	**owner;	/* the player of each, or NULL */
@@ -626,8 +627,8 @@ views(struct arb_turn *t, const struct extra *x)
 	one = np > 0 ? (int)(x->pick % (unsigned)np) : -1;
 	for (p = -1; p < (x->umpire ? 0 : np); p++)
 		for (k = 0; k < sizeof(out) / sizeof(out[0]); k++) {
-			if ((out[k].what == W_SVG && (!draw || (p >= 0 &&
-			    p != one))) || (p < 0 && (out[k].what != W_SVG ||
+			if ((out[k].what == W_SVG && !draw) || (p >= 0 &&
+			    p != one) || (p < 0 && (out[k].what != W_SVG ||
 			    !x->umpire)))
 				continue;
 			snprintf(what, sizeof(what), "%s%s %s (%s)",
