@@ -11,8 +11,10 @@
  * player it names.
  *
  * Besides running without a sanitizer report, a turn that loads must:
- *   (a) give the same bytes when run again on a fresh turn: the result
- *	 with its trace, the next map, the trace as JSON Lines and as text;
+ *   (a) give the same bytes when run again on a fresh turn, its orders
+ *	 read ahead on a second thread (arb_turn_load_map_ahead()): the
+ *	 result with its trace, the next map, the trace as JSON Lines and
+ *	 as text;
  *   (b) write a next map that loads again, and runs without orders;
  *   (c) run without an error: arbiter checks that the forces balance
  *	 and reports ARB_EINTERNAL when they do not (bad data found by the
@@ -74,6 +76,7 @@
 #define MAXLAYOUT 64		/* territories laid out by Graphviz */
 #define MAXREACH 400		/* cells of a reach query */
 #define MAXVIEWS 8		/* players whose outputs are written */
+#define RUN_AHEAD 0x100		/* run(): arb_turn_load_map_ahead() */
 #define SEP	"\n%%\n"
 #define SEPLEN	4
 
@@ -667,14 +670,28 @@ run(const struct part *parts, const int *perm, int nfiles, int flags,
 {
 	struct arb_turn	*t;
 	struct arb_error e;
-	const char	*rs;
-	int		 i;
+	struct arb_text	 ahead[MAXFILES];
+	const char	*rs, *hint;
+	size_t		 k;
+	int		 i, rc;
 
 	memset(o, 0, sizeof(*o));
 	if ((t = arb_turn_new()) == NULL)
 		finding("arb_turn_new", NULL);
-	if (arb_turn_load_map(t, "map.json", parts[0].text, parts[0].len,
-	    &e) != 0)
+	/* RUN_AHEAD (the rerun of (a)): the orders read ahead on a second
+	 * thread while the map loads. */
+	for (i = 0; i < nfiles; i++) {
+		ahead[i].text = parts[1 + perm[i]].text;
+		ahead[i].len = parts[1 + perm[i]].len;
+	}
+	if (flags & RUN_AHEAD)
+		rc = arb_turn_load_map_ahead(t, "map.json", parts[0].text,
+		    parts[0].len, ahead, (size_t)nfiles, &e);
+	else
+		rc = arb_turn_load_map(t, "map.json", parts[0].text,
+		    parts[0].len, &e);
+	flags &= ~RUN_AHEAD;
+	if (rc != 0)
 		goto refused;
 	rs = arb_turn_ruleset(t);
 	snprintf(o->ruleset, sizeof(o->ruleset), "%s", rs != NULL ? rs : "");
@@ -700,6 +717,21 @@ run(const struct part *parts, const int *perm, int nfiles, int flags,
 		capture(t, o, O_NEXT, 0);
 		capture(t, o, O_TRACE, 0);
 		capture(t, o, O_TEXT, 0);
+	}
+	if (x != NULL && x->umpire) {
+		/* The rulings' counts and the problems, as arbiter(1) asks
+		 * them; each player found by its name. */
+		(void)arb_turn_illegal(t);
+		(void)arb_turn_refused(t, &i);
+		for (k = 0; arb_turn_problem(t, k, &e) == 0; k++)
+			if (e.code != ARB_EDATA)
+				finding("a problem that is not bad data",
+				    e.text);
+		for (i = 0; arb_turn_player(t, i) != NULL; i++)
+			if (arb_turn_find_player(t, arb_turn_player(t, i),
+			    &hint) != i)
+				finding("a player not found by its name",
+				    arb_turn_player(t, i));
 	}
 	if (x != NULL)
 		views(t, x);
@@ -1043,7 +1075,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!ran)
 		return 0;
 	/* (a) */
-	if (!run(parts, perm, n - 1, ARB_TRACE, &again, NULL))
+	if (!run(parts, perm, n - 1, ARB_TRACE | RUN_AHEAD, &again, NULL))
 		finding("refused on the second run", NULL);
 	compare(&first, &again, "a rerun gives other bytes");
 	outs_free(&again);
