@@ -156,6 +156,29 @@ tests/fuzz_turn_main: tests/fuzz_main.c tests/fuzz_turn.c \
 	    tests/fuzz_main.c tests/fuzz_turn.c build-san/libarbiter.a \
 	    $(JANSSON_LIBS)
 
+# The library and the two replays once more with clang's sanitizers, which
+# see what gcc's do not (a zero offset added to a null pointer, issue 26);
+# make check replays the corpora and seeds through them as well.
+CLANG_SAN_CFLAGS = $(SAN_CFLAGS) -fsanitize=nullability,float-divide-by-zero
+build-san-clang/libarbiter.a: $(LIBSRC) $(HDRS)
+	@sh tests/deps.sh --check
+	@sh tests/objs.sh build-san-clang/lib \
+	    'clang $(ARB_CFLAGS) $(CLANG_SAN_CFLAGS) $(JANSSON_CFLAGS)' $(LIBSRC)
+	rm -f $@
+	ar rcs $@ `find build-san-clang/lib -name '*.o' | sort`
+
+build-san-clang/fuzz_main: tests/fuzz_main.c tests/fuzz_load.c \
+    build-san-clang/libarbiter.a
+	clang $(ARB_CFLAGS) $(CLANG_SAN_CFLAGS) $(JANSSON_CFLAGS) -o $@ \
+	    tests/fuzz_main.c tests/fuzz_load.c build-san-clang/libarbiter.a \
+	    $(JANSSON_LIBS)
+
+build-san-clang/fuzz_turn_main: tests/fuzz_main.c tests/fuzz_turn.c \
+    build-san-clang/libarbiter.a
+	clang $(ARB_CFLAGS) $(CLANG_SAN_CFLAGS) $(JANSSON_CFLAGS) -o $@ \
+	    tests/fuzz_main.c tests/fuzz_turn.c build-san-clang/libarbiter.a \
+	    $(JANSSON_LIBS)
+
 # The property test's generator of random valid turns (tests/prop.sh).
 tests/prop: tests/prop.c
 	$(CC) $(ARB_CFLAGS) $(SAN_CFLAGS) $(JANSSON_CFLAGS) -o $@ tests/prop.c \
@@ -248,7 +271,8 @@ check:
 	@sh tests/deps.sh --test
 	@$(MAKE) -j2 WERROR=-Werror arbiter build-san/arbiter tests/unit tests/fuzz_main \
 	    tests/fuzz_turn_main tests/prop tests/expect tests/threads tests/oom \
-	    tests/reach tests/reach-tsan
+	    tests/reach tests/reach-tsan build-san-clang/fuzz_main \
+	    build-san-clang/fuzz_turn_main
 	@SHARED="$(SHARED)" sh tests/check.sh
 
 bench: deps
@@ -341,7 +365,8 @@ uninstall:
 	rmdir "$(DESTDIR)$(DOCDIR)/examples" "$(DESTDIR)$(DOCDIR)" 2>/dev/null || :
 
 clean:
-	rm -rf arbiter libarbiter.a build-lib tests/threads tests/reach-tsan build-san build-clang build-fuzz tests/unit \
+	rm -rf arbiter libarbiter.a build-lib tests/threads tests/reach-tsan build-san build-clang \
+	    build-san-clang build-fuzz tests/unit \
 	    tests/expect tests/fuzz_main tests/fuzz_load tests/fuzz_turn \
 	    tests/fuzz_turn_main tests/oom \
 	    tests/prop tests/bench/gen tests/bench/floor \

@@ -65,6 +65,12 @@ suite "fuzz replay" tests/fuzz_main -n "fuzz replay" tests/corpus/load \
     tests/crashes/load "$seeds/load"
 suite "fuzz turn" tests/fuzz_turn_main -n "fuzz turn" tests/corpus/turn \
     tests/crashes/turn "$seeds/turn"
+# The same replays built with clang's sanitizers, which see what gcc's do
+# not (a zero offset added to a null pointer: issue 26).
+suite "fuzz replay clang" build-san-clang/fuzz_main -n "fuzz replay clang" \
+    tests/corpus/load tests/crashes/load "$seeds/load"
+suite "fuzz turn clang" build-san-clang/fuzz_turn_main -n "fuzz turn clang" \
+    tests/corpus/turn tests/crashes/turn "$seeds/turn"
 suite "prop" sh tests/prop.sh
 # Reach (issue 15): random boards of each rule system with walk hooks;
 # every cell reported is done at its cost, no path does better.
@@ -95,8 +101,9 @@ suite "hidden orders" python3 tests/hidden.py "$top" "$ARBITER" tests/prop 20
 suite "refusals" python3 tests/refusals.py
 # Seven turns (each rule system; files refused whole) at once in seven
 # threads under ThreadSanitizer, each also with its orders parsed ahead on
-# a second thread of its own; then the installed library embedded in a
-# program.
+# a second thread of its own, each writing its pictures, reports and trace
+# cuts, and beside them a reach large enough for the search's look-ahead
+# thread; then the installed library embedded in a program.
 # Every allocation of a turn failing in turn, over every casebook case
 # that takes no options: ARB_ENOMEM and nothing leaked, each time.
 suite "out of memory" sh -c 'tests/oom $(for d in fixtures/*/*/; do

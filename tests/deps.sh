@@ -8,7 +8,9 @@
 # page lint) and python3 with python3-jsonschema (the schema check); and, with --test (make check
 # only, not make demo), Chromium (chromium: tests/svg.sh renders the
 # golden pictures with it), whose absence skips that rendering instead of
-# failing.  Uses apt-get when it can; says what to install when it cannot.
+# failing, and clang with its sanitizers and libFuzzer (the fuzz replays
+# built with clang).  Uses apt-get when it can; says what to install when
+# it cannot.
 #
 # With --check (plain make), only what the build needs is looked for, and
 # what is missing is said in one line, without installing anything.
@@ -44,6 +46,18 @@ pkg-config --exists librsvg-2.0 cairo 2>/dev/null ||
 command -v mandoc >/dev/null 2>&1 || missing="$missing mandoc"
 command -v cc >/dev/null 2>&1 || missing="$missing gcc"
 command -v make >/dev/null 2>&1 || missing="$missing make"
+# make check builds the fuzz replays with clang's sanitizers as well;
+# libFuzzer (make fuzz) and the sanitizers' runtimes come with clang or,
+# where they are a package of their own, with libclang-rt-dev.
+if [ "$1" = --test ]; then
+	if ! command -v clang >/dev/null 2>&1; then
+		missing="$missing clang libclang-rt-dev"
+	elif ! echo 'int LLVMFuzzerTestOneInput(const char *d, long n)
+	    { return 0; }' | clang -fsanitize=fuzzer,address,undefined -x c \
+	    -o /dev/null - >/dev/null 2>&1; then
+		missing="$missing libclang-rt-dev"
+	fi
+fi
 # tests/schema.sh takes Debian's python3, or the PATH's, whichever has it.
 # (version 4: Draft202012Validator; the probe is tests/schema.sh's).
 probe='import jsonschema; jsonschema.Draft202012Validator'

@@ -11,8 +11,16 @@
  * Each CASEDIR is a casebook case (map.json, orders/NAME.json); each is
  * adjudicated once alone, then ROUNDS times in its own thread while the
  * others run, every other round with its orders parsed ahead on the
- * turn's own second thread (arb_turn_load_map_ahead()).  Ends with
- * "threads: N passed, N failed".
+ * turn's own second thread (arb_turn_load_map_ahead()).  Each
+ * adjudication writes the result, the next map, the trace, and every
+ * picture (the umpire's and each player's, of the turn and of the next),
+ * report and trace cut.  One more job, in a thread of its own, asks a
+ * reach large enough for the search's look-ahead thread (rules.h,
+ * walk_look: an aeonis unit with points and range for 64 hexes or more,
+ * on a board of 48 by 48 hexes): alone without that thread, then ROUNDS
+ * times with it among the others (every other round started whatever
+ * the machine's processors), the same bytes.  Ends with "threads:
+ * N passed, N failed".
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -23,10 +31,23 @@
 #include <string.h>
 
 #include "arbiter.h"
+#include "format/format.h"	/* reach_ahead() */
 
 #define ROUNDS	20
 #define MAXCASE	8
 #define MAXORD	8
+
+/* The reach job's map: red's r-far, 100 points, range 80, in the middle
+ * of 48 by 48 hexes of plains. */
+static const char reachmap[] = "{ \"arbiter\": 1, \"ruleset\": \"aeonis\", "
+    "\"turn\": 1, \"seed\": 1, \"board\": { \"grid\": \"hex\", "
+    "\"cols\": 48, \"rows\": 48, \"default\": \"plains\" }, "
+    "\"players\": { \"red\": { \"ap\": 100 }, \"blue\": { \"ap\": 3 } }, "
+    "\"turn_order\": [\"red\", \"blue\"], \"units\": [ "
+    "{ \"id\": \"r-far\", \"player\": \"red\", \"type\": \"infantry\", "
+    "\"at\": \"2424\", \"range\": 80 }, "
+    "{ \"id\": \"b-1\", \"player\": \"blue\", \"type\": \"infantry\", "
+    "\"at\": \"0101\" } ] }";
 
 struct job {
 	const char	*dir;
@@ -39,6 +60,7 @@ struct job {
 	char		*want;		/* the bytes alone */
 	size_t		 wantlen;
 	int		 bad;		/* rounds that differed */
+	int		 reach;		/* the reach job */
 };
 
 static char *
@@ -103,8 +125,65 @@ job_load(struct job *j, const char *dir)
 	return 0;
 }
 
-/* One adjudication: result with trace, next map, text trace, into a
- * buffer the caller frees; NULL on any error. */
+/* Every picture, report and trace cut of t, to fp; -1 on any error. */
+static int
+views(struct arb_turn *t, FILE *fp)
+{
+	struct arb_error e;
+	int		 p;
+
+	for (p = -1; p < 0 || arb_turn_player(t, p) != NULL; p++)
+		if (arb_turn_write_svg(t, 0, p, fp, &e) != 0 ||
+		    arb_turn_write_svg(t, ARB_SVG_NEXT, p, fp, &e) != 0 ||
+		    (p >= 0 && (arb_turn_write_view(t, p, ARB_VIEW_TRACE, fp,
+		    &e) != 0 ||
+		    arb_turn_write_view(t, p, ARB_VIEW_TEXT, fp, &e) != 0 ||
+		    arb_turn_write_trace_for(t, p, 0, fp, &e) != 0 ||
+		    arb_turn_write_trace_for(t, p, 1, fp, &e) != 0)))
+			return -1;
+	return 0;
+}
+
+/* The reach job: the reach of r-far as JSON and text, with the
+ * look-ahead thread (ahead) or without; NULL on any error. */
+static char *
+reach(const struct job *j, size_t *len, int ahead)
+{
+	struct arb_turn	*t = arb_turn_new();
+	struct arb_error e;
+	char		*buf = NULL;
+	FILE		*fp = NULL;
+	int		 rc = -1;
+
+	if (t == NULL || arb_turn_load_map(t, "map.json", j->map, j->maplen,
+	    &e) != 0)
+		goto out;
+	/* ahead 1: the library's choice, which starts it on a machine of
+	 * two processors or more; 2: started whatever the machine, both
+	 * threads at once from the first hex. */
+	arb_turn_threads(t, ahead ? 2 : 1);
+	if (ahead == 2)
+		reach_ahead(t, REACH_AHEAD_ALWAYS);
+	if (arb_turn_reach(t, "r-far", NULL, 0, &e) != 0 ||
+	    (fp = open_memstream(&buf, len)) == NULL)
+		goto out;
+	if (arb_turn_write_reach(t, 0, fp, &e) == 0 &&
+	    arb_turn_write_reach(t, 1, fp, &e) == 0)
+		rc = 0;
+out:
+	if (fp != NULL && fclose(fp) != 0)
+		rc = -1;
+	arb_turn_free(t);
+	if (rc != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* One adjudication: result with trace, next map, text trace, pictures,
+ * reports and trace cuts, into a buffer the caller frees; NULL on any
+ * error. */
 static char *
 adjudicate(const struct job *j, size_t *len, int ahead)
 {
@@ -131,7 +210,7 @@ adjudicate(const struct job *j, size_t *len, int ahead)
 		goto out;
 	if (arb_turn_write_result(t, ARB_RESULT_TRACE, fp, &e) == 0 &&
 	    arb_turn_write_next(t, fp, &e) == 0 &&
-	    arb_turn_write_trace(t, 1, fp, &e) == 0)
+	    arb_turn_write_trace(t, 1, fp, &e) == 0 && views(t, fp) == 0)
 		rc = 0;
 out:
 	if (fp != NULL && fclose(fp) != 0)
@@ -153,7 +232,8 @@ run(void *arg)
 	int		 r;
 
 	for (r = 0; r < ROUNDS; r++) {
-		got = adjudicate(j, &len, r % 2);
+		got = j->reach ? reach(j, &len, 1 + r % 2) :
+		    adjudicate(j, &len, r % 2);
 		if (got == NULL || len != j->wantlen ||
 		    memcmp(got, j->want, len) != 0)
 			j->bad++;
@@ -165,8 +245,8 @@ run(void *arg)
 int
 main(int argc, char **argv)
 {
-	static struct job jobs[MAXCASE];
-	pthread_t	 th[MAXCASE];
+	static struct job jobs[MAXCASE + 1];
+	pthread_t	 th[MAXCASE + 1];
 	int		 n = argc - 1, i, k, pass = 0, fail = 0;
 
 	if (n < 2 || n > MAXCASE) {
@@ -182,6 +262,17 @@ main(int argc, char **argv)
 			printf("threads: 0 passed, 1 failed\n");
 			return 1;
 		}
+	/* The reach job, alone without the look-ahead thread. */
+	jobs[n].dir = "a reach of 100 points on 48 by 48 hexes";
+	jobs[n].reach = 1;
+	jobs[n].maplen = sizeof(reachmap) - 1;
+	if ((jobs[n].map = strdup(reachmap)) == NULL ||
+	    (jobs[n].want = reach(&jobs[n], &jobs[n].wantlen, 0)) == NULL) {
+		printf("not ok - %s: cannot ask it alone\n", jobs[n].dir);
+		printf("threads: 0 passed, 1 failed\n");
+		return 1;
+	}
+	n++;
 	for (i = 0; i < n; i++)
 		if (pthread_create(&th[i], NULL, run, &jobs[i]) != 0) {
 			printf("threads: 0 passed, 1 failed (no thread)\n");

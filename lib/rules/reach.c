@@ -213,7 +213,7 @@ reach_release(struct arb_turn *t)
 static unsigned char *
 state(struct reachmem *m, int l)
 {
-	return m->st + (size_t)l * m->kept;
+	return m->kept == 0 ? m->st : m->st + (size_t)l * m->kept;
 }
 
 /* A state copied: a few words, not a call to memcpy() for each step. */
