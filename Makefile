@@ -22,9 +22,11 @@ WARNINGS = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	   -Wpointer-arith -Wformat=2
 # jansson's and libsodium's flags are asked for in each recipe, so that
 # `make check` can install them first and still build in the same run.
-# libgvc: Graphviz, which lays out a graph board's picture (format/svg.c).
-JANSSON_CFLAGS = `$(PKG_CONFIG) --cflags jansson libsodium libgvc`
-JANSSON_LIBS = `$(PKG_CONFIG) --libs jansson libsodium libgvc` -lm -pthread # -lm: geom.c; -pthread: turn.c
+# libgvc: Graphviz, which lays out a graph board's picture (format/svg.c);
+# gmime-3.0: GMime, which finds the orders in a mail (format/mail.c).
+JANSSON_CFLAGS = `$(PKG_CONFIG) --cflags jansson libsodium libgvc gmime-3.0`
+JANSSON_LIBS = `$(PKG_CONFIG) --libs jansson libsodium libgvc gmime-3.0` \
+	       -lm -pthread # -lm: geom.c; -pthread: turn.c
 # Warnings are errors in make check and CI (WERROR=-Werror), not in a
 # user's plain build, where a newer compiler's new warning must not stop it.
 WERROR	?=
@@ -46,7 +48,7 @@ LIBSRC	= lib/base/mem.c lib/base/maps.c lib/base/fair.c lib/base/suggest.c \
 	  lib/rules/morne.c lib/rules/xconq.c lib/rules/arcane.c \
 	  lib/rules/reach.c \
 	  lib/format/load.c lib/format/emit.c lib/format/display.c \
-	  lib/format/svg.c lib/format/view.c \
+	  lib/format/svg.c lib/format/view.c lib/format/mail.c \
 	  lib/turn.c
 CLISRC	= cli/arbiter.c
 MANS	= man/arbiter.1 man/arbiter-map.5 man/arbiter-orders.5 \
@@ -292,7 +294,7 @@ install: arbiter libarbiter.a
 	printf '%s\n' "prefix=$(PREFIX)" "libdir=$$l" \
 	    "includedir=$$i" "" "Name: arbiter" \
 	    "Description: turn adjudicator for hex and territory wargames" \
-	    "Version: $$v" "Requires.private: jansson libsodium libgvc" \
+	    "Version: $$v" "Requires.private: jansson libsodium libgvc gmime-3.0" \
 	    'Libs: -L$${libdir} -larbiter' "Libs.private: -lm -pthread" \
 	    'Cflags: -I$${includedir}' \
 	    >"$(DESTDIR)$(LIBDIR)/pkgconfig/arbiter.pc"

@@ -3,8 +3,9 @@
 # jansson (libjansson-dev, found with pkg-config), libsodium
 # (libsodium-dev: the fair dice' HMAC-SHA-256, SHA-256 and random bytes),
 # Graphviz's library (libgraphviz-dev, pkg-config libgvc: the layout of a
-# graph board's picture), mandoc (man page lint) and python3 with
-# python3-jsonschema (the schema check); and, with --test (make check
+# graph board's picture), GMime 3 (libgmime-3.0-dev, pkg-config
+# gmime-3.0: the orders found in a mail), mandoc (man page lint) and
+# python3 with python3-jsonschema (the schema check); and, with --test (make check
 # only, not make demo), Chromium (chromium: tests/svg.sh renders the
 # golden pictures with it), whose absence skips that rendering instead of
 # failing.  Uses apt-get when it can; says what to install when it cannot.
@@ -19,6 +20,8 @@ if [ "$1" = --check ]; then
 	    need="$need libsodium-dev"
 	pkg-config --exists libgvc 2>/dev/null ||
 	    need="$need libgraphviz-dev"
+	pkg-config --exists gmime-3.0 2>/dev/null ||
+	    need="$need libgmime-3.0-dev"
 	[ -z "$need" ] && exit 0
 	echo "arbiter: cannot build: missing$need; install it (Debian:" \
 	    "apt-get install$need) or run make demo, which does" >&2
@@ -32,6 +35,8 @@ pkg-config --exists jansson 2>/dev/null || missing="$missing libjansson-dev"
 pkg-config --exists libsodium 2>/dev/null ||
     missing="$missing libsodium-dev"
 pkg-config --exists libgvc 2>/dev/null || missing="$missing libgraphviz-dev"
+pkg-config --exists gmime-3.0 2>/dev/null ||
+    missing="$missing libgmime-3.0-dev"
 command -v mandoc >/dev/null 2>&1 || missing="$missing mandoc"
 command -v cc >/dev/null 2>&1 || missing="$missing gcc"
 command -v make >/dev/null 2>&1 || missing="$missing make"

@@ -215,12 +215,12 @@ check "roll below 1 message" grep -qx "arbiter: $tmp/rolls.json:1:5: bad roll 0:
 printf '{"rolls": [1]}\n' >"$tmp/rolls.json"
 expect 65 "rolls not an array" "$arbiter" --rolls "$tmp/rolls.json" "$top/fixtures/morne-plaine/d-rolls/map.json"
 
-# A plain make on a machine without jansson says in one line what to
+# A plain make on a machine without jansson (or GMime) says in one line what to
 # install (a PATH with no pkg-config stands for such a machine).
 mkdir -p "$tmp/bin"
 ln -s "$(command -v sh)" "$tmp/bin/sh"
-expect 1 "a build without jansson, libsodium or Graphviz" env PATH="$tmp/bin" sh "$top/tests/deps.sh" --check
-check "says what to install" grep -q "^arbiter: cannot build: missing pkg-config libjansson-dev libsodium-dev libgraphviz-dev; install it (Debian: apt-get install pkg-config libjansson-dev libsodium-dev libgraphviz-dev)" "$tmp/err"
+expect 1 "a build without jansson, libsodium, Graphviz or GMime" env PATH="$tmp/bin" sh "$top/tests/deps.sh" --check
+check "says what to install" grep -q "^arbiter: cannot build: missing pkg-config libjansson-dev libsodium-dev libgraphviz-dev libgmime-3.0-dev; install it (Debian: apt-get install pkg-config libjansson-dev libsodium-dev libgraphviz-dev libgmime-3.0-dev)" "$tmp/err"
 
 # --reach (issue 15): the text form, -o written whole, the usage errors,
 # an unknown unit with a suggestion, and the open table.
