@@ -119,6 +119,11 @@ tests/reach-tsan: tests/reach.c $(LIBSRC) $(HDRS)
 	$(CC) $(ARB_CFLAGS) -O1 -g -fsanitize=thread -pthread \
 	    $(JANSSON_CFLAGS) -o $@ tests/reach.c $(LIBSRC) $(JANSSON_LIBS)
 
+# The mail reader at the unit level (tests/mail.c, fixtures/mail/).
+tests/mail: tests/mail.c build-san/libarbiter.a
+	$(CC) $(ARB_CFLAGS) $(SAN_CFLAGS) $(JANSSON_CFLAGS) -o $@ \
+	    tests/mail.c build-san/libarbiter.a $(JANSSON_LIBS)
+
 tests/unit: tests/unit.c build-san/libarbiter.a
 	$(CC) $(ARB_CFLAGS) $(SAN_CFLAGS) $(JANSSON_CFLAGS) -o $@ \
 	    tests/unit.c build-san/libarbiter.a $(JANSSON_LIBS)
@@ -247,7 +252,7 @@ demo: deps
 # make check also installs Chromium, which tests/svg.sh renders with.
 check:
 	@sh tests/deps.sh --test
-	@$(MAKE) -j2 WERROR=-Werror arbiter build-san/arbiter tests/unit tests/fuzz_main \
+	@$(MAKE) -j2 WERROR=-Werror arbiter build-san/arbiter tests/unit tests/mail tests/fuzz_main \
 	    tests/fuzz_turn_main tests/prop tests/expect tests/threads tests/oom \
 	    tests/reach tests/reach-tsan
 	@SHARED="$(SHARED)" sh tests/check.sh
@@ -342,7 +347,7 @@ uninstall:
 	rmdir "$(DESTDIR)$(DOCDIR)/examples" "$(DESTDIR)$(DOCDIR)" 2>/dev/null || :
 
 clean:
-	rm -rf arbiter libarbiter.a build-lib tests/threads tests/reach-tsan build-san build-clang build-fuzz tests/unit \
+	rm -rf arbiter libarbiter.a build-lib tests/threads tests/reach-tsan build-san build-clang build-fuzz tests/unit tests/mail \
 	    tests/expect tests/fuzz_main tests/fuzz_load tests/fuzz_turn \
 	    tests/fuzz_turn_main tests/oom \
 	    tests/prop tests/bench/gen tests/bench/floor \

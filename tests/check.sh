@@ -45,6 +45,8 @@ suite() {
 }
 
 suite "unit tests" tests/unit
+# The mail reader (issue 27): what it takes from each hand-written mail.
+suite "mail" sh -c 'tests/mail fixtures/mail/*.eml'
 suite "layers" sh tests/layers.sh
 suite "casebook ($ARBITER)" sh tests/casebook.sh
 suite "JSONTestSuite" sh tests/jsonsuite.sh

@@ -571,7 +571,7 @@ mail_read(const char *text, size_t len, struct mail *m)
 	struct buf	 b = { NULL, 0, 0, true };
 	size_t		 o_text = 0, o_id, o_from, o_date, o_why = 0, o_part = 0;
 	char		*id = NULL, *from = NULL, *date = NULL, *why = NULL;
-	const char	*ct;
+	char		*ct;
 
 	memset(m, 0, sizeof(*m));
 	memset(&w, 0, sizeof(w));
@@ -609,6 +609,7 @@ mail_read(const char *text, size_t len, struct mail *m)
 		ct = g_mime_content_type_get_mime_type(t);
 		why = fn != NULL ? g_strdup_printf("%s (%s)", ct, fn) :
 		    g_strdup(ct);
+		g_free(ct);
 		m->kind = w.kind;
 	} else if (w.nomem) {
 		why = g_strdup("");
