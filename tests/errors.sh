@@ -331,5 +331,32 @@ wait
 check "a pipe over --max-input: the limit's message" grep -q \
     'fifo: larger than 102400 bytes (see --max-input)' "$tmp/err"
 
+# The letter's template (issue 27) names the next map by the first 16
+# hex digits of its SHA-256, as -n writes it; with the umpire's secret
+# too (the next map commits to its dice); none under --check.
+for rs in aeonis territory morne-plaine xconq arcane-legions; do
+	d=$top/fixtures/$rs/for-player
+	expect 0 "$rs: a letter with -n" sh -c 'cd "$1" && shift &&
+	    "$@" map.json orders/*.json' sh "$d" "$arbiter" $(cat "$d/args") \
+	    --text -n "$tmp/next.json"
+	h=$(sha256sum "$tmp/next.json" | cut -c1-16)
+	check "$rs: the template's header names the next map ($h)" grep -q \
+	    "^arbiter orders [^ ]* turn [0-9]* map $h\$" "$tmp/out"
+	check "$rs: the template ends the letter" sh -c \
+	    '[ "$(tail -n 1 "$1")" = end ]' sh "$tmp/out"
+done
+expect 0 "a letter with the umpire's secret" sh -c 'cd "$1" && shift &&
+    "$@" map.json orders/*.json' sh "$fair" "$arbiter" --secret umpire.key \
+    --for allies --text -n "$tmp/next.json"
+h=$(sha256sum "$tmp/next.json" | cut -c1-16)
+check "with the secret, the header names the next map ($h)" grep -q \
+    "^arbiter orders allies turn 2 map $h\$" "$tmp/out"
+d=$top/fixtures/aeonis/for-player
+expect 0 "a letter under --check" sh -c 'cd "$1" && shift &&
+    "$@" map.json orders/red.json' sh "$d" "$arbiter" --check --for red \
+    --text
+check "no template under --check" sh -c '! grep -q "^arbiter orders" "$1"' \
+    sh "$tmp/out"
+
 echo "error paths: $pass passed, $fail failed"
 [ $fail -eq 0 ]
