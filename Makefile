@@ -128,10 +128,11 @@ tests/unit: tests/unit.c build-san/libarbiter.a
 	$(CC) $(ARB_CFLAGS) $(SAN_CFLAGS) $(JANSSON_CFLAGS) -o $@ \
 	    tests/unit.c build-san/libarbiter.a $(JANSSON_LIBS)
 
-# Fuzzing (see tests/fuzz/README).  Two libFuzzer targets, built with
-# clang: tests/fuzz_load (the loaders; the first byte picks the role) and
+# Fuzzing (see tests/fuzz/README).  Three libFuzzer targets, built with
+# clang: tests/fuzz_load (the loaders; the first byte picks the role),
 # tests/fuzz_turn (a whole turn: a map and orders files cut at "%%"
-# lines, with the checks listed in tests/fuzz_turn.c).  Each fuzzes from
+# lines, with the checks listed in tests/fuzz_turn.c) and tests/fuzz_mail
+# (the mail reader, alone and as an orders file: make fuzz-mail).  Each fuzzes from
 # its committed corpus, tests/corpus/TARGET, and seeds made from the
 # casebook; new inputs go to build-fuzz/TARGET, findings to
 # build-fuzz/TARGET-crash-*.  A sanitizer report stops the run.  One job
@@ -162,6 +163,12 @@ tests/fuzz_turn_main: tests/fuzz_main.c tests/fuzz_turn.c \
 	    tests/fuzz_main.c tests/fuzz_turn.c build-san/libarbiter.a \
 	    $(JANSSON_LIBS)
 
+tests/fuzz_mail_main: tests/fuzz_main.c tests/fuzz_mail.c \
+    build-san/libarbiter.a
+	$(CC) $(ARB_CFLAGS) $(SAN_CFLAGS) $(JANSSON_CFLAGS) -o $@ \
+	    tests/fuzz_main.c tests/fuzz_mail.c build-san/libarbiter.a \
+	    $(JANSSON_LIBS)
+
 # The property test's generator of random valid turns (tests/prop.sh).
 tests/prop: tests/prop.c
 	$(CC) $(ARB_CFLAGS) $(SAN_CFLAGS) $(JANSSON_CFLAGS) -o $@ tests/prop.c \
@@ -174,6 +181,15 @@ tests/fuzz_load: tests/fuzz_load.c $(LIBSRC) $(HDRS)
 tests/fuzz_turn: tests/fuzz_turn.c $(LIBSRC) $(HDRS)
 	clang $(FUZZ_CFLAGS) $(JANSSON_CFLAGS) -o $@ tests/fuzz_turn.c \
 	    $(LIBSRC) $(JANSSON_LIBS)
+
+# The mail reader's target (tests/fuzz_mail.c; issue 27).
+tests/fuzz_mail: tests/fuzz_mail.c $(LIBSRC) $(HDRS)
+	clang $(FUZZ_CFLAGS) $(JANSSON_CFLAGS) -o $@ tests/fuzz_mail.c \
+	    $(LIBSRC) $(JANSSON_LIBS)
+
+fuzz-mail: deps
+	@$(MAKE) tests/fuzz_mail
+	@$(MAKE) TARGET=mail fuzz-run
 
 fuzz: deps
 	@$(MAKE) tests/fuzz_load
@@ -253,7 +269,8 @@ demo: deps
 check:
 	@sh tests/deps.sh --test
 	@$(MAKE) -j2 WERROR=-Werror arbiter build-san/arbiter tests/unit tests/mail tests/fuzz_main \
-	    tests/fuzz_turn_main tests/prop tests/expect tests/threads tests/oom \
+	    tests/fuzz_turn_main tests/fuzz_mail_main tests/prop tests/expect \
+	    tests/threads tests/oom \
 	    tests/reach tests/reach-tsan
 	@SHARED="$(SHARED)" sh tests/check.sh
 
@@ -349,9 +366,9 @@ uninstall:
 clean:
 	rm -rf arbiter libarbiter.a build-lib tests/threads tests/reach-tsan build-san build-clang build-fuzz tests/unit tests/mail \
 	    tests/expect tests/fuzz_main tests/fuzz_load tests/fuzz_turn \
-	    tests/fuzz_turn_main tests/oom \
+	    tests/fuzz_turn_main tests/fuzz_mail tests/fuzz_mail_main tests/oom \
 	    tests/prop tests/bench/gen tests/bench/floor \
 	    tests/bench/measure
 
 .PHONY: all arbiter-clang werror-build check clean demo deps bench fuzz fuzz-merge \
-	fuzz-cov fuzz-run fuzz-turn install lint uninstall
+	fuzz-cov fuzz-mail fuzz-run fuzz-turn install lint uninstall

@@ -61,10 +61,13 @@ suite "outputs" sh tests/outputs.sh
 seeds=$(mktemp -d) || exit 70
 sh tests/fuzz/seeds.sh load "$seeds/load" >/dev/null
 sh tests/fuzz/seeds.sh turn "$seeds/turn" >/dev/null
+sh tests/fuzz/seeds.sh mail "$seeds/mail" >/dev/null
 suite "fuzz replay" tests/fuzz_main -n "fuzz replay" tests/corpus/load \
     tests/crashes/load "$seeds/load"
 suite "fuzz turn" tests/fuzz_turn_main -n "fuzz turn" tests/corpus/turn \
     tests/crashes/turn "$seeds/turn"
+suite "fuzz mail" tests/fuzz_mail_main -n "fuzz mail" tests/corpus/mail \
+    tests/crashes/mail "$seeds/mail"
 suite "prop" sh tests/prop.sh
 # Reach (issue 15): random boards of each rule system with walk hooks;
 # every cell reported is done at its cost, no path does better.

@@ -54,7 +54,7 @@ put(struct buf *b, const void *s, size_t n)
 	char	*np;
 	size_t	 cap;
 
-	if (!b->ok)
+	if (!b->ok || n == 0)	/* s may be NULL then */
 		return;
 	if (n > b->cap - b->n) {
 		cap = b->cap > 0 ? b->cap : 256;
@@ -535,7 +535,8 @@ field(GMimeMessage *m, const char *name)
 	}
 	if (strcmp(name, "Message-ID") == 0) {
 		v = g_mime_message_get_message_id(m);
-		return v != NULL ? g_strdup_printf("<%s>", v) : g_strdup("");
+		return v != NULL && *v != '\0' ? g_strdup_printf("<%s>", v) :
+		    g_strdup("");
 	}
 	v = g_mime_object_get_header(GMIME_OBJECT(m), name);
 	s = g_strdup(v != NULL ? v : "");
