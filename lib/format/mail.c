@@ -300,8 +300,9 @@ valid_utf8(const unsigned char *s, size_t len)
 
 /*
  * The part's bytes (transfer encoding undone) in the charset named, into
- * out as UTF-8, with CRLF as LF.  A charset iconv does not know, and
- * US-ASCII, UTF-8 or none, read as UTF-8 when the bytes are, else as
+ * out as UTF-8, with CRLF (and CRs before a LF) as LF.  A charset iconv
+ * does not know, and US-ASCII, UTF-8 or none, read as UTF-8 when the
+ * bytes are, else as
  * Windows-1252, which is also how ISO-8859-1 is read (its C1 controls
  * are never meant in a mail); a sequence the charset does not have is
  * U+FFFD.
@@ -360,9 +361,16 @@ to_utf8(const unsigned char *s, size_t len, const char *charset,
 	put(&u, tmp, sizeof(tmp) - oleft);
 	g_mime_iconv_close(cd);
 lines:
-	for (i = 0; i < u.n; i++)
-		if (!(u.p[i] == '\r' && i + 1 < u.n && u.p[i + 1] == '\n'))
-			put(out, u.p + i, 1);
+	/* CRLF, and any run of CRs before a LF, is LF. */
+	for (i = 0; i < u.n; i++) {
+		size_t	 k = i;
+
+		while (k < u.n && u.p[k] == '\r')
+			k++;
+		if (k > i && k < u.n && u.p[k] == '\n')
+			i = k;
+		put(out, u.p + i, 1);
+	}
 	if (!u.ok)
 		out->ok = false;
 	free(u.p);
@@ -378,9 +386,13 @@ lines:
 static void
 unflow(const char *s, size_t len, bool delsp, struct buf *out)
 {
-	const char	*end = s + len, *e, *c;
+	const char	*end, *e, *c;
 	size_t		 q, pq = 0;
 	bool		 open = false;	/* the last line was flowed */
+
+	if (len == 0)		/* s may be NULL then */
+		return;
+	end = s + len;
 
 	for (; s < end; s = e + 1) {
 		if ((e = memchr(s, '\n', (size_t)(end - s))) == NULL)
@@ -543,8 +555,8 @@ field(GMimeMessage *m, const char *name)
 	return g_strstrip(s);
 }
 
-/* What the result records of a header value: printable UTF-8, at most
- * 200 bytes. */
+/* What the result records of a header value: no control characters, at
+ * most 200 bytes (mended to UTF-8 at the end). */
 static void
 put_field(struct buf *b, const char *s)
 {
@@ -666,6 +678,13 @@ out:
 	m->message_id = b.p + o_id;
 	m->from = b.p + o_from;
 	m->date = b.p + o_date;
+	/* A header in raw 8-bit bytes, or one cut at 200 bytes, may not be
+	 * UTF-8: the result is. */
+	utf8_mend(b.p + o_part);
+	utf8_mend(b.p + o_why);
+	utf8_mend(b.p + o_id);
+	utf8_mend(b.p + o_from);
+	utf8_mend(b.p + o_date);
 	return true;
 }
 
