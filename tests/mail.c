@@ -176,6 +176,38 @@ detection(void)
 	}
 }
 
+/* A nest of n multiparts, the orders in the innermost: read at most 32
+ * deep (want 0), passed over deeper (1), refused as bad_mail past 1000
+ * (2). */
+static void
+nest(int n, int want)
+{
+	struct mail	 m;
+	char		*s, what[100];
+	size_t		 len = 0, cap = (size_t)n * 64 + 256;
+	int		 i;
+
+	if ((s = malloc(cap)) == NULL)
+		abort();
+	len += (size_t)snprintf(s + len, cap - len, "From: a@b\nMIME-Version: "
+	    "1.0\nContent-Type: multipart/mixed; boundary=b0\n\n");
+	for (i = 0; i < n - 1; i++)
+		len += (size_t)snprintf(s + len, cap - len, "--b%d\nContent-"
+		    "Type: multipart/mixed; boundary=b%d\n\n", i, i + 1);
+	len += (size_t)snprintf(s + len, cap - len, "--b%d\nContent-Type: "
+	    "text/plain\n\narbiter orders red turn 4\nend\n", n - 1);
+	if (!mail_read(s, len, &m))
+		abort();
+	snprintf(what, sizeof(what), "%d nested multiparts: %s", n,
+	    want == 2 ? "refused, bad_mail" : want == 1 ? "passed over, "
+	    "no_orders" : "the orders read");
+	report(want == 2 ? m.kind == 0 && m.reason == R_BAD_MAIL :
+	    want == 1 ? m.kind == 0 && m.reason == R_NO_ORDERS :
+	    m.kind == MAIL_TEXT, what, m.why);
+	mail_free(&m);
+	free(s);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -195,6 +227,10 @@ main(int argc, char **argv)
 	for (i = 1; i < argc; i++)
 		one(argv[i]);
 	detection();
+	nest(31, 0);
+	nest(33, 1);
+	nest(1000, 1);
+	nest(1001, 2);
 	printf("mail: %d passed, %d failed\n", pass, fail);
 	return fail != 0;
 }
