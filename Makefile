@@ -302,6 +302,10 @@ lint:
 	else echo "no .clang-format or no clang-format: format not checked"; fi
 	sh tests/manlint.sh
 
+# arbiter.pc names GMime's libraries (format/mail.c) in Libs.private
+# rather than gmime-3.0 in Requires.private: --static would add GMime's
+# own private libraries (GPGME, ...), which the library does not use and
+# a machine need not have.
 install: arbiter libarbiter.a
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)/man1" \
 	    "$(DESTDIR)$(MANDIR)/man5" "$(DESTDIR)$(MANDIR)/man7" \
@@ -310,14 +314,15 @@ install: arbiter libarbiter.a
 	install -m 0755 arbiter "$(DESTDIR)$(BINDIR)/arbiter"
 	install -m 0644 libarbiter.a "$(DESTDIR)$(LIBDIR)/libarbiter.a"
 	v=`sed -n 's/^#define ARB_VERSION "\(.*\)"/\1/p' lib/arbiter.h`; \
+	g=`$(PKG_CONFIG) --libs gmime-3.0`; \
 	l="$(LIBDIR)"; i="$(INCLUDEDIR)"; p="$(PREFIX)"; \
 	case $$l in "$$p"/*) l="\$${prefix}$${l#"$$p"}";; esac; \
 	case $$i in "$$p"/*) i="\$${prefix}$${i#"$$p"}";; esac; \
 	printf '%s\n' "prefix=$(PREFIX)" "libdir=$$l" \
 	    "includedir=$$i" "" "Name: arbiter" \
 	    "Description: turn adjudicator for hex and territory wargames" \
-	    "Version: $$v" "Requires.private: jansson libsodium libgvc gmime-3.0" \
-	    'Libs: -L$${libdir} -larbiter' "Libs.private: -lm -pthread" \
+	    "Version: $$v" "Requires.private: jansson libsodium libgvc" \
+	    'Libs: -L$${libdir} -larbiter' "Libs.private: $$g -lm -pthread" \
 	    'Cflags: -I$${includedir}' \
 	    >"$(DESTDIR)$(LIBDIR)/pkgconfig/arbiter.pc"
 	chmod 0644 "$(DESTDIR)$(LIBDIR)/pkgconfig/arbiter.pc"
