@@ -150,7 +150,8 @@ detection(void)
 		{ "red.json", "\xef\xbb\xbf{\"orders\": []}", 0 },
 		{ "red.txt", "Note: the cavalry goes first\n\narbiter orders "
 		    "red turn 3\nend\n", 0 },
-		{ "red.txt", "Subject: orders\narbiter orders red turn 3\n", 0 },
+		{ "red.txt", "Subject: orders\narbiter orders red turn 3\n",
+		    0 },
 		{ "red.txt", "Subject orders\n\narbiter orders red turn 3\n",
 		    0 },
 		{ "red.txt", "", 0 },

@@ -604,7 +604,8 @@ mail_read(const char *text, size_t len, struct mail *m)
 	GMimeMessage	*msg;
 	struct walk	 w;
 	struct buf	 b = { NULL, 0, 0, true };
-	size_t		 o_text = 0, o_id, o_from, o_date, o_why = 0, o_part = 0;
+	size_t		 o_text = 0, o_why = 0, o_part = 0;
+	size_t		 o_id, o_from, o_date;
 	char		*id = NULL, *from = NULL, *date = NULL, *why = NULL;
 	char		*ct;
 
