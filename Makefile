@@ -22,10 +22,12 @@ WARNINGS = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 	   -Wpointer-arith -Wformat=2
 # jansson's and libsodium's flags are asked for in each recipe, so that
 # `make check` can install them first and still build in the same run.
-# libgvc: Graphviz, which lays out a graph board's picture (format/svg.c).
-# librsvg-2.0 and cairo: the picture as PNG (format/png.c).
-JANSSON_CFLAGS = `$(PKG_CONFIG) --cflags jansson libsodium libgvc librsvg-2.0 cairo`
-JANSSON_LIBS = `$(PKG_CONFIG) --libs jansson libsodium libgvc librsvg-2.0 cairo` -lm -pthread # -lm: geom.c; -pthread: turn.c
+# libgvc: Graphviz, which lays out a graph board's picture (format/svg.c);
+# librsvg-2.0 and cairo: the picture as PNG (format/png.c); gmime-3.0:
+# GMime, which finds the orders in a mail (format/mail.c).
+JANSSON_CFLAGS = `$(PKG_CONFIG) --cflags jansson libsodium libgvc librsvg-2.0 cairo gmime-3.0`
+JANSSON_LIBS = `$(PKG_CONFIG) --libs jansson libsodium libgvc librsvg-2.0 cairo gmime-3.0` \
+	       -lm -pthread # -lm: geom.c; -pthread: turn.c
 # Warnings are errors in make check and CI (WERROR=-Werror), not in a
 # user's plain build, where a newer compiler's new warning must not stop it.
 WERROR	?=
@@ -48,6 +50,7 @@ LIBSRC	= lib/base/mem.c lib/base/maps.c lib/base/fair.c lib/base/suggest.c \
 	  lib/rules/reach.c \
 	  lib/format/load.c lib/format/emit.c lib/format/display.c \
 	  lib/format/svg.c lib/format/png.c lib/format/view.c \
+	  lib/format/mail.c \
 	  lib/turn.c
 CLISRC	= cli/arbiter.c cli/fair.c
 MANS	= man/arbiter.1 man/arbiter-map.5 man/arbiter-orders.5 \
@@ -118,14 +121,20 @@ tests/reach-tsan: tests/reach.c $(LIBSRC) $(HDRS)
 	$(CC) $(ARB_CFLAGS) -O1 -g -fsanitize=thread -pthread \
 	    $(JANSSON_CFLAGS) -o $@ tests/reach.c $(LIBSRC) $(JANSSON_LIBS)
 
+# The mail reader at the unit level (tests/mail.c, fixtures/mail/).
+tests/mail: tests/mail.c build-san/libarbiter.a
+	$(CC) $(ARB_CFLAGS) $(SAN_CFLAGS) $(JANSSON_CFLAGS) -o $@ \
+	    tests/mail.c build-san/libarbiter.a $(JANSSON_LIBS)
+
 tests/unit: tests/unit.c build-san/libarbiter.a
 	$(CC) $(ARB_CFLAGS) $(SAN_CFLAGS) $(JANSSON_CFLAGS) -o $@ \
 	    tests/unit.c build-san/libarbiter.a $(JANSSON_LIBS)
 
-# Fuzzing (see tests/fuzz/README).  Two libFuzzer targets, built with
-# clang: tests/fuzz_load (the loaders; the first byte picks the role) and
+# Fuzzing (see tests/fuzz/README).  Three libFuzzer targets, built with
+# clang: tests/fuzz_load (the loaders; the first byte picks the role),
 # tests/fuzz_turn (a whole turn: a map and orders files cut at "%%"
-# lines, with the checks listed in tests/fuzz_turn.c).  Each fuzzes from
+# lines, with the checks listed in tests/fuzz_turn.c) and tests/fuzz_mail
+# (the mail reader, alone and as an orders file: make fuzz-mail).  Each fuzzes from
 # its committed corpus, tests/corpus/TARGET, and seeds made from the
 # casebook; new inputs go to build-fuzz/TARGET, findings to
 # build-fuzz/TARGET-crash-*.  A sanitizer report stops the run.  One job
@@ -179,6 +188,12 @@ build-san-clang/fuzz_turn_main: tests/fuzz_main.c tests/fuzz_turn.c \
 	    tests/fuzz_main.c tests/fuzz_turn.c build-san-clang/libarbiter.a \
 	    $(JANSSON_LIBS)
 
+tests/fuzz_mail_main: tests/fuzz_main.c tests/fuzz_mail.c \
+    build-san/libarbiter.a
+	$(CC) $(ARB_CFLAGS) $(SAN_CFLAGS) $(JANSSON_CFLAGS) -o $@ \
+	    tests/fuzz_main.c tests/fuzz_mail.c build-san/libarbiter.a \
+	    $(JANSSON_LIBS)
+
 # The property test's generator of random valid turns (tests/prop.sh).
 tests/prop: tests/prop.c
 	$(CC) $(ARB_CFLAGS) $(SAN_CFLAGS) $(JANSSON_CFLAGS) -o $@ tests/prop.c \
@@ -191,6 +206,15 @@ tests/fuzz_load: tests/fuzz_load.c $(LIBSRC) $(HDRS)
 tests/fuzz_turn: tests/fuzz_turn.c $(LIBSRC) $(HDRS)
 	clang $(FUZZ_CFLAGS) $(JANSSON_CFLAGS) -o $@ tests/fuzz_turn.c \
 	    $(LIBSRC) $(JANSSON_LIBS)
+
+# The mail reader's target (tests/fuzz_mail.c; issue 27).
+tests/fuzz_mail: tests/fuzz_mail.c $(LIBSRC) $(HDRS)
+	clang $(FUZZ_CFLAGS) $(JANSSON_CFLAGS) -o $@ tests/fuzz_mail.c \
+	    $(LIBSRC) $(JANSSON_LIBS)
+
+fuzz-mail: deps
+	@$(MAKE) tests/fuzz_mail
+	@$(MAKE) TARGET=mail fuzz-run
 
 fuzz: deps
 	@$(MAKE) tests/fuzz_load
@@ -269,8 +293,9 @@ demo: deps
 # make check also installs Chromium, which tests/svg.sh renders with.
 check:
 	@sh tests/deps.sh --test
-	@$(MAKE) -j2 WERROR=-Werror arbiter build-san/arbiter tests/unit tests/fuzz_main \
-	    tests/fuzz_turn_main tests/prop tests/expect tests/threads tests/oom \
+	@$(MAKE) -j2 WERROR=-Werror arbiter build-san/arbiter tests/unit tests/mail tests/fuzz_main \
+	    tests/fuzz_turn_main tests/fuzz_mail_main tests/prop tests/expect \
+	    tests/threads tests/oom \
 	    tests/reach tests/reach-tsan build-san-clang/fuzz_main \
 	    build-san-clang/fuzz_turn_main
 	@SHARED="$(SHARED)" sh tests/check.sh
@@ -303,6 +328,11 @@ lint:
 	else echo "no .clang-format or no clang-format: format not checked"; fi
 	sh tests/manlint.sh
 
+# arbiter.pc names GMime's, librsvg's and cairo's libraries (format/mail.c,
+# format/png.c) in Libs.private rather than their packages in
+# Requires.private: --static would add their own private libraries
+# (GPGME, ...), which the library does not use and a machine need not
+# have.
 install: arbiter libarbiter.a
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)/man1" \
 	    "$(DESTDIR)$(MANDIR)/man5" "$(DESTDIR)$(MANDIR)/man7" \
@@ -311,14 +341,15 @@ install: arbiter libarbiter.a
 	install -m 0755 arbiter "$(DESTDIR)$(BINDIR)/arbiter"
 	install -m 0644 libarbiter.a "$(DESTDIR)$(LIBDIR)/libarbiter.a"
 	v=`sed -n 's/^#define ARB_VERSION "\(.*\)"/\1/p' lib/arbiter.h`; \
+	g=`$(PKG_CONFIG) --libs gmime-3.0 librsvg-2.0 cairo`; \
 	l="$(LIBDIR)"; i="$(INCLUDEDIR)"; p="$(PREFIX)"; \
 	case $$l in "$$p"/*) l="\$${prefix}$${l#"$$p"}";; esac; \
 	case $$i in "$$p"/*) i="\$${prefix}$${i#"$$p"}";; esac; \
 	printf '%s\n' "prefix=$(PREFIX)" "libdir=$$l" \
 	    "includedir=$$i" "" "Name: arbiter" \
 	    "Description: turn adjudicator for hex and territory wargames" \
-	    "Version: $$v" "Requires.private: jansson libsodium libgvc librsvg-2.0 cairo" \
-	    'Libs: -L$${libdir} -larbiter' "Libs.private: -lm -pthread" \
+	    "Version: $$v" "Requires.private: jansson libsodium libgvc" \
+	    'Libs: -L$${libdir} -larbiter' "Libs.private: $$g -lm -pthread" \
 	    'Cflags: -I$${includedir}' \
 	    >"$(DESTDIR)$(LIBDIR)/pkgconfig/arbiter.pc"
 	chmod 0644 "$(DESTDIR)$(LIBDIR)/pkgconfig/arbiter.pc"
@@ -366,11 +397,11 @@ uninstall:
 
 clean:
 	rm -rf arbiter libarbiter.a build-lib tests/threads tests/reach-tsan build-san build-clang \
-	    build-san-clang build-fuzz tests/unit \
+	    build-san-clang build-fuzz tests/unit tests/mail \
 	    tests/expect tests/fuzz_main tests/fuzz_load tests/fuzz_turn \
-	    tests/fuzz_turn_main tests/oom \
+	    tests/fuzz_turn_main tests/fuzz_mail tests/fuzz_mail_main tests/oom \
 	    tests/prop tests/bench/gen tests/bench/floor \
 	    tests/bench/measure
 
 .PHONY: all arbiter-clang werror-build check clean demo deps bench fuzz fuzz-merge \
-	fuzz-cov fuzz-run fuzz-turn install lint uninstall
+	fuzz-cov fuzz-mail fuzz-run fuzz-turn install lint uninstall

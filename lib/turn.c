@@ -71,6 +71,7 @@ arb_turn_free(struct arb_turn *t)
 	free(t->board.sidefeats.v);
 	free(t->board.conns.v);
 	free(t->board.pieces.v);
+	free(t->mailbuf);
 	ld_release(&t->reader);
 	fair_wipe(t->key, sizeof(t->key));
 	fair_wipe(t->reveal, sizeof(t->reveal));
@@ -493,7 +494,8 @@ arb_turn_load_orders(struct arb_turn *t, const char *name,
 
 	GUARD(t, e, if (t->ahead_cur >= 0) { ahead_read(t,
 	    (size_t)t->ahead_cur); ahead_unhash(t, (size_t)t->ahead_cur); }
-	    t->ahead_cur = -1; emit_release(t));
+	    t->ahead_cur = -1; free(t->mailbuf); t->mailbuf = NULL;
+	    emit_release(t));
 	if (t->rs == NULL || t->ran)
 		t_fail(t, ARB_EINTERNAL, "orders before the map or after the "
 		    "run");
@@ -501,7 +503,12 @@ arb_turn_load_orders(struct arb_turn *t, const char *name,
 	t->ahead_cur = i = ahead_find(t, text, len);
 	if (i >= 0 && ahead_claim(t, (size_t)i))
 		ld_ahead_take(ld, &t->ahead[i]);
-	load_orders(t, ld, player);
+	/* A mail (arbiter-orders(5), MAIL) is never JSON: the helper's
+	 * parse of it failed, and its part is read in load_mail(). */
+	if (ld->ahead == NULL && mail_is(name, ld->text, ld->len))
+		load_mail(t, ld, player);
+	else
+		load_orders(t, ld, player);
 	t->ahead_cur = -1;
 	if (i >= 0) {
 		ahead_read(t, (size_t)i);

@@ -1,6 +1,7 @@
 #!/bin/sh
 # The casebook runner: one directory per case under fixtures/RULESET/CASE.
-# Runs `arbiter $(cat args) map.json orders/*.json` in the case directory,
+# Runs `arbiter $(cat args) map.json orders/*.json orders/*.eml` (mails)
+# in the case directory,
 # and `arbiter --verify` on it, which compares standard output with
 # expected.json, or standard error and the exit status with expected.err
 # and expected.status, and, with expected.next.json, the next map with it.
@@ -121,7 +122,7 @@ for dir in "$top"/fixtures/*/*/; do
 	# A case made with the umpire's key keeps it as umpire.key: the
 	# runs here take it; --verify replays without it.
 	[ -f umpire.key ] && args="--secret umpire.key $args"
-	orders=$(ls orders/*.json 2>/dev/null)
+	orders=$(ls orders/*.json orders/*.eml 2>/dev/null)
 	reversed=$(printf '%s\n' $orders | sort -r)
 	nextarg= svg= svg3=
 	[ -f expected.next.json ] && nextarg="--next $tmp/next.json"

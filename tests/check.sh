@@ -47,6 +47,8 @@ suite() {
 }
 
 suite "unit tests" tests/unit
+# The mail reader (issue 27): what it takes from each hand-written mail.
+suite "mail" sh -c 'tests/mail fixtures/mail/*.eml'
 suite "layers" sh tests/layers.sh
 suite "casebook ($ARBITER)" sh tests/casebook.sh
 suite "JSONTestSuite" sh tests/jsonsuite.sh
@@ -61,6 +63,7 @@ suite "outputs" sh tests/outputs.sh
 seeds=$(mktemp -d) || exit 70
 sh tests/fuzz/seeds.sh load "$seeds/load" >/dev/null
 sh tests/fuzz/seeds.sh turn "$seeds/turn" >/dev/null
+sh tests/fuzz/seeds.sh mail "$seeds/mail" >/dev/null
 suite "fuzz replay" tests/fuzz_main -n "fuzz replay" tests/corpus/load \
     tests/crashes/load "$seeds/load"
 suite "fuzz turn" tests/fuzz_turn_main -n "fuzz turn" tests/corpus/turn \
@@ -71,6 +74,8 @@ suite "fuzz replay clang" build-san-clang/fuzz_main -n "fuzz replay clang" \
     tests/corpus/load tests/crashes/load "$seeds/load"
 suite "fuzz turn clang" build-san-clang/fuzz_turn_main -n "fuzz turn clang" \
     tests/corpus/turn tests/crashes/turn "$seeds/turn"
+suite "fuzz mail" tests/fuzz_mail_main -n "fuzz mail" tests/corpus/mail \
+    tests/crashes/mail "$seeds/mail"
 suite "prop" sh tests/prop.sh
 # Reach (issue 15): random boards of each rule system with walk hooks;
 # every cell reported is done at its cost, no path does better.
@@ -112,7 +117,8 @@ suite "out of memory" sh -c 'tests/oom $(for d in fixtures/*/*/; do
 suite "threads" tests/threads fixtures/aeonis/demo-turn \
     fixtures/xconq/z-max-two-enemies fixtures/morne-plaine/c-charge-ends \
     fixtures/arcane-legions/n-spec-example fixtures/territory/loop-three \
-    fixtures/aeonis/refused-files fixtures/territory/refused-files
+    fixtures/aeonis/refused-files fixtures/territory/refused-files \
+    fixtures/aeonis/mail-json-attached fixtures/aeonis/mail-html-only
 suite "install" sh tests/install.sh
 suite "man pages" sh tests/manlint.sh
 # The library and the program build warning-free with gcc (the program

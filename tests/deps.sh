@@ -4,8 +4,10 @@
 # (libsodium-dev: the fair dice' HMAC-SHA-256, SHA-256 and random bytes),
 # Graphviz's library (libgraphviz-dev, pkg-config libgvc: the layout of a
 # graph board's picture), librsvg and cairo (librsvg2-dev: the picture as
-# PNG) with the font the pictures name (fonts-dejavu-core), mandoc (man
-# page lint) and python3 with python3-jsonschema (the schema check); and, with --test (make check
+# PNG) with the font the pictures name (fonts-dejavu-core), GMime 3
+# (libgmime-3.0-dev, pkg-config gmime-3.0: the orders found in a mail),
+# mandoc (man page lint) and python3 with python3-jsonschema (the schema
+# check); and, with --test (make check
 # only, not make demo), Chromium (chromium: tests/svg.sh renders the
 # golden pictures with it), whose absence skips that rendering instead of
 # failing, and clang with its sanitizers and libFuzzer (the fuzz replays
@@ -24,6 +26,8 @@ if [ "$1" = --check ]; then
 	    need="$need libgraphviz-dev"
 	pkg-config --exists librsvg-2.0 cairo 2>/dev/null ||
 	    need="$need librsvg2-dev"
+	pkg-config --exists gmime-3.0 2>/dev/null ||
+	    need="$need libgmime-3.0-dev"
 	[ -z "$need" ] && exit 0
 	echo "arbiter: cannot build: missing$need; install it (Debian:" \
 	    "apt-get install$need) or run make demo, which does" >&2
@@ -43,6 +47,8 @@ pkg-config --exists librsvg-2.0 cairo 2>/dev/null ||
     missing="$missing librsvg2-dev"
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] ||
     missing="$missing fonts-dejavu-core"
+pkg-config --exists gmime-3.0 2>/dev/null ||
+    missing="$missing libgmime-3.0-dev"
 command -v mandoc >/dev/null 2>&1 || missing="$missing mandoc"
 command -v cc >/dev/null 2>&1 || missing="$missing gcc"
 command -v make >/dev/null 2>&1 || missing="$missing make"

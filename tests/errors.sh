@@ -219,12 +219,12 @@ check "roll below 1 message" grep -qx "arbiter: $tmp/rolls.json:1:5: bad roll 0:
 printf '{"rolls": [1]}\n' >"$tmp/rolls.json"
 expect 65 "rolls not an array" "$arbiter" --rolls "$tmp/rolls.json" "$top/fixtures/morne-plaine/d-rolls/map.json"
 
-# A plain make on a machine without jansson says in one line what to
+# A plain make on a machine without jansson (or GMime) says in one line what to
 # install (a PATH with no pkg-config stands for such a machine).
 mkdir -p "$tmp/bin"
 ln -s "$(command -v sh)" "$tmp/bin/sh"
-expect 1 "a build without jansson, libsodium, Graphviz or librsvg" env PATH="$tmp/bin" sh "$top/tests/deps.sh" --check
-check "says what to install" grep -q "^arbiter: cannot build: missing pkg-config libjansson-dev libsodium-dev libgraphviz-dev librsvg2-dev; install it (Debian: apt-get install pkg-config libjansson-dev libsodium-dev libgraphviz-dev librsvg2-dev)" "$tmp/err"
+expect 1 "a build without jansson, libsodium, Graphviz, librsvg or GMime" env PATH="$tmp/bin" sh "$top/tests/deps.sh" --check
+check "says what to install" grep -q "^arbiter: cannot build: missing pkg-config libjansson-dev libsodium-dev libgraphviz-dev librsvg2-dev libgmime-3.0-dev; install it (Debian: apt-get install pkg-config libjansson-dev libsodium-dev libgraphviz-dev librsvg2-dev libgmime-3.0-dev)" "$tmp/err"
 
 # --reach (issue 15): the text form, -o written whole, the usage errors,
 # an unknown unit with a suggestion, and the open table.
@@ -473,6 +473,33 @@ if [ -r /proc/self/limits ]; then
 		    'owner root' "$tmp/dump"
 	fi
 fi
+
+# The letter's template (issue 27) names the next map by the first 16
+# hex digits of its SHA-256, as -n writes it; with the umpire's secret
+# too (the next map commits to its dice); none under --check.
+for rs in aeonis territory morne-plaine xconq arcane-legions; do
+	d=$top/fixtures/$rs/for-player
+	expect 0 "$rs: a letter with -n" sh -c 'cd "$1" && shift &&
+	    "$@" map.json orders/*.json' sh "$d" "$arbiter" $(cat "$d/args") \
+	    --text -n "$tmp/next.json"
+	h=$(sha256sum "$tmp/next.json" | cut -c1-16)
+	check "$rs: the template's header names the next map ($h)" grep -q \
+	    "^arbiter orders [^ ]* turn [0-9]* map $h\$" "$tmp/out"
+	check "$rs: the template ends the letter" sh -c \
+	    '[ "$(tail -n 1 "$1")" = end ]' sh "$tmp/out"
+done
+expect 0 "a letter with the umpire's secret" sh -c 'cd "$1" && shift &&
+    "$@" map.json orders/*.json' sh "$fair" "$arbiter" --secret umpire.key \
+    --for allies --text -n "$tmp/next.json"
+h=$(sha256sum "$tmp/next.json" | cut -c1-16)
+check "with the secret, the header names the next map ($h)" grep -q \
+    "^arbiter orders allies turn 2 map $h\$" "$tmp/out"
+d=$top/fixtures/aeonis/for-player
+expect 0 "a letter under --check" sh -c 'cd "$1" && shift &&
+    "$@" map.json orders/red.json' sh "$d" "$arbiter" --check --for red \
+    --text
+check "no template under --check" sh -c '! grep -q "^arbiter orders" "$1"' \
+    sh "$tmp/out"
 
 echo "error paths: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -5,7 +5,7 @@
 # and the layers below it, never above; arbiter.h's types (struct
 # arb_error and its codes) may be used everywhere.  Besides:
 #	- jansson is included only by lib/json/ and, through lib/json/doc.h,
-#	  by lib/format/;
+#	  by lib/format/; GMime only by lib/format/mail.c;
 #	- a rule system is named (rules_NAME) only by lib/rules/registry.c,
 #	  and no rule system calls another;
 #	- every file opens with a comment that says what it holds.
@@ -61,6 +61,12 @@ bad="$bad $(grep -l '#include "json/doc.h"' $files |
 bad=$(echo $bad)
 report "$([ -z "$bad" ]; echo $?)" "jansson only in lib/json/ and lib/format/" \
     "$bad"
+
+# 2b. GMime (the mail reader, issue 27) is included by lib/format/mail.c
+# alone.
+bad=$(grep -l '#include <gmime/' $files | grep -v '^lib/format/mail\.c$')
+bad=$(echo $bad)
+report "$([ -z "$bad" ]; echo $?)" "GMime only in lib/format/mail.c" "$bad"
 
 # 3. Every file says what it holds: its first comment is more than the
 # licence.

@@ -13,6 +13,10 @@
  *
  *	tests/oom CASE_DIR ...	(each a casebook case: map.json, orders/)
  *
+ * Only orders/*.json are read: a mail (orders/*.eml) goes through GMime,
+ * whose allocations abort the program when memory runs out (README,
+ * Limits).
+ *
  * The allocator is replaced for the whole program (malloc, calloc,
  * realloc and free, over glibc's __libc_* functions), so this test is
  * built without the sanitizers.  Prints one TAP line per case and ends

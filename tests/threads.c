@@ -8,7 +8,8 @@
  *
  *	threads CASEDIR...
  *
- * Each CASEDIR is a casebook case (map.json, orders/NAME.json); each is
+ * Each CASEDIR is a casebook case (map.json, orders/NAME.json and
+ * NAME.eml, mails, read with GMime, initialised once); each is
  * adjudicated once alone, then ROUNDS times in its own thread while the
  * others run, every other round with its orders parsed ahead on the
  * turn's own second thread (arb_turn_load_map_ahead()).  Each
@@ -34,7 +35,7 @@
 #include "format/format.h"	/* reach_ahead() */
 
 #define ROUNDS	20
-#define MAXCASE	8
+#define MAXCASE	10
 #define MAXORD	8
 
 /* The reach job's map: red's r-far, 100 points, range 80, in the middle
@@ -110,7 +111,9 @@ job_load(struct job *j, const char *dir)
 	while ((de = readdir(d)) != NULL && j->nord < MAXORD) {
 		size_t n = strlen(de->d_name);
 
-		if (n < 6 || strcmp(de->d_name + n - 5, ".json") != 0)
+		if (de->d_name[0] == '.' || n < 5 ||
+		    (strcmp(de->d_name + n - 5, ".json") != 0 &&
+		    strcmp(de->d_name + n - 4, ".eml") != 0))
 			continue;
 		j->ordname[j->nord++] = strdup(de->d_name);
 	}

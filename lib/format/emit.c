@@ -605,6 +605,17 @@ emit_files(struct arb_turn *t, struct out *w)
 		ob_element(&j, w);
 		ob_str(&j, "file", f->name);
 		ob_sha(&j, f->sha256);
+		if (f->mail) {
+			/* A mail: its header, and the part read. */
+			ob_key(&j, "mail");
+			ob_open(&a, w, 3, '{');
+			ob_str(&a, "message_id", f->mail_id);
+			ob_str(&a, "from", f->mail_from);
+			ob_str(&a, "date", f->mail_date);
+			if (f->mail_part != NULL)
+				ob_str(&a, "part", f->mail_part);
+			ob_close(&a);
+		}
 		ob_player(&j, "player", f->player);
 		ob_str(&j, "status", f->refused ? "refused" : "read");
 		ob_key(&j, "problems");

@@ -1,6 +1,6 @@
 /*
  * The formats layer of libarbiter: reading a map and orders into the
- * model (load.c), and writing the result, the next map and the trace
+ * model (load.c; the orders in a mail, mail.c), and writing the result, the next map and the trace
  * (emit.c).  It uses every layer below and calls a rule system only
  * through struct ruleset.  Each function fails through the turn's mem, as
  * everything below does.
@@ -17,6 +17,9 @@ void	 load_map(struct arb_turn *, struct ld *);
 void	 load_map_refused(struct arb_turn *);
 void	 load_orders(struct arb_turn *, struct ld *, const char *player);
 void	 load_rolls(struct arb_turn *, struct ld *);	/* --rolls */
+/* An orders file refused whole before it is read: one problem. */
+void	 load_refused(struct arb_turn *, struct ld *, const char *player,
+	    enum reason, int line, int column, const char *text);
 int	 file_cmp(const struct arb_turn *, int a, int b);	/* files */
 
 void	 emit_result(struct arb_turn *, int flags, FILE *);
@@ -54,5 +57,28 @@ struct reach_query {
 	struct reach	 r;
 };
 void	 emit_reach(struct arb_turn *, int text, FILE *);
+
+/* mail.c: an orders file that is a mail (arbiter-orders(5), MAIL), read
+ * with GMime.  mail_is() and mail_read() know no turn and never jump:
+ * what mail_read() gives lives in m->buf (malloc'ed; mail_free()); it
+ * is false when memory runs out. */
+#define MAIL_TEXT	1	/* a text/plain part with "arbiter orders" */
+#define MAIL_JSON	2	/* a JSON object with "orders" */
+struct mail {
+	char		*buf;
+	int		 kind;		/* MAIL_TEXT, MAIL_JSON; 0: none */
+	const char	*text;		/* the part's text, UTF-8, LF lines */
+	size_t		 len;
+	const char	*part;		/* its content type (and file name) */
+	enum reason	 reason;	/* kind 0: why none */
+	const char	*why;		/* kind 0: the message */
+	const char	*message_id, *from, *date;	/* "" when absent */
+};
+bool	 mail_is(const char *name, const char *text, size_t len);
+bool	 mail_read(const char *text, size_t len, struct mail *);
+void	 mail_free(struct mail *);
+/* Reads the part that holds orders with load_orders(), or refuses the
+ * file; records the mail in its entry. */
+void	 load_mail(struct arb_turn *, struct ld *, const char *player);
 
 #endif /* ARBITER_FORMAT_H */

@@ -1625,6 +1625,30 @@ check_file(struct arb_turn *t, struct ld *ld, const struct jv *root,
 	return bound >= 0 ? bound : p;
 }
 
+/* File file is refused whole, for one problem at line:column. */
+static void
+file_refused(struct arb_turn *t, int file, int player, enum reason r,
+    int line, int column, const char *text)
+{
+	struct problem	*pr = VPUSH(t, t->problems);
+	struct ofile	*f = &t->files.v[file];
+
+	pr->file = file;
+	pr->order = -1;
+	pr->reason = r;
+	pr->line = line;
+	pr->column = column;
+	pr->pointer = "";
+	pr->text = t_strdup(t, text);
+	utf8_mend((char *)pr->text);
+	pr->msg = t_printf(t, "%s:%d:%d: %s", f->name, line, column,
+	    pr->text);
+	f->nproblems++;
+	f->player = player;
+}
+
+static void	 refuse(struct arb_turn *, struct ld *, struct ofile *);
+
 /*
  * An orders file.  What the umpire's command line got wrong fails (two
  * files for one player); what the player got wrong is a ruling: a file
@@ -1655,21 +1679,9 @@ load_orders(struct arb_turn *t, struct ld *ld, const char *bind)
 	t->reading = -1;
 	root = ld_try_parse(ld, text, sizeof(text), &line, &column);
 	if (root == NULL) {
-		struct problem	*pr = VPUSH(t, t->problems);
-
-		pr->file = file;
-		pr->order = -1;
-		pr->reason = R_NOT_JSON;
-		pr->line = line;
-		pr->column = column;
-		pr->pointer = "";
-		pr->text = t_printf(t, "not JSON: %s", text);
-		utf8_mend((char *)pr->text);
-		pr->msg = t_printf(t, "%s:%d:%d: %s", ld->file, line, column,
-		    pr->text);
+		file_refused(t, file, bound, R_NOT_JSON, line, column,
+		    t_printf(t, "not JSON: %s", text));
 		f = &t->files.v[file];
-		f->nproblems++;
-		f->player = bound;
 		goto refused;
 	}
 	t->ld = ld;
@@ -1701,6 +1713,34 @@ load_orders(struct arb_turn *t, struct ld *ld, const char *bind)
 refused:
 	t->ld = NULL;
 	ld_close(ld);
+	refuse(t, ld, f);
+}
+
+/*
+ * An orders file refused whole before it is read as orders (a mail that
+ * holds none, mail.c): one problem at line:column of the file.
+ */
+void
+load_refused(struct arb_turn *t, struct ld *ld, const char *bind,
+    enum reason r, int line, int column, const char *text)
+{
+	struct ofile	*f;
+	int		 file = (int)t->files.n;
+
+	f = VPUSH(t, t->files);
+	f->name = t_strdup(t, ld->file);
+	file_refused(t, file, bind != NULL ? strmap_get(&t->player_names,
+	    bind) : -1, r, line, column, text);
+	ld->owner = t;
+	refuse(t, ld, &t->files.v[file]);
+}
+
+/* The file f (the last one) is refused: its player's units hold. */
+static void
+refuse(struct arb_turn *t, struct ld *ld, struct ofile *f)
+{
+	int	 p;
+
 	f->refused = true;
 	if ((p = f->player) >= 0) {
 		if (t->players.v[p].ofile >= 0) {
@@ -1720,7 +1760,7 @@ refused:
 			}
 			longjmp(*t->mem.jmp, 1);
 		}
-		t->players.v[p].ofile = file;
+		t->players.v[p].ofile = (int)(f - t->files.v);
 	}
 	t->refused_files++;
 }

@@ -21,14 +21,18 @@
  *  - the board after the turn (units, losses, ownership, cells) stays.
  *
  * With VIEW_TEXT the same cut is written as plain text for a mail.
+ * Both end with the template of the player's orders for the next turn
+ * (struct tmpl), built from the next map as -n writes it.
  */
 #define _POSIX_C_SOURCE 200809L	/* open_memstream */
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "format/format.h"
+#include "base/fair.h"
 #include "json/doc.h"
 
 struct cut {
@@ -223,6 +227,249 @@ cells_text(FILE *fp, const json_t *a, const char *sep)
 		    sv(json_array_get(a, i)));
 }
 
+/*
+ * The template of the player's orders for the next turn (arbiter-result(5),
+ * A player's report): the text form's header for the next map, with the
+ * first 16 hex digits of the SHA-256 of the next map as -n writes it; a
+ * comment line for the player's resources and one for each unit, and
+ * each cell with counters the player owns, with what it has to spend;
+ * an example order in the map's names.  Read from the next map, by the
+ * rule system's tables.
+ */
+struct tmpl {
+	const char	*header;
+	const char	**lines;	/* "# ..." */
+	size_t		 nlines;
+	const char	*example;	/* an order, or NULL */
+};
+
+/* A name as the text form writes it: in double quotes when it holds a
+ * space, '#', ',', ':' or '"' (a '"' or '\\' escaped). */
+static const char *
+tname(struct arb_turn *t, const char *s)
+{
+	char	*q, *w;
+	size_t	 n = strlen(s);
+
+	if (n > 0 && strpbrk(s, " #,:\"") == NULL)
+		return s;
+	w = q = t_alloc(t, 2 * n + 3);
+	*w++ = '"';
+	for (; *s != '\0'; s++) {
+		if (*s == '"' || *s == '\\')
+			*w++ = '\\';
+		*w++ = *s;
+	}
+	*w++ = '"';
+	*w = '\0';
+	return q;
+}
+
+/* A number with its rule-system word: "1 army", "3 armies". */
+static const char *
+counted(struct arb_turn *t, long n, const char *word)
+{
+	size_t	 k = strlen(word);
+
+	if (n != 1 || k < 2 || word[k - 1] != 's')
+		return t_printf(t, "%ld %s", n, word);
+	if (k > 3 && strcmp(word + k - 3, "ies") == 0)
+		return t_printf(t, "1 %.*sy", (int)(k - 3), word);
+	return t_printf(t, "1 %.*s", (int)(k - 1), word);
+}
+
+/* A neighbour of cell c on the board, or -1. */
+static int
+neighbour(const struct board *b, int c)
+{
+	int	 out[6];
+
+	if (c < 0)
+		return -1;
+	if (b->kind == BOARD_HEX)
+		return board_neighbors(b, c, out) > 0 ? out[0] : -1;
+	if (b->kind == BOARD_GRAPH && b->adj_at[c] < b->adj_at[c + 1])
+		return b->adj[b->adj_at[c]];
+	return -1;
+}
+
+/* "name V, name V" for each integer member of o named in the lists,
+ * or "". */
+static const char *
+counters(struct arb_turn *t, const json_t *o, const struct ufield *x,
+    const char *const *keys)
+{
+	const json_t	*v;
+	const char	*s = "";
+
+	for (; x != NULL && x->name != NULL; x++)
+		if (json_is_integer(v = json_object_get(o, x->name)))
+			s = t_printf(t, "%s%s%s %lld", s, *s ? ", " : "",
+			    x->name, (long long)json_integer_value(v));
+	for (; keys != NULL && *keys != NULL; keys++)
+		if (json_is_integer(v = json_object_get(o, *keys)))
+			s = t_printf(t, "%s%s%s %lld", s, *s ? ", " : "",
+			    *keys, (long long)json_integer_value(v));
+	return s;
+}
+
+static void
+tline(struct arb_turn *t, struct tmpl *tp, const char *line)
+{
+	const char	**l = t_alloc(t, (tp->nlines + 1) * sizeof(*l));
+
+	if (tp->nlines > 0)
+		memcpy(l, tp->lines, tp->nlines * sizeof(*l));
+	l[tp->nlines++] = line;
+	tp->lines = l;
+}
+
+/* Builds the template, or returns false where there is no next turn to
+ * write orders for (--check; the last turn a map can have). */
+static bool
+template_build(struct arb_turn *t, int player, struct tmpl *tp)
+{
+	const struct okind *k0 = &t->rs->order_kinds[0];
+	const char	*me = t->players.v[player].name, *line, *key;
+	const json_t	*v, *u, *res;
+	const char	*const *r;
+	unsigned char	 sha[32];
+	char		 buf[32];
+	json_t		*n, *cells, *m;
+	json_error_t	 je;
+	size_t		 i;
+	long		 cnt;
+	int		 c, d;
+
+	memset(tp, 0, sizeof(*tp));
+	if ((t->flags & ARB_CHECK) || t->number == INT_MAX)
+		return false;
+	t->vbuf = NULL;
+	t->vlen = 0;
+	if ((t->vmem = open_memstream(&t->vbuf, &t->vlen)) == NULL)
+		t_nomem(t);
+	emit_next(t, t->vmem);
+	if (fclose(t->vmem) != 0 || t->vbuf == NULL) {
+		t->vmem = NULL;
+		t_nomem(t);
+	}
+	t->vmem = NULL;
+	fair_sha256(t->vbuf, t->vlen, sha);
+	tp->header = t_printf(t, "arbiter orders %s turn %d map %.16s",
+	    tname(t, me), t->number + 1, fair_hexstr(t, sha));
+	jw_begin(&t->mem);
+	t->wpooled = jv_pool(&t->wpool);
+	n = t->json = jw_load(&t->mem, t->vbuf, t->vlen, &je);
+	view_drop(t);
+	if (n == NULL)
+		t_fail(t, ARB_EINTERNAL, "the next map does not read back: %s",
+		    je.text);
+	/* The player's resources. */
+	res = json_object_get(json_object_get(n, "players"), me);
+	line = NULL;
+	for (r = t->rs->player_res; r != NULL && *r != NULL; r++)
+		if (json_is_integer(v = json_object_get(res, *r)))
+			line = t_printf(t, "%s%s %s %lld", line != NULL ?
+			    line : t_printf(t, "# %s:", tname(t, me)),
+			    line != NULL ? "," : "", *r,
+			    (long long)json_integer_value(v));
+	if (line != NULL)
+		tline(t, tp, line);
+	/* Each unit. */
+	v = json_object_get(n, "units");
+	for (i = 0; i < json_array_size(v); i++) {
+		const json_t	*at, *pose;
+
+		u = json_array_get(v, i);
+		if (!is(json_object_get(u, "player"), me))
+			continue;
+		line = t_printf(t, "# %s %s", tname(t,
+		    sv(json_object_get(u, "id"))), sv(json_object_get(u,
+		    "type")));
+		if (json_is_string(at = json_object_get(u, "at")))
+			line = t_printf(t, "%s at %s", line, tname(t, sv(at)));
+		else if ((pose = json_object_get(u, "pose")) != NULL)
+			line = t_printf(t, "%s at x %g, y %g, facing %g", line,
+			    json_number_value(json_object_get(pose, "x")),
+			    json_number_value(json_object_get(pose, "y")),
+			    json_number_value(json_object_get(pose,
+			    "facing")));
+		if (json_is_integer(json_object_get(u, "strength")))
+			line = t_printf(t, "%s, strength %lld", line,
+			    (long long)json_integer_value(json_object_get(u,
+			    "strength")));
+		key = counters(t, u, t->rs->unit_x, t->rs->unit_keys);
+		tline(t, tp, *key ? t_printf(t, "%s, %s", line, key) : line);
+		if (tp->example != NULL)
+			continue;
+		if (t->rs->example != NULL)
+			tp->example = t_printf(t, "%s %s", tname(t,
+			    sv(json_object_get(u, "id"))), t->rs->example);
+		else if (k0->arg == OK_PATH && k0->count == NULL &&
+		    json_is_string(at) && (d = neighbour(&t->board, c =
+		    board_find(&t->board, sv(at)))) >= 0)
+			tp->example = t_printf(t, "%s %s %s %s", tname(t,
+			    sv(json_object_get(u, "id"))), k0->key,
+			    tname(t, sv(at)), tname(t, board_label(&t->board,
+			    d, buf)));
+	}
+	/* Each cell the player owns, where cells carry counters. */
+	cells = json_object_get(n, "cells");
+	if (t->rs->cell_x != NULL)
+		json_object_foreach(cells, key, m) {
+			if (!is(json_object_get(m, "owner"), me))
+				continue;
+			tline(t, tp, t_printf(t, "# %s: %s", tname(t, key),
+			    counters(t, m, t->rs->cell_x, NULL)));
+			if (tp->example != NULL || k0->count == NULL ||
+			    !json_is_integer(json_object_get(m, k0->count)) ||
+			    (cnt = (long)json_integer_value(json_object_get(m,
+			    k0->count))) < 1 ||
+			    (d = neighbour(&t->board, board_find(&t->board,
+			    key))) < 0)
+				continue;
+			tp->example = t_printf(t, "%s %s %s %s",
+			    counted(t, cnt, k0->count), k0->key,
+			    tname(t, key), tname(t, board_label(&t->board, d,
+			    buf)));
+		}
+	emit_release(t);
+	jv_pool(NULL);
+	return true;
+}
+
+static void
+template_text(const struct arb_turn *t, const struct tmpl *tp, FILE *fp)
+{
+	size_t	 i;
+
+	fprintf(fp, "\nYour orders for turn %d: reply, copy the header line "
+	    "below (without\nthe quote marks a reply adds), write one order "
+	    "to a line under it,\nand end with \"end\".\n", t->number + 1);
+	fprintf(fp, "%s\n", tp->header);
+	for (i = 0; i < tp->nlines; i++)
+		fprintf(fp, "%s\n", tp->lines[i]);
+	if (tp->example != NULL)
+		fprintf(fp, "# for example: %s\n", tp->example);
+	fputs("end\n", fp);
+}
+
+static json_t *
+template_json(const struct tmpl *tp)
+{
+	json_t	*j = jw_ok(json_object()), *a;
+	size_t	 i;
+
+	jw_set(j, "header", jw_ok(json_string(tp->header)));
+	a = jw_ok(json_array());
+	jw_set(j, "lines", a);
+	for (i = 0; i < tp->nlines; i++)
+		jw_add(a, jw_ok(json_string(tp->lines[i])));
+	if (tp->example != NULL)
+		jw_set(j, "example", jw_ok(json_string(tp->example)));
+	return j;
+}
+
 static void
 text_report(struct arb_turn *t, const struct cut *c, json_t *r, FILE *fp)
 {
@@ -375,13 +622,16 @@ void
 emit_view(struct arb_turn *t, int player, int flags, FILE *fp)
 {
 	struct cut	 c;
+	struct tmpl	 tp;
 	json_t		*r;
 	json_error_t	 je;
+	bool		 has_tmpl;
 	const char	*key;
 	json_t		*m;
 
 	c.me = t->players.v[player].name;
 	c.reveal = view_reveals(t);
+	has_tmpl = template_build(t, player, &tp);
 	/* In the turn, where a failure finds them (view_drop). */
 	t->vbuf = NULL;
 	t->vlen = 0;
@@ -405,9 +655,11 @@ emit_view(struct arb_turn *t, int player, int flags, FILE *fp)
 		t_fail(t, ARB_EINTERNAL, "the result does not read back: %s",
 		    je.text);
 	cut(t, &c, player, r);
-	if (flags & VIEW_TEXT)
+	if (flags & VIEW_TEXT) {
 		text_report(t, &c, r, fp);
-	else {
+		if (has_tmpl)
+			template_text(t, &tp, fp);
+	} else {
 		/* "for" and "reveal_orders" after "turn": they are added
 		 * last, and the members after "turn" moved behind them. */
 		const char	**ks = t_alloc(t, (json_object_size(r) + 1) *
@@ -427,6 +679,8 @@ emit_view(struct arb_turn *t, int player, int flags, FILE *fp)
 			json_object_del(r, ks[i]);
 			jw_set(r, ks[i], m);
 		}
+		if (has_tmpl)
+			jw_set(r, "template", template_json(&tp));
 		jw_dump(&t->mem, t, r, true, fp);
 	}
 	if (ferror(fp))

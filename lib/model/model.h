@@ -328,6 +328,10 @@ enum reason {
 	R_UNKNOWN_PLAYER,
 	R_WRONG_PLAYER,
 	R_WRONG_TURN,
+	/* A mail that holds no orders (arbiter-orders(5), MAIL). */
+	R_HTML_ONLY,
+	R_NO_ORDERS,
+	R_BAD_MAIL,
 	R_NREASONS
 };
 const char	*reason_name(enum reason);
@@ -368,6 +372,10 @@ struct ofile {
 	bool		 refused;	/* refused whole: no order read */
 	int		 nproblems;	/* how many problems it has */
 	unsigned char	 sha256[32];	/* of the text as read */
+	/* A mail (format/mail.c): its header, and the part read. */
+	bool		 mail;
+	const char	*mail_id, *mail_from, *mail_date;
+	const char	*mail_part;	/* NULL: none held orders */
 };
 
 /*
@@ -566,6 +574,7 @@ struct arb_turn {
 						 * view of the trace is written */
 	FILE			*vmem;		/* a player's report: the */
 	char			*vbuf;		/* result written to memory */
+	char			*mailbuf;	/* a mail's part, being read */
 	size_t			 vlen;
 };
 

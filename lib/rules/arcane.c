@@ -2161,6 +2161,7 @@ const struct ruleset rules_arcane = {
 	.board = BOARD_TABLE,
 	.map_keys = map_keys,
 	.player_res = player_res,
+	.example = "move step forward 1",
 	.res_resets = res_resets,
 	.order_kinds = order_kinds,
 	.order_keys = order_keys,

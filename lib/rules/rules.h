@@ -78,6 +78,10 @@ struct ruleset {
 	const struct okind	*order_kinds;	/* NULL-keyed end */
 	const char *const	*order_keys;	/* other keys it reads */
 	const char *const	*unit_keys;	/* its own members of a unit */
+	/* The letter's example order (view.c), after a unit's id, where
+	 * its first order kind is its own (OK_RULE); NULL: the core writes
+	 * a path order. */
+	const char		*example;
 	/* Before the map's own parts: built-in types and terrains. */
 	void	(*init)(struct arb_turn *);
 	/* Its own parts of the map; checks names of terrain and features. */

@@ -8,17 +8,30 @@
 # 5 morne-plaine, 9 arcane-legions, 13 xconq, 3 territory; tests/fuzz_load.c).
 # turn: each case with a map.json and orders (but no expected.err) as one
 # input: the map, then each orders file after a line "%%"
-# (tests/fuzz_turn.c).  The seed of fixtures/R/C is named R-C.
+# (tests/fuzz_turn.c), mails (orders/*.eml) among them.  mail: each mail
+# of fixtures/mail/ and of the casebook's orders (tests/fuzz_mail.c).  The
+# seed of fixtures/R/C is named R-C.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 target=$1
 dir=$2
-if [ -z "$dir" ] || { [ "$target" != load ] && [ "$target" != turn ]; }
+if [ -z "$dir" ] || { [ "$target" != load ] && [ "$target" != turn ] &&
+    [ "$target" != mail ]; }
 then
-	echo "usage: sh tests/fuzz/seeds.sh load|turn DIR" >&2
+	echo "usage: sh tests/fuzz/seeds.sh load|turn|mail DIR" >&2
 	exit 64
 fi
 mkdir -p "$dir" || exit 73
 n=0
+if [ "$target" = mail ]; then
+	for o in "$top"/fixtures/mail/*.eml "$top"/fixtures/*/*/orders/*.eml; do
+		[ -f "$o" ] || continue
+		name=${o#"$top"/fixtures/}
+		cp "$o" "$dir/$(echo "$name" | tr / -)" || exit 73
+		n=$((n + 1))
+	done
+	echo "$n seeds in $dir"
+	exit 0
+fi
 for map in "$top"/fixtures/*/*/map.json; do
 	case=${map%/map.json}
 	rs=${case%/*}
@@ -43,11 +56,12 @@ for map in "$top"/fixtures/*/*/map.json; do
 		continue
 	fi
 	[ -f "$case/expected.err" ] && continue
-	set -- "$case"/orders/*.json
-	[ -f "$1" ] || continue
+	set -- "$case"/orders/*.json "$case"/orders/*.eml
+	[ -f "$1" ] || [ -f "$2" ] || [ $# -gt 2 ] || continue
 	{
 		cat "$map"
 		for o in "$@"; do
+			[ -f "$o" ] || continue
 			printf '\n%%%%\n'
 			cat "$o"
 		done
