@@ -13,6 +13,8 @@
 #include "format/format.h"
 
 #define DISP_MAX	100000	/* a coordinate, in the picture's units */
+#define BG_NAME_MAX	1024	/* a background's file name, in bytes */
+#define BG_DATA_MAX	65536	/* a background's data: URL */
 
 static const char *const display_keys[] = {
 	"positions", "background", NULL
@@ -68,6 +70,47 @@ positions(struct arb_turn *t, struct ld *ld, const struct jv *v)
 	ld_pop(ld);
 }
 
+/*
+ * The background image: every viewer of a player's picture loads it, so
+ * it may only be a file beside the map (a relative name that stays under
+ * the map's folder) or an image inside the map (a data: URL), never an
+ * address that would tell someone who looked at the picture and when
+ * (issue 26).  A name's ':' would make its first part a scheme, and a
+ * '%' could spell a ".." that the viewer decodes; '\\', '?' and '#' are
+ * not parts of a file name on the systems viewers run on.
+ */
+static void
+background(struct ld *ld, const struct jv *v)
+{
+	const char	*s = ld_plain(v), *p;
+	size_t		 n;
+
+	if (s == NULL || (n = strlen(s)) == 0)
+		ld_expect(ld, v, "background", "the name of an image: a file "
+		    "name relative to the map or a data:image/ URL");
+	if (strncmp(s, "data:image/", 11) == 0) {
+		if (n > BG_DATA_MAX)
+			ld_fail(ld, "background too long: %zu bytes, at most "
+			    "%d for a data: URL", n, BG_DATA_MAX);
+		return;
+	}
+	if (n > BG_NAME_MAX)
+		ld_fail(ld, "background too long: %zu bytes, at most %d for a "
+		    "file name", n, BG_NAME_MAX);
+	if (s[0] == '/')
+		ld_fail(ld, "background \"%.40s\" is an absolute name: give a "
+		    "file name relative to the map, or a data:image/ URL", s);
+	if ((p = strpbrk(s, ":%\\?#")) != NULL)
+		ld_fail(ld, "background \"%.40s\" is not a file name (it has "
+		    "'%c'): the picture's viewers would fetch it; give a file "
+		    "name relative to the map, or a data:image/ URL", s, *p);
+	for (p = s; *p != '\0'; p += strcspn(p, "/"), p += *p == '/')
+		if (strncmp(p, "..", 2) == 0 && (p[2] == '/' || p[2] == '\0'))
+			ld_fail(ld, "background \"%.40s\" leaves the map's "
+			    "folder (\"..\"): give a file name under it, or "
+			    "a data:image/ URL", s);
+}
+
 void
 load_display(struct arb_turn *t, struct ld *ld, const struct jv *root)
 {
@@ -85,9 +128,7 @@ load_display(struct arb_turn *t, struct ld *ld, const struct jv *root)
 		positions(t, ld, v);
 	if ((v = ld_get(d, "background")) != NULL) {
 		ld_push(ld, "background");
-		if (ld_plain(v) == NULL || strlen(ld_plain(v)) > 1024)
-			ld_expect(ld, v, "background", "the name of an image "
-			    "(a file name or URL), 1 to 1024 bytes");
+		background(ld, v);
 		t->disp_bg = t_strdup(t, ld_plain(v));
 		ld_pop(ld);
 	}
