@@ -8,6 +8,7 @@
  * the other players' orders after adjudication), read with located
  * messages and carried to the next map as they came (arbiter-map(5)).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "format/format.h"
@@ -15,6 +16,8 @@
 #define DISP_MAX	100000	/* a coordinate, in the picture's units */
 #define BG_NAME_MAX	1024	/* a background's file name, in bytes */
 #define BG_DATA_MAX	65536	/* a background's data: URL */
+#define SVG_CELLS	10000	/* the cells a picture draws */
+#define SVG_LAYOUT	300	/* the territories Graphviz lays out */
 
 static const char *const display_keys[] = {
 	"positions", "background", NULL
@@ -111,11 +114,59 @@ background(struct ld *ld, const struct jv *v)
 			    "a data:image/ URL", s);
 }
 
+/*
+ * Whether the board can be drawn, decided as the map loads and kept
+ * (located) for a picture asked for later: a picture grows with the
+ * cells it draws, whatever the map spells out (a board declared in a few
+ * bytes), and each player's picture draws them all again (--for all), so
+ * a board of more than SVG_CELLS cells is not drawn; and Graphviz's
+ * layout of a graph without display.positions grows as the square of its
+ * territories (and ends the process when its memory runs out), so a
+ * graph of more than SVG_LAYOUT territories must give them (issue 26;
+ * arbiter(1), LIMITS).
+ */
+static void
+picture_bound(struct arb_turn *t, struct ld *ld, const struct jv *root)
+{
+	const struct board *b = &t->board;
+	const struct jv	*d = ld_get(root, "display");
+	struct arb_error *e;
+	const char	*ptr;
+
+	if (b->kind == BOARD_TABLE || (b->ncells <= SVG_CELLS &&
+	    (b->kind != BOARD_GRAPH || b->ncells <= SVG_LAYOUT ||
+	    (d != NULL && ld_get(d, "positions") != NULL))))
+		return;
+	e = t_alloc(t, sizeof(*e));
+	memset(e, 0, sizeof(*e));
+	ptr = b->kind == BOARD_HEX ? "/board" : "/board/territories";
+	snprintf(e->file, sizeof(e->file), "%s", ld->file);
+	utf8_mend(e->file);
+	snprintf(e->pointer, sizeof(e->pointer), "%s", ptr);
+	e->line = e->column = 1;
+	ld_locate(ld, ptr, &e->line, &e->column);
+	if (b->kind == BOARD_HEX)
+		snprintf(e->text, sizeof(e->text), "board too large to draw: "
+		    "%d hexes, at most %d in a picture", b->ncells,
+		    SVG_CELLS);
+	else if (b->ncells > SVG_CELLS)
+		snprintf(e->text, sizeof(e->text), "board too large to draw: "
+		    "%d territories, at most %d in a picture", b->ncells,
+		    SVG_CELLS);
+	else
+		snprintf(e->text, sizeof(e->text), "too many territories to "
+		    "lay out: %d, at most %d without display.positions (give "
+		    "every territory its position)", b->ncells, SVG_LAYOUT);
+	e->code = ARB_EDATA;
+	t->svg_refused = e;
+}
+
 void
 load_display(struct arb_turn *t, struct ld *ld, const struct jv *root)
 {
 	const struct jv	*d, *v;
 
+	picture_bound(t, ld, root);
 	if ((v = ld_get(root, "reveal_orders")) != NULL)
 		t->reveal_orders = ld_bool(ld, root, "reveal_orders", true) ? 1 : 2;
 	if ((d = ld_get(root, "display")) == NULL)
