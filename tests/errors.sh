@@ -355,6 +355,19 @@ expect 65 "a graph too large to lay out" "$arbiter" -o /dev/null \
 check "a graph too large to lay out: the limit, located" grep -q \
     'many.json:2:15: too many territories to lay out: 301, at most 300 without display.positions' \
     "$tmp/err"
+# A background inside the map (a data: image) is drawn; an absolute name
+# is refused (issue 26, SV1; the casebook has a URL and a "..").
+sed 's|"parchment.svg"|"data:image/png;base64,iVBORw0KGgo="|' \
+    "$top/fixtures/territory/svg-display/map.json" >"$tmp/bg.json"
+expect 0 "a data: background" "$arbiter" -o /dev/null --svg "$tmp/bg.svg" \
+    "$tmp/bg.json"
+check "a data: background is drawn" grep -q \
+    'xlink:href="data:image/png;base64,iVBORw0KGgo="' "$tmp/bg.svg"
+sed 's|"parchment.svg"|"/etc/passwd"|' \
+    "$top/fixtures/territory/svg-display/map.json" >"$tmp/bg.json"
+expect 65 "an absolute background" "$arbiter" -o /dev/null "$tmp/bg.json"
+check "an absolute background: located" grep -q \
+    'bg.json:23:19: background "/etc/passwd" is an absolute name' "$tmp/err"
 awk 'BEGIN { printf "["; for (i = 0; i <= 1000000; i++)
     printf "%s1", (i > 0 ? ",\n" : ""); print "]" }' >"$tmp/rolls.json"
 expect 65 "too many rolls" "$arbiter" -o /dev/null --rolls "$tmp/rolls.json" \
