@@ -322,6 +322,9 @@ graph_layout(struct pic *pc)
 			got += (size_t)r;
 		}
 		close(fd[0]);
+		/* A caller that ignores SIGCHLD has its children reaped for
+		 * it (ECHILD): then the positions, whole, are the answer. */
+		st = 0;
 		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 			;
 		if (got < need || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
