@@ -123,7 +123,7 @@ background(struct ld *ld, const struct jv *v)
  * layout of a graph without display.positions grows as the square of its
  * territories (and ends the process when its memory runs out), so a
  * graph of more than SVG_LAYOUT territories must give them (issue 26;
- * arbiter(1), LIMITS).
+ * arbiter(1), --svg).
  */
 static void
 picture_bound(struct arb_turn *t, struct ld *ld, const struct jv *root)
