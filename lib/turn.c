@@ -1004,7 +1004,10 @@ arb_turn_reach(struct arb_turn *t, const char *unit, const char *const *with,
 	o->cells = t_alloc(t, sizeof(int));
 	o->cells[0] = c;
 	o->ncells = 1;
-	reach_limit(t, 0);	/* the query asked for: all of it */
+	/* The query asked for: all of it, up to the labels a search may
+	 * settle within the memory of any mode (the answer then says it
+	 * was cut: the cheapest cells are listed, the dearest missing). */
+	reach_limit(t, reach_spent(t) + REACH_LABELS);
 	reach_search(t, o, -1, &q->r);
 	if (q->r.budget < 0)
 		t_fail(t, ARB_EDATA, "%s cannot move: %s (%s)", o->nunits > 1 ?

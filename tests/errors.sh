@@ -231,8 +231,8 @@ check "says what to install" grep -q "^arbiter: cannot build: missing pkg-config
 cd "$top/fixtures/aeonis/reach-roads" || exit 70
 expect 0 "--reach --text" "$arbiter" --reach r-inf --text map.json
 check "--reach --text: one line per cell by label" sh -c '
-    [ "$(head -1 "$1")" = "0102 cost 2 left 2 path 0101 0102" ] &&
-    [ "$(tail -1 "$1")" = "0401 cost 4 left 0 path 0101 0201 0301 0401" ] &&
+    [ "$(head -1 "$1")" = "0102 cost 2 left 2 steps 1 from 0101" ] &&
+    [ "$(tail -1 "$1")" = "0401 cost 4 left 0 steps 3 from 0301" ] &&
     [ "$(wc -l <"$1")" -eq 6 ]' sh "$tmp/out"
 expect 0 "--reach -o" "$arbiter" --reach r-inf -o "$tmp/reach.json" map.json
 check "--reach -o writes the document" grep -q '"budget": 4' "$tmp/reach.json"
@@ -500,6 +500,53 @@ expect 0 "a letter under --check" sh -c 'cd "$1" && shift &&
     --text
 check "no template under --check" sh -c '! grep -q "^arbiter orders" "$1"' \
     sh "$tmp/out"
+
+# Pictures and rolls past their limits (issue 26): refused before anything
+# is drawn or parsed, located in the map or the rolls file, nothing written.
+printf '%s\n' '{"arbiter": 1, "ruleset": "aeonis", "turn": 1,' \
+    ' "board": {"grid": "hex", "cols": 101, "rows": 100},' \
+    ' "players": {"red": {}}}' >"$tmp/wide.json"
+expect 65 "a board too large to draw" "$arbiter" -o "$tmp/wide.out" \
+    --svg "$tmp/wide.svg" "$tmp/wide.json"
+check "a board too large to draw: the limit, located" grep -q \
+    'wide.json:2:11: board too large to draw: 10100 hexes, at most 10000 in a picture at /board$' \
+    "$tmp/err"
+check "a board too large to draw: nothing written" \
+    test ! -e "$tmp/wide.out" -a ! -e "$tmp/wide.svg"
+expect 0 "a board too large to draw, adjudicated" "$arbiter" -o /dev/null \
+    "$tmp/wide.json"
+awk 'BEGIN { printf "{\"arbiter\":1,\"ruleset\":\"territory\",\"turn\":1,"
+	printf "\"board\":{\"grid\":\"graph\",\n\"territories\":["
+	for (i = 0; i < 301; i++)
+		printf "%s\"t%d\"", (i > 0 ? "," : ""), i
+	print "],\"edges\":[]},\"players\":{\"red\":{}}}" }' >"$tmp/many.json"
+expect 65 "a graph too large to lay out" "$arbiter" -o /dev/null \
+    --svg "$tmp/many.svg" "$tmp/many.json"
+check "a graph too large to lay out: the limit, located" grep -q \
+    'many.json:2:15: too many territories to lay out: 301, at most 300 without display.positions' \
+    "$tmp/err"
+# A background inside the map (a data: image) is drawn; an absolute name
+# is refused (issue 26, SV1; the casebook has a URL and a "..").
+sed 's|"parchment.svg"|"data:image/png;base64,iVBORw0KGgo="|' \
+    "$top/fixtures/territory/svg-display/map.json" >"$tmp/bg.json"
+expect 0 "a data: background" "$arbiter" -o /dev/null --svg "$tmp/bg.svg" \
+    "$tmp/bg.json"
+check "a data: background is drawn" grep -q \
+    'xlink:href="data:image/png;base64,iVBORw0KGgo="' "$tmp/bg.svg"
+sed 's|"parchment.svg"|"/etc/passwd"|' \
+    "$top/fixtures/territory/svg-display/map.json" >"$tmp/bg.json"
+expect 65 "an absolute background" "$arbiter" -o /dev/null "$tmp/bg.json"
+check "an absolute background: located" grep -q \
+    'bg.json:23:19: background "/etc/passwd" is an absolute name' "$tmp/err"
+awk 'BEGIN { printf "["; for (i = 0; i <= 1000000; i++)
+    printf "%s1", (i > 0 ? ",\n" : ""); print "]" }' >"$tmp/rolls.json"
+expect 65 "too many rolls" "$arbiter" -o /dev/null --rolls "$tmp/rolls.json" \
+    "$top/fixtures/morne-plaine/d-rolls/map.json" \
+    "$top/fixtures/morne-plaine/d-rolls/orders/allies.json" \
+    "$top/fixtures/morne-plaine/d-rolls/orders/french.json"
+check "too many rolls: the limit, located" grep -q \
+    'rolls.json:1000001:1: too many rolls: at most 1000000 at /1000000$' \
+    "$tmp/err"
 
 echo "error paths: $pass passed, $fail failed"
 [ $fail -eq 0 ]

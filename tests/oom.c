@@ -13,7 +13,7 @@
  *
  *	tests/oom CASE_DIR ...	(each a casebook case: map.json, orders/)
  *
- * Only orders/*.json are read: a mail (orders/*.eml) goes through GMime,
+ * Only orders/NAME.json are read: a mail (orders/NAME.eml) goes through GMime,
  * whose allocations abort the program when memory runs out (README,
  * Limits).
  *
@@ -158,13 +158,19 @@ turn(struct input *in, int n, FILE *out, int ahead)
 		rc = arb_turn_write_next(t, out, &e);
 	if (rc == 0)
 		rc = arb_turn_write_trace(t, 1, out, &e);
-	/* The pictures and the first player's reports (issue 16); not a
-	 * graph laid out by Graphviz, which exits when memory runs out
-	 * (arbiter(1), BUGS). */
-	if (rc == 0 && strcmp(arb_turn_ruleset(t), "territory") != 0)
-		rc = arb_turn_write_svg(t, 0, 0, out, &e);
-	if (rc == 0 && strcmp(arb_turn_ruleset(t), "territory") != 0)
-		rc = arb_turn_write_svg(t, ARB_SVG_NEXT, -1, out, &e);
+	/* The pictures and the first player's reports (issue 16).  A graph
+	 * without positions is laid out by Graphviz in a child process
+	 * (svg.c), which inherits the failing allocator: its failures are
+	 * ARB_ENOMEM too (issue 26).  A fork for each allocation of every
+	 * territory case would take minutes, so only the pictures' cases
+	 * (svg-*) draw a graph. */
+	if (strcmp(arb_turn_ruleset(t), "territory") != 0 ||
+	    strstr(in[0].name, "/svg-") != NULL) {
+		if (rc == 0)
+			rc = arb_turn_write_svg(t, 0, 0, out, &e);
+		if (rc == 0)
+			rc = arb_turn_write_svg(t, ARB_SVG_NEXT, -1, out, &e);
+	}
 	if (rc == 0)
 		rc = arb_turn_write_view(t, 0, ARB_VIEW_TRACE, out, &e);
 	if (rc == 0)

@@ -8,11 +8,16 @@
  * the other players' orders after adjudication), read with located
  * messages and carried to the next map as they came (arbiter-map(5)).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "format/format.h"
 
 #define DISP_MAX	100000	/* a coordinate, in the picture's units */
+#define BG_NAME_MAX	1024	/* a background's file name, in bytes */
+#define BG_DATA_MAX	65536	/* a background's data: URL */
+#define SVG_CELLS	10000	/* the cells a picture draws */
+#define SVG_LAYOUT	300	/* the territories Graphviz lays out */
 
 static const char *const display_keys[] = {
 	"positions", "background", NULL
@@ -68,11 +73,100 @@ positions(struct arb_turn *t, struct ld *ld, const struct jv *v)
 	ld_pop(ld);
 }
 
+/*
+ * The background image: every viewer of a player's picture loads it, so
+ * it may only be a file beside the map (a relative name that stays under
+ * the map's folder) or an image inside the map (a data: URL), never an
+ * address that would tell someone who looked at the picture and when
+ * (issue 26).  A name's ':' would make its first part a scheme, and a
+ * '%' could spell a ".." that the viewer decodes; '\\', '?' and '#' are
+ * not parts of a file name on the systems viewers run on.
+ */
+static void
+background(struct ld *ld, const struct jv *v)
+{
+	const char	*s = ld_plain(v), *p;
+	size_t		 n;
+
+	if (s == NULL || (n = strlen(s)) == 0)
+		ld_expect(ld, v, "background", "the name of an image: a file "
+		    "name relative to the map or a data:image/ URL");
+	if (strncmp(s, "data:image/", 11) == 0) {
+		if (n > BG_DATA_MAX)
+			ld_fail(ld, "background too long: %zu bytes, at most "
+			    "%d for a data: URL", n, BG_DATA_MAX);
+		return;
+	}
+	if (n > BG_NAME_MAX)
+		ld_fail(ld, "background too long: %zu bytes, at most %d for a "
+		    "file name", n, BG_NAME_MAX);
+	if (s[0] == '/')
+		ld_fail(ld, "background \"%.40s\" is an absolute name: give a "
+		    "file name relative to the map, or a data:image/ URL", s);
+	if ((p = strpbrk(s, ":%\\?#")) != NULL)
+		ld_fail(ld, "background \"%.40s\" is not a file name (it has "
+		    "'%c'): the picture's viewers would fetch it; give a file "
+		    "name relative to the map, or a data:image/ URL", s, *p);
+	for (p = s; *p != '\0'; p += strcspn(p, "/"), p += *p == '/')
+		if (strncmp(p, "..", 2) == 0 && (p[2] == '/' || p[2] == '\0'))
+			ld_fail(ld, "background \"%.40s\" leaves the map's "
+			    "folder (\"..\"): give a file name under it, or "
+			    "a data:image/ URL", s);
+}
+
+/*
+ * Whether the board can be drawn, decided as the map loads and kept
+ * (located) for a picture asked for later: a picture grows with the
+ * cells it draws, whatever the map spells out (a board declared in a few
+ * bytes), and each player's picture draws them all again (--for all), so
+ * a board of more than SVG_CELLS cells is not drawn; and Graphviz's
+ * layout of a graph without display.positions grows as the square of its
+ * territories (and ends the process when its memory runs out), so a
+ * graph of more than SVG_LAYOUT territories must give them (issue 26;
+ * arbiter(1), --svg).
+ */
+static void
+picture_bound(struct arb_turn *t, struct ld *ld, const struct jv *root)
+{
+	const struct board *b = &t->board;
+	const struct jv	*d = ld_get(root, "display");
+	struct arb_error *e;
+	const char	*ptr;
+
+	if (b->kind == BOARD_TABLE || (b->ncells <= SVG_CELLS &&
+	    (b->kind != BOARD_GRAPH || b->ncells <= SVG_LAYOUT ||
+	    (d != NULL && ld_get(d, "positions") != NULL))))
+		return;
+	e = t_alloc(t, sizeof(*e));
+	memset(e, 0, sizeof(*e));
+	ptr = b->kind == BOARD_HEX ? "/board" : "/board/territories";
+	snprintf(e->file, sizeof(e->file), "%s", ld->file);
+	utf8_mend(e->file);
+	snprintf(e->pointer, sizeof(e->pointer), "%s", ptr);
+	e->line = e->column = 1;
+	ld_locate(ld, ptr, &e->line, &e->column);
+	if (b->kind == BOARD_HEX)
+		snprintf(e->text, sizeof(e->text), "board too large to draw: "
+		    "%d hexes, at most %d in a picture", b->ncells,
+		    SVG_CELLS);
+	else if (b->ncells > SVG_CELLS)
+		snprintf(e->text, sizeof(e->text), "board too large to draw: "
+		    "%d territories, at most %d in a picture", b->ncells,
+		    SVG_CELLS);
+	else
+		snprintf(e->text, sizeof(e->text), "too many territories to "
+		    "lay out: %d, at most %d without display.positions (give "
+		    "every territory its position)", b->ncells, SVG_LAYOUT);
+	e->code = ARB_EDATA;
+	t->svg_refused = e;
+}
+
 void
 load_display(struct arb_turn *t, struct ld *ld, const struct jv *root)
 {
 	const struct jv	*d, *v;
 
+	picture_bound(t, ld, root);
 	if ((v = ld_get(root, "reveal_orders")) != NULL)
 		t->reveal_orders = ld_bool(ld, root, "reveal_orders", true) ? 1 : 2;
 	if ((d = ld_get(root, "display")) == NULL)
@@ -85,9 +179,7 @@ load_display(struct arb_turn *t, struct ld *ld, const struct jv *root)
 		positions(t, ld, v);
 	if ((v = ld_get(d, "background")) != NULL) {
 		ld_push(ld, "background");
-		if (ld_plain(v) == NULL || strlen(ld_plain(v)) > 1024)
-			ld_expect(ld, v, "background", "the name of an image "
-			    "(a file name or URL), 1 to 1024 bytes");
+		background(ld, v);
 		t->disp_bg = t_strdup(t, ld_plain(v));
 		ld_pop(ld);
 	}

@@ -1250,8 +1250,14 @@ by_label(const void *a, const void *b)
 
 /*
  * --reach (arbiter-result(5), Reach): the walk, its budget, and each cell
- * it can end in, by label, with its cost, the points left, one cheapest
- * path and its flags; or, as text, one line per cell.
+ * it can end in, by label, with its cost, the points left, the last step
+ * of one cheapest path and its flags; then the steps of those paths, each
+ * once, as a tree: its cell and the step it comes from.  Written as it is
+ * made, the answer grows with the cells and the labels of their paths,
+ * not with the paths' lengths times the cells (issue 26: every path whole
+ * made gigabytes).  The steps are numbered as the cells meet them, each
+ * path from its start, so the numbers depend on the paths alone.  As
+ * text, one line per cell, with the cell its path comes from.
  */
 void
 emit_reach(struct arb_turn *t, int text, FILE *fp)
@@ -1259,72 +1265,113 @@ emit_reach(struct arb_turn *t, int text, FILE *fp)
 	struct reach_query *q = t->reachq;
 	struct reach	*r = &q->r;
 	const struct order *o = &q->o;
-	json_t		*root, *a, *cells, *c, *p;
-	int		*path, i, k;
+	struct out	*w0 = t_alloc(t, sizeof(*w0));
+	struct ob	 ob;
+	json_t		*a, *j;
+	int		*path, *idx, *chain, *steps, i, k, l, n, nsteps = 0;
+	size_t		 nlab = reach_labels(t);
 	char		 buf[32];
 
 	RQ = t;
 	qsort(r->v, (size_t)r->n, sizeof(*r->v), by_label);
 	RQ = NULL;
-	path = t_alloc(t, ((size_t)MAXSTEPS + 2) * sizeof(int));
 	if (text) {
 		for (i = 0; i < r->n; i++) {
 			const struct reach_cell *rc = &r->v[i];
 
-			path[0] = o->cells[0];
-			reach_path(t, rc->label, path);
-			fprintf(fp, "%s cost %ld left %ld path",
+			l = reach_parent(t, rc->label);
+			fprintf(fp, "%s cost %ld left %ld steps %d from ",
 			    board_label(&t->board, rc->cell, buf), rc->cost,
-			    r->budget - rc->cost);
-			for (k = 0; k <= rc->steps; k++)
-				fprintf(fp, " %s", board_label(&t->board,
-				    path[k], buf));
-			fprintf(fp, "%s%s\n", rc->tested ? " tested" : "",
-			    rc->stop ? " stop" : "");
+			    r->budget - rc->cost, rc->steps);
+			fprintf(fp, "%s%s%s\n", board_label(&t->board, l < 0 ?
+			    o->cells[0] : reach_cell(t, l), buf), rc->tested ?
+			    " tested" : "", rc->stop ? " stop" : "");
 		}
+		if (r->truncated)
+			fprintf(fp, "truncated: the search stopped at %ld "
+			    "labels; a cell not listed costs at least as "
+			    "much as the dearest listed\n", REACH_LABELS);
 		if (ferror(fp))
 			t_fail(t, ARB_EWRITE, "%s", strerror(errno));
 		return;
 	}
+	/* idx[label]: its step's number, or -1; steps[k]: step k's label. */
+	idx = t_alloc(t, (nlab + 1) * sizeof(int));
+	for (k = 0; k < (int)nlab; k++)
+		idx[k] = -1;
+	steps = t_alloc(t, (nlab + 1) * sizeof(int));
+	chain = t_alloc(t, ((size_t)MAXSTEPS + 2) * sizeof(int));
+	path = t->rs->walk_report != NULL ? t_alloc(t, ((size_t)MAXSTEPS +
+	    2) * sizeof(int)) : NULL;
 	begin(t);
-	root = t->json = jw_ok(json_object());
-	jw_set(root, "arbiter", num(1));
-	jw_set(root, "ruleset", str(t->rs->name));
-	jw_set(root, "turn", num(t->number));
-	jw_set(root, "unit", str(q->unit));
-	jw_set(root, "player", playerv(t, o->player));
+	w0->m = &t->mem;
+	w0->owner = t;
+	w0->fp = fp;
+#define w (*w0)
+	o_str(&w, "{\n  \"arbiter\": 1");
+	member(&w, "ruleset", str(t->rs->name));
+	member(&w, "turn", num(t->number));
+	member(&w, "unit", str(q->unit));
+	member(&w, "player", playerv(t, o->player));
 	if (o->nunits > 0) {
 		a = jw_ok(json_array());
 		for (i = 0; i < o->nunits; i++)
 			jw_add(a, str(t->units.v[o->units[i]].id));
-		jw_set(root, "units", a);
+		member(&w, "units", a);
 	} else
-		jw_set(root, t->rs->order_kinds[o->kind].count, num(o->n));
-	jw_set(root, "at", cellv(t, o->cells[0]));
-	jw_set(root, "orders_before", num(q->played));
-	jw_set(root, "budget", num(r->budget));
-	cells = jw_ok(json_array());
-	jw_set(root, "cells", cells);	/* held by root from now on */
+		member(&w, t->rs->order_kinds[o->kind].count, num(o->n));
+	member(&w, "at", cellv(t, o->cells[0]));
+	member(&w, "orders_before", num(q->played));
+	member(&w, "budget", num(r->budget));
+	if (r->truncated)
+		member(&w, "truncated", jw_ok(json_true()));
+	open_array(&w, "cells");
 	for (i = 0; i < r->n; i++) {
 		const struct reach_cell *rc = &r->v[i];
 
-		c = jw_ok(json_object());
-		jw_add(cells, c);
-		jw_set(c, "cell", cellv(t, rc->cell));
-		jw_set(c, "cost", num(rc->cost));
-		jw_set(c, "left", num(r->budget - rc->cost));
-		p = jw_ok(json_array());
-		path[0] = o->cells[0];
-		reach_path(t, rc->label, path);
-		for (k = 0; k <= rc->steps; k++)
-			jw_add(p, cellv(t, path[k]));
-		jw_set(c, "path", p);
-		jw_set(c, "tested", jw_ok(json_boolean(rc->tested)));
-		jw_set(c, "stop", jw_ok(json_boolean(rc->stop)));
-		if (t->rs->walk_report != NULL)
+		/* The labels of its path not yet numbered, last first (the
+		 * first label is the start's: it is no step). */
+		for (n = 0, l = rc->label; l >= 0 && reach_parent(t, l) >= 0 &&
+		    idx[l] < 0; l = reach_parent(t, l))
+			chain[n++] = l;
+		while (n > 0) {
+			l = chain[--n];
+			idx[l] = nsteps;
+			steps[nsteps++] = l;
+		}
+		ob_element(&ob, &w);
+		ob_cell(&ob, "cell", rc->cell);
+		ob_int(&ob, "cost", rc->cost);
+		ob_int(&ob, "left", r->budget - rc->cost);
+		ob_int(&ob, "step", idx[rc->label]);
+		ob_key(&ob, "tested");
+		o_str(&w, rc->tested ? "true" : "false");
+		ob_key(&ob, "stop");
+		o_str(&w, rc->stop ? "true" : "false");
+		if (path != NULL) {
+			path[0] = o->cells[0];
+			reach_path(t, rc->label, path);
+			t->json = j = jw_ok(json_object());
 			t->rs->walk_report(t, o, path, rc->steps + 1,
-			    (struct jv *)c);
+			    (struct jv *)j);
+			ob_members(&ob, j);
+		}
+		ob_close(&ob);
 	}
-	jw_dump(&t->mem, t, root, true, fp);
+	close_array(&w);
+	open_array(&w, "steps");
+	for (k = 0; k < nsteps; k++) {
+		l = reach_parent(t, steps[k]);
+		ob_element(&ob, &w);
+		ob_cell(&ob, "cell", reach_cell(t, steps[k]));
+		ob_int(&ob, "from", idx[l]);	/* the start's is -1 */
+		ob_close(&ob);
+	}
+	close_array(&w);
+	o_str(&w, "\n}\n");
+	o_flush(&w);
+	if (ferror(fp))
+		jw_fail(&t->mem, fp, errno);
+#undef w
 	end(t);
 }

@@ -1766,8 +1766,67 @@ refuse(struct arb_turn *t, struct ld *ld, struct ofile *f)
 }
 
 
+/*
+ * The rolls a --rolls file may give: more than any turn draws (a die or
+ * two an order), and few enough that the document read costs tens of
+ * megabytes, not gigabytes (issue 26: a value cost about 60 bytes read
+ * as JSON, and a 64 MB file took 1.97 GB).
+ */
+#define ROLLS_MAX	1000000
+
+/*
+ * Refuses, before it is parsed, a rolls file of more than ROLLS_MAX
+ * values: the values of a JSON document are at most one more than its
+ * commas outside strings (and its containers, which cost a comma each or
+ * are nested as deep as jansson allows), so the count bounds the parse.
+ * The message is located at the first value past the limit.
+ */
+static void
+rolls_bound(struct ld *ld)
+{
+	struct arb_error *e = ld->e;
+	const char	*p = ld->text, *end = ld->text + ld->len, *q;
+	size_t		 n = 0;
+	bool		 str = false;
+	int		 line = 1, column = 1;
+
+	for (; p < end; p++) {
+		if (str) {
+			if (*p == '\\')
+				p++;
+			else if (*p == '"')
+				str = false;
+		} else if (*p == '"')
+			str = true;
+		else if (*p == ',' && ++n == ROLLS_MAX)
+			break;
+	}
+	if (p >= end)
+		return;
+	for (p++; p < end && (*p == ' ' || *p == '\t' || *p == '\n' ||
+	    *p == '\r'); p++)
+		;
+	for (q = ld->text; q < p; q++) {
+		if (*q == '\n') {
+			line++;
+			column = 1;
+		} else if ((*q & 0xc0) != 0x80)
+			column++;
+	}
+	if (e->code == ARB_EOK) {
+		e->code = ARB_EDATA;
+		snprintf(e->file, sizeof(e->file), "%s", ld->file);
+		snprintf(e->pointer, sizeof(e->pointer), "/%d", ROLLS_MAX);
+		snprintf(e->text, sizeof(e->text), "too many rolls: at most "
+		    "%d", ROLLS_MAX);
+		e->line = line;
+		e->column = column;
+	}
+	longjmp(*ld->m->jmp, 1);
+}
+
 /* --rolls: a JSON array of die values, each an integer from 1 (the die
- * it is drawn for bounds it further, in the run). */
+ * it is drawn for bounds it further, in the run), at most ROLLS_MAX. */
 void
 load_rolls(struct arb_turn *t, struct ld *ld)
 {
@@ -1775,6 +1834,7 @@ load_rolls(struct arb_turn *t, struct ld *ld)
 	size_t		 i, n;
 
 	ld->owner = t;
+	rolls_bound(ld);
 	root = ld_parse_any(ld);
 	if (!ld_is_array(root))
 		ld_expect(ld, root, "rolls", "an array of die values");

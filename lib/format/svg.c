@@ -16,9 +16,12 @@
  * reals are scaled and rounded once), and nothing is printed through
  * the locale's idea of a decimal point.  Every text is escaped for XML.
  */
+#define _POSIX_C_SOURCE 200809L	/* fork, pipe, waitpid */
+#include <sys/types.h>
+#include <sys/wait.h>
 #include <errno.h>
 #include <math.h>
-#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +29,9 @@
 
 #include "format/format.h"
 #include "json/doc.h"
+/* After the model, whose reasons (R_OK) <unistd.h> would spell as its
+ * access(2) modes. */
+#include <unistd.h>
 
 #define MARGIN	40
 #define TOP	60		/* the title above the board */
@@ -206,35 +212,40 @@ ty(const struct pic *pc, double y)
 	return TOP + px(pc->t->board.th) - px(y);
 }
 
-/* Graphviz keeps global state: one layout at a time in the process, in
- * one context made at the first layout and kept (Graphviz 2.43 loses
- * memory with each context it frees). */
-static pthread_mutex_t gv_lock = PTHREAD_MUTEX_INITIALIZER;
-static GVC_t	*gvc;
-
 /*
- * A graph laid out by Graphviz's neato with a fixed seed (start=1): the
- * same graph gives the same positions.  Nodes are named by index, so no
- * territory name reaches Graphviz's parser.
+ * Graphviz's neato lays out a graph without display.positions, with a
+ * fixed seed (start=1): the same graph gives the same positions.  Nodes
+ * are named by index, so no territory name reaches Graphviz's parser.
+ *
+ * The layout runs in a child process: Graphviz ends the process (exit, or
+ * a null pointer followed) when its memory runs out, and keeps global
+ * state.  The child writes the positions to a pipe, two ints a territory,
+ * and ends; the parent reads them, and a child that died, or wrote fewer,
+ * ran out of memory (ARB_ENOMEM: exit 70, and the caller removes what it
+ * had begun to write).  Each child has its own Graphviz, so turns in
+ * threads lay out at once.  The layout is made once a turn and kept for
+ * every picture of it (--svg, --svg-next, every player's under --for
+ * all); the map bounds its territories (display.c, picture_bound()).
  */
-static void
-graph_layout(struct pic *pc)
+static void __attribute__((noreturn))
+layout_child(const struct board *b, int fd)
 {
-	struct arb_turn	*t = pc->t;
-	const struct board *b = &t->board;
+	static const int fatal[] = { SIGHUP, SIGINT, SIGTERM, SIGPIPE };
+	GVC_t		*gvc;
 	Agraph_t	*g;
 	Agnode_t	**nodes;
 	char		 name[32];
-	int		 i, k, minx = 0, maxy = 0;
+	int		 i, k, minx, maxy, xy[2];
+	size_t		 j;
 	boxf		 bb;
 
-	nodes = t_alloc(t, (size_t)b->ncells * sizeof(*nodes) + 1);
-	pthread_mutex_lock(&gv_lock);
-	if ((gvc == NULL && (gvc = gvContext()) == NULL) ||
-	    (g = agopen("g", Agundirected, NULL)) == NULL) {
-		pthread_mutex_unlock(&gv_lock);
-		t_nomem(t);
-	}
+	/* The parent's handlers remove its temporary files: not here. */
+	for (j = 0; j < sizeof(fatal) / sizeof(fatal[0]); j++)
+		signal(fatal[j], SIG_DFL);
+	if ((nodes = calloc((size_t)b->ncells + 1, sizeof(*nodes))) == NULL ||
+	    (gvc = gvContext()) == NULL ||
+	    (g = agopen("g", Agundirected, NULL)) == NULL)
+		_exit(1);
 	agattr(g, AGRAPH, "start", "1");
 	agattr(g, AGRAPH, "overlap", "false");
 	agattr(g, AGRAPH, "sep", "+20");
@@ -245,23 +256,89 @@ graph_layout(struct pic *pc)
 	agattr(g, AGEDGE, "len", "2.2");
 	for (i = 0; i < b->ncells; i++) {
 		snprintf(name, sizeof(name), "n%d", i);
-		nodes[i] = agnode(g, name, 1);
+		if ((nodes[i] = agnode(g, name, 1)) == NULL)
+			_exit(1);
 	}
 	for (i = 0; i < b->ncells; i++)
 		for (k = b->adj_at[i]; k < b->adj_at[i + 1]; k++)
-			if (b->adj[k] > i)
-				agedge(g, nodes[i], nodes[b->adj[k]], NULL, 1);
-	gvLayout(gvc, g, "neato");
+			if (b->adj[k] > i && agedge(g, nodes[i],
+			    nodes[b->adj[k]], NULL, 1) == NULL)
+				_exit(1);
+	if (gvLayout(gvc, g, "neato") != 0)
+		_exit(1);
 	bb = GD_bb(g);
 	minx = (int)lround(bb.LL.x);
 	maxy = (int)lround(bb.UR.y);
 	for (i = 0; i < b->ncells; i++) {
-		pc->x[i] = (int)lround(ND_coord(nodes[i]).x) - minx;
-		pc->y[i] = maxy - (int)lround(ND_coord(nodes[i]).y);
+		xy[0] = (int)lround(ND_coord(nodes[i]).x) - minx;
+		xy[1] = maxy - (int)lround(ND_coord(nodes[i]).y);
+		for (j = 0; j < sizeof(xy);) {
+			ssize_t	 w = write(fd, (char *)xy + j,
+			    sizeof(xy) - j);
+
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0)
+				_exit(1);
+			j += (size_t)w;
+		}
 	}
-	gvFreeLayout(gvc, g);
-	agclose(g);
-	pthread_mutex_unlock(&gv_lock);
+	_exit(0);	/* nothing of the parent's is flushed or freed */
+}
+
+static void
+graph_layout(struct pic *pc)
+{
+	struct arb_turn	*t = pc->t;
+	const struct board *b = &t->board;
+	size_t		 need = 2 * sizeof(int) * (size_t)b->ncells, got = 0;
+	int		*xy, fd[2], st, i;
+	ssize_t		 r;
+	pid_t		 pid;
+
+	if (t->lay_x == NULL) {
+		xy = t_alloc(t, need + 1);
+		/* Graphviz may exit() the child, which flushes the streams
+		 * it inherited: let them hold nothing to write twice. */
+		fflush(NULL);
+		if (pipe(fd) != 0)
+			t_nomem(t);
+		if ((pid = fork()) < 0) {
+			close(fd[0]);
+			close(fd[1]);
+			t_nomem(t);
+		}
+		if (pid == 0) {
+			close(fd[0]);
+			layout_child(b, fd[1]);
+		}
+		close(fd[1]);
+		while (got < need) {
+			r = read(fd[0], (char *)xy + got, need - got);
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r <= 0)
+				break;
+			got += (size_t)r;
+		}
+		close(fd[0]);
+		/* A caller that ignores SIGCHLD has its children reaped for
+		 * it (ECHILD): then the positions, whole, are the answer. */
+		st = 0;
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+		if (got < need || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
+			mem_fail(&t->mem, ARB_ENOMEM, "out of memory: the "
+			    "layout of the graph (Graphviz) failed");
+		t->lay_x = t_alloc(t, (size_t)b->ncells * sizeof(int) + 1);
+		t->lay_y = t_alloc(t, (size_t)b->ncells * sizeof(int) + 1);
+		for (i = 0; i < b->ncells; i++) {
+			t->lay_x[i] = xy[2 * i];
+			t->lay_y[i] = xy[2 * i + 1];
+		}
+	}
+	memcpy(pc->x, t->lay_x, (size_t)b->ncells * sizeof(int));
+	memcpy(pc->y, t->lay_y, (size_t)b->ncells * sizeof(int));
 }
 
 /* Where each cell is drawn, and the size of the board's part. */
@@ -1012,6 +1089,13 @@ emit_svg(struct arb_turn *t, int flags, int player, FILE *fp)
 	static const int statuses[] = { OS_DONE, OS_FAILED, OS_ILLEGAL,
 		OS_LEGAL };
 
+	/* A board too large to draw was found as the map loaded: refused
+	 * here, before anything is drawn, with the map's place. */
+	if (t->svg_refused != NULL) {
+		memcpy(t->mem.err, t->svg_refused, sizeof(*t->mem.err));
+		t->mem.err->code = ARB_EOK;
+		mem_fail(&t->mem, ARB_EDATA, "%s", t->svg_refused->text);
+	}
 	memset(&pc, 0, sizeof(pc));
 	pc.t = t;
 	pc.fp = fp;

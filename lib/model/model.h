@@ -569,6 +569,10 @@ struct arb_turn {
 	bool			 has_display;
 	int			*disp_x, *disp_y;	/* graph: by cell */
 	const char		*disp_bg;	/* a background image, or NULL */
+	struct arb_error	*svg_refused;	/* why the board cannot be
+						 * drawn (located), or NULL */
+	int			*lay_x, *lay_y;	/* graph: Graphviz's layout,
+						 * made once a turn (svg.c) */
 	int			 reveal_orders;	/* 0: not given, 1: true, 2: false */
 	int			 trace_for;	/* 0, or 1 + the player whose
 						 * view of the trace is written */

@@ -910,6 +910,30 @@ reach_steps(struct arb_turn *t, int label)
 	return label < 0 ? 0 : m->lab[label].steps;
 }
 
+int
+reach_parent(struct arb_turn *t, int label)
+{
+	struct reachmem	*m = t->reachmem;
+
+	return m->lab[label].parent;
+}
+
+int
+reach_cell(struct arb_turn *t, int label)
+{
+	struct reachmem	*m = t->reachmem;
+
+	return m->lab[label].cell;
+}
+
+size_t
+reach_labels(struct arb_turn *t)
+{
+	struct reachmem	*m = t->reachmem;
+
+	return m != NULL ? m->nlab : 0;
+}
+
 void
 reach_path(struct arb_turn *t, int label, int *out)
 {

@@ -228,6 +228,12 @@ void	 reach_search(struct arb_turn *, const struct order *, int target,
 /* The cells of a found cell's path, start first, into out (steps + 1). */
 void	 reach_path(struct arb_turn *, int label, int *out);
 int	 reach_steps(struct arb_turn *, int label);	/* -1: the start */
+/* A path's labels one at a time (--reach writes them as a tree): the
+ * label its last step comes from (-1: the start), the cell it reaches,
+ * and how many labels the last search made (every label is below). */
+int	 reach_parent(struct arb_turn *, int label);
+int	 reach_cell(struct arb_turn *, int label);
+size_t	 reach_labels(struct arb_turn *);
 /* The labels the turn's searches have settled so far, and a bound on it
  * that stops a search (r->truncated; 0: none): the work and memory "to"
  * orders may ask for (arbiter-orders(5)). */
@@ -249,6 +255,7 @@ void	 reach_ahead(struct arb_turn *, int);
  * arb_turn_free() before anything is freed. */
 void	 reach_stop(struct arb_turn *);
 #define ROUTE_LABELS	500000L	/* a player's "to" orders, in all */
+#define REACH_LABELS	500000L 	/* a --reach query (issue 26) */
 /* Frees the search's memory (arb_turn_free() calls it). */
 void	 reach_release(struct arb_turn *);
 

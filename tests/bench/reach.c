@@ -194,13 +194,17 @@ main(int argc, char **argv)
 		 * and the BFS. */
 		c0 = clock_ms(CLOCK_PROCESS_CPUTIME_ID);
 		t0 = now();
+		/* Each search within --reach's bound, as the query's. */
+		reach_limit(t, reach_spent(t) + REACH_LABELS);
 		reach_search(t, &q->o, -1, &r);
 		t0 = now() - t0;
 		c0 = clock_ms(CLOCK_PROCESS_CPUTIME_ID) - c0;
 		if (getenv("ONE") != NULL)	/* ONE=1: the profile's */
 			reach_ahead(t, REACH_AHEAD_NEVER);
-		for (k = 0; k < repeat; k++)	/* REPEAT=n: for a profiler */
+		for (k = 0; k < repeat; k++) {	/* REPEAT=n: for a profiler */
+			reach_limit(t, reach_spent(t) + REACH_LABELS);
 			reach_search(t, &q->o, -1, &r);
+		}
 		reach_ahead(t, REACH_AHEAD_AUTO);
 		if (t0 < ts)
 			ts = t0;
@@ -219,6 +223,7 @@ main(int argc, char **argv)
 		/* The search on one thread (rules.h, reach_ahead()). */
 		reach_ahead(t, REACH_AHEAD_NEVER);
 		t0 = now();
+		reach_limit(t, reach_spent(t) + REACH_LABELS);
 		reach_search(t, &q->o, -1, &r);
 		t0 = now() - t0;
 		reach_ahead(t, REACH_AHEAD_AUTO);
@@ -227,8 +232,8 @@ main(int argc, char **argv)
 		arb_turn_free(t);
 	}
 	free(text);
-	printf("search    %8.1f ms  %7d cells found, budget %ld AP\n", ts,
-	    r.n, r.budget);
+	printf("search    %8.1f ms  %7d cells found, budget %ld AP%s\n", ts,
+	    r.n, r.budget, r.truncated ? " (cut at --reach's labels)" : "");
 	printf("BFS       %8.1f ms  %7ld hexes: the whole grid from the unit\n",
 	    tg, all);
 	printf("          %8.2f x the BFS (goal <= 2.00: %s)\n", ts / tg,

@@ -8,4 +8,12 @@ cat >"$1/map.json" <<'END'
  "hexsides": [{"cells": ["19991999", "19992000"], "feature": "river"}],
  "unit-types": {"a": {}}, "players": {"red": {}}}
 END
-echo 0 >"$1/status"
+# Every picture of it is refused at once (issue 26: more than 10000 cells
+# to draw), the turn still made.
+mkdir -p "$1/out" || exit 1
+cat >"$1/runs" <<'END'
+65 --svg turn.svg
+65 -n next.json --svg-next next.svg
+65 --for all --outdir out --svg turn.svg
+0
+END

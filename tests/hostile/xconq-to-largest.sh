@@ -23,4 +23,9 @@ MAP
 cat >"$dir/orders/red.json" <<'ORD'
 {"arbiter":1,"player":"red","turn":1,"orders":[{"units":["r"],"to":"10001000"}]}
 ORD
-echo 0 >"$dir/status"
+# And the reach of the unit on the same board (issue 26): the query
+# settles at most 500000 labels and says it was cut.
+cat >"$dir/runs" <<'RUNS'
+0 --reach r
+0
+RUNS
