@@ -56,8 +56,9 @@ usage(FILE *fp)
 	    "       %s [--text] [--threads n] [-o reach.json] --reach unit\n"
 	    "               [--unit id ...] map.json [player=orders.json]\n"
 	    "       %s [--max-input bytes] --verify dir ...\n"
-	    "       %s --new-secret file\n",
-	    progname, progname, progname, progname);
+	    "       %s --new-secret file\n"
+	    "       %s --orders-json | --orders-text map.json orders\n",
+	    progname, progname, progname, progname, progname);
 }
 
 static void
@@ -86,6 +87,9 @@ help(void)
 	    "\n"
 	    "  -o, --output FILE     write the result to FILE, not standard "
 	    "output\n"
+	    "      --orders-json     write the orders file (JSON or text) as "
+	    "JSON\n"
+	    "      --orders-text     write the orders file as canonical text\n"
 	    "      --reach UNIT      list the cells UNIT can end its move in"
 	    "\n                        this turn, with costs and paths (a "
 	    "territory\n                        in territory); --text: one "
@@ -2042,6 +2046,49 @@ for_players(struct arb_turn *t, const char *forp, const char *outdir,
 }
 
 /*
+ * --orders-json, --orders-text map.json orders: the orders file written
+ * back, as JSON or as canonical text, to standard output.
+ */
+static int
+orders_form(struct arb_turn *t, int argc, char **argv, bool text)
+{
+	struct arb_error e;
+	char		*buf;
+	size_t		 len;
+	int		 rc;
+
+	if (argc != 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if ((buf = slurp(argv[0], &len, &rc)) == NULL)
+		return rc;
+	rc = arb_turn_load_map(t, strcmp(argv[0], "-") == 0 ? "<stdin>" :
+	    argv[0], buf, len, &e);
+	free(buf);
+	if (rc != 0)
+		return report(&e);
+	if ((buf = slurp(argv[1], &len, &rc)) == NULL)
+		return rc;
+	rc = arb_turn_write_orders(t, argv[1], buf, len, text ?
+	    ARB_ORDERS_TEXT : 0, stdout, &e);
+	free(buf);
+	if (rc != 0) {
+		if (e.code != ARB_EWRITE)
+			return report(&e);
+		fprintf(stderr, "%s: cannot write standard output: %s\n",
+		    progname, e.text);
+		return EXIT_CANTCREAT;
+	}
+	if (fflush(stdout) != 0) {
+		fprintf(stderr, "%s: cannot write standard output: %s\n",
+		    progname, strerror(errno));
+		return EXIT_CANTCREAT;
+	}
+	return 0;
+}
+
+/*
  * --reach UNIT map.json [player=orders.json]: where the unit can end its
  * move (arbiter(1)); one output, all or nothing.
  */
@@ -2186,6 +2233,8 @@ run(int argc, char **argv, struct arb_turn *t)
 		{ "svg-next", required_argument, NULL, 'g' },
 		{ "for", required_argument, NULL, 'F' },
 		{ "outdir", required_argument, NULL, 'D' },
+		{ "orders-json", no_argument, NULL, 'j' },
+		{ "orders-text", no_argument, NULL, 'J' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char	*output = "-", *next = NULL, *tracefile = NULL;
@@ -2207,6 +2256,7 @@ run(int argc, char **argv, struct arb_turn *t)
 	size_t		 len;
 	bool		 check = false, trace = false, textual = false;
 	bool		 strict = false;
+	int		 orders_as = 0;	/* --orders-json 1, -text 2 */
 	struct arb_error pe;
 	size_t		 k;
 	int		 nfiles;
@@ -2236,6 +2286,10 @@ run(int argc, char **argv, struct arb_turn *t)
 		}
 		case 'c':
 			check = true;
+			break;
+		case 'j':
+		case 'J':
+			orders_as = ch == 'j' ? 1 : 2;
 			break;
 		case 'h':
 			help();
@@ -2362,6 +2416,17 @@ run(int argc, char **argv, struct arb_turn *t)
 	if (verifying) {
 		free(with);
 		return verify(argv0, argc, argv);
+	}
+	if (orders_as != 0) {
+		if (turn_opts || reach != NULL || nwith > 0) {
+			fprintf(stderr, "%s: --orders-json and --orders-text "
+			    "take only the map and one orders file\n",
+			    progname);
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+		free(with);
+		return orders_form(t, argc, argv, orders_as == 2);
 	}
 	if (reach != NULL || nwith > 0) {
 		rc = reach_query(t, argc, argv, reach, with, nwith, output,

@@ -97,6 +97,20 @@ int		 arb_turn_load_orders(struct arb_turn *t, const char *name,
 		    struct arb_error *e);
 
 /*
+ * An orders file (JSON or text, arbiter-orders(5)) written back for the
+ * map loaded: as the JSON orders file it means, or (ARB_ORDERS_TEXT) as
+ * canonical text; JSON to text to JSON gives the same orders.  Nothing is
+ * ruled and nothing of the turn changes: a line that cannot be read is
+ * written as it stands (in JSON, as its order's "_text").  Call after
+ * arb_turn_load_map(), before the run.  Returns 0, or -1 with e filled
+ * (the text is not JSON, a text has no header, writing failed).
+ */
+#define ARB_ORDERS_TEXT	0x01
+int		 arb_turn_write_orders(struct arb_turn *t, const char *name,
+		    const char *text, size_t len, int flags, FILE *fp,
+		    struct arb_error *e);
+
+/*
  * arb_turn_load_map(), and meanwhile the reading of the orders files to
  * come: their JSON is parsed and their SHA-256 taken on a second thread
  * (a POSIX thread, started and joined within the call) while the map

@@ -244,6 +244,10 @@ ahead_start(struct arb_turn *t, const char *text, size_t len,
 		t->ahead[i].text = orders[i].text;
 		t->ahead[i].len = orders[i].len;
 		h->budget += AHEAD_SHARE * orders[i].len;
+		/* An orders text is read in this thread: only its hash is
+		 * taken ahead. */
+		if (text_is(orders[i].text, orders[i].len))
+			h->parse[i] = USED;
 	}
 	h->v = t->ahead;
 	h->n = n;
@@ -508,6 +512,24 @@ arb_turn_load_orders(struct arb_turn *t, const char *name,
 		ahead_hash(t, (size_t)i, t->files.v[t->files.n - 1].sha256);
 	} else
 		fair_sha256(text, len, t->files.v[t->files.n - 1].sha256);
+	t->mem.jmp = NULL;
+	return 0;
+}
+
+int
+arb_turn_write_orders(struct arb_turn *t, const char *name, const char *text,
+    size_t len, int flags, FILE *fp, struct arb_error *e)
+{
+	jmp_buf		 jb;
+	struct ld	*ld = &t->reader;
+
+	GUARD(t, e, (void)0);
+	if (t->rs == NULL || t->ran)
+		t_fail(t, ARB_EINTERNAL, "orders before the map or after the "
+		    "run");
+	ld_start(ld, &t->mem, e, name, text, len);
+	emit_orders(t, ld, (flags & ARB_ORDERS_TEXT) != 0, fp);
+	ld_close(ld);
 	t->mem.jmp = NULL;
 	return 0;
 }

@@ -354,7 +354,7 @@ reason_name(enum reason r)
 		"foreign_unit", "unit_listed_twice", "unknown_cell",
 		"unknown_kind", "duplicate_id", "bad_order", "not_json",
 		"not_orders", "bad_file", "unknown_player", "wrong_player",
-		"wrong_turn"
+		"wrong_turn", "wrong_map"
 	};
 
 	return (unsigned)r < R_NREASONS ? names[r] : "?";

@@ -328,6 +328,7 @@ enum reason {
 	R_UNKNOWN_PLAYER,
 	R_WRONG_PLAYER,
 	R_WRONG_TURN,
+	R_WRONG_MAP,		/* "map": another map's orders */
 	R_NREASONS
 };
 const char	*reason_name(enum reason);
@@ -353,6 +354,8 @@ struct order {
 	enum reason	 reason;
 	const char	*rule;		/* "aeonis 5" */
 	const char	*msg;
+	const char	*text;		/* an orders text's: the canonical
+					 * line (or the line as written) */
 	void		*data;		/* OK_RULE: the rule system's own */
 	bool		 has_to;	/* gave "to" instead of a path */
 	int		 to;		/* then its destination */
@@ -368,6 +371,7 @@ struct ofile {
 	bool		 refused;	/* refused whole: no order read */
 	int		 nproblems;	/* how many problems it has */
 	unsigned char	 sha256[32];	/* of the text as read */
+	bool		 text;		/* an orders text, not JSON */
 };
 
 /*

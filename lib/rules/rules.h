@@ -78,6 +78,17 @@ struct ruleset {
 	const struct okind	*order_kinds;	/* NULL-keyed end */
 	const char *const	*order_keys;	/* other keys it reads */
 	const char *const	*unit_keys;	/* its own members of a unit */
+	/*
+	 * The text form of its orders (arbiter-orders(5)), beyond what the
+	 * order kinds say: text_heads, pairs of words (NULL-ended), the first
+	 * word of an object of an OK_RULE kind's list (comma-separated) and
+	 * the member a bare number after its value sets ("" none); the
+	 * other members of such an object are pairs of words.  text_lists:
+	 * those of order_keys whose value is a list of words, to the end of
+	 * the line.  NULL: none.
+	 */
+	const char *const	*text_heads;
+	const char *const	*text_lists;
 	/* Before the map's own parts: built-in types and terrains. */
 	void	(*init)(struct arb_turn *);
 	/* Its own parts of the map; checks names of terrain and features. */
