@@ -1212,9 +1212,10 @@ cmp_names(const void *a, const void *b)
 }
 
 /*
- * The case's orders, "orders/NAME.json", in the byte order of their
- * names, as the casebook's shell passes them in the C locale.  NULL
- * terminated; *n is their number.  NULL when memory runs out.
+ * The case's orders, "orders/NAME.json" and "orders/NAME.txt", in the
+ * byte order of their names, as the casebook's shell passes them in the C
+ * locale.  NULL terminated; *n is their number.  NULL when memory runs
+ * out.
  */
 static char **
 list_orders(int dfd, size_t *n)
@@ -1236,9 +1237,11 @@ list_orders(int dfd, size_t *n)
 	}
 	while ((de = readdir(d)) != NULL) {
 		len = strlen(de->d_name);
-		/* As the glob orders/ *.json: no dot files. */
+		/* As the globs orders/ *.json and *.txt (orders as
+		 * text): no dot files. */
 		if (de->d_name[0] == '.' || len < 5 ||
-		    strcmp(de->d_name + len - 5, ".json") != 0)
+		    (strcmp(de->d_name + len - 5, ".json") != 0 &&
+		    strcmp(de->d_name + len - 4, ".txt") != 0))
 			continue;
 		if (*n == cap) {
 			cap *= 2;

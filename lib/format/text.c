@@ -1375,6 +1375,15 @@ name(struct tw *w, const char *s)
 	put(w, "\"", 1);
 }
 
+/* A keyword, as it is. */
+static void
+kw(struct tw *w, const char *s)
+{
+	if (w->n > 0 && w->s[w->n - 1] != ' ')
+		put(w, " ", 1);
+	puts_(w, s);
+}
+
 /* A value of the JSON document, as a word. */
 static void
 word_of(struct tw *w, const json_t *v)
@@ -1468,7 +1477,7 @@ text_line(struct arb_turn *t, const struct jv *ov)
 				if (json_object_get(a, h[j]) != NULL)
 					break;
 			if (h[j] != NULL) {
-				name(&w, h[j]);
+				kw(&w, h[j]);
 				word_of(&w, json_object_get(a, h[j]));
 				if (h[j + 1][0] != '\0' && (mv =
 				    json_object_get(a, h[j + 1])) != NULL &&
@@ -1480,7 +1489,7 @@ text_line(struct arb_turn *t, const struct jv *ov)
 				    (strcmp(mk, h[j + 1]) == 0 &&
 				    json_is_number(mv))))
 					continue;
-				name(&w, mk);
+				kw(&w, mk);
 				word_of(&w, mv);
 			}
 		}
@@ -1505,7 +1514,10 @@ text_line(struct arb_turn *t, const struct jv *ov)
 			continue;
 		/* The rule system's own keys, and any other member, as
 		 * words (one not known is refused as it would be). */
-		name(&w, key);
+		if (strspn(key, "abcdefghijklmnopqrstuvwxyz_") == strlen(key))
+			kw(&w, key);
+		else
+			name(&w, key);
 		if (json_is_array(v))
 			json_array_foreach(v, i, a)
 				word_of(&w, a);
