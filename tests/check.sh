@@ -78,6 +78,10 @@ suite "schema" sh tests/schema.sh
 # case above.
 suite "consistency" python3 tests/consistency.py "$top" "$top/arbiter" \
     tests/prop 20
+# Orders as text (issue 27): every orders file of the casebook and random
+# turns of every rule system, JSON -> text -> JSON the same orders and
+# the text ruled as the JSON.
+suite "textprop" python3 tests/textprop.py "$top" "$ARBITER" tests/prop 10
 # Pictures and players' reports (issue 16): the golden SVGs parsed and
 # rendered in headless Chromium, doc/demo-turn.svg up to date; nothing of
 # another player's orders in a report when the map hides them, --outdir.

@@ -5,8 +5,11 @@ case's orders files, JSON -> text -> JSON gives the same orders
 texts gives the result it gives on the JSON, apart from the files'
 names, digests and form and where the problems are (tests/twin.py).
 
-usage: textprop.py TOP ARBITER [CASE-SUBSTRING]
-Prints one TAP line per case."""
+And the same for random turns of every rule system (tests/prop, seeds 1
+to N, with the trace).
+
+usage: textprop.py TOP ARBITER PROP N [CASE-SUBSTRING]
+Prints one TAP line per case and turn."""
 import json
 import os
 import subprocess
@@ -36,10 +39,25 @@ def same_orders(a, b):
 
 def main():
     top, arbiter = sys.argv[1], os.path.abspath(sys.argv[2])
-    only = sys.argv[3] if len(sys.argv) > 3 else ''
+    prop, nprop = os.path.abspath(sys.argv[3]), int(sys.argv[4])
+    only = sys.argv[5] if len(sys.argv) > 5 else ''
     n = bad = 0
     root = os.path.join(top, 'fixtures')
     with tempfile.TemporaryDirectory() as tmp:
+        for rs in ('aeonis', 'territory', 'morne-plaine', 'xconq',
+                   'arcane-legions'):
+            for sd in range(1, nprop + 1):
+                d = os.path.join(tmp, 'prop-%s-%d' % (rs, sd))
+                subprocess.run([prop, 'turn', rs, str(sd), d], check=True)
+                files = sorted(os.listdir(os.path.join(d, 'orders')))
+                n += 1
+                why = check(arbiter, d, files, ['-t'], tmp)
+                name = 'prop turn %s %d' % (rs, sd)
+                if why:
+                    bad += 1
+                    print('not ok %d - %s: %s' % (n, name, why))
+                else:
+                    print('ok %d - %s' % (n, name))
         for rs in sorted(os.listdir(root)):
             for case in sorted(os.listdir(os.path.join(root, rs))):
                 d = os.path.join(root, rs, case)
@@ -66,6 +84,7 @@ def main():
                 else:
                     print('ok %d - %s' % (n, name))
     print('1..%d' % n)
+    print('textprop: %d passed, %d failed' % (n - bad, bad))
     return 1 if bad else 0
 
 
