@@ -905,6 +905,10 @@ text_report(const json_t *r, FILE *fp)
 			fprintf(fp, "  order %s: %s", jstr(o, "id"), st);
 			if (strcmp(st, "legal") != 0)
 				fprintf(fp, ", %s", jstr(o, "reason"));
+			/* An orders text's order, as it was understood. */
+			if (json_is_string(json_object_get(o, "text")))
+				fprintf(fp, "\n    as read: %s", jstr(o,
+				    "text"));
 			fprintf(fp, "\n    %s\n", jstr(o, "message"));
 		}
 	}
@@ -914,6 +918,10 @@ text_report(const json_t *r, FILE *fp)
 	    " files.\n", n[0], n[1], n[2],
 	    json_integer_value(json_object_get(rf, "orders")),
 	    json_integer_value(json_object_get(rf, "files")));
+	k = n[0] + n[1] + n[2];
+	i = (size_t)json_integer_value(json_object_get(rf, "orders"));
+	fprintf(fp, "%zu order%s read, %zu refused\n", k, k == 1 ? "" : "s",
+	    i);
 }
 
 /* Writes the result, as a text report when asked. */
