@@ -191,6 +191,7 @@ lex(struct lex *lx, const char *line, size_t n)
 	char	*w = lx->buf;
 	unsigned c;
 
+	lx->n = lx->i = 0;
 	while (i < n) {
 		struct tok *tk;
 
@@ -944,16 +945,17 @@ order_line(struct lex *lx, json_t *orders, const char *text, size_t n)
 	jw_add(orders, lx->o);
 	lx->loc = NULL;
 	lx->nloc = lx->cloc = 0;
-	lx->ereason = R_OK;
-	lx->ecol = 1;
 	loc(lx, NULL, -1, NULL, lx->n > 0 ? lx->tk[0].col : 1);
-	if (lx->n >= 2 && lx->tk[1].kind == TCOLON && (lx->tk[0].kind == TW ||
-	    lx->tk[0].kind == TQ)) {
+	if (lx->ereason != R_OK)
+		;	/* the line cannot be split into words */
+	else if (lx->n >= 2 && lx->tk[1].kind == TCOLON &&
+	    (lx->tk[0].kind == TW || lx->tk[0].kind == TQ)) {
 		loc(lx, "id", -1, NULL, lx->tk[0].col);
 		jw_set(lx->o, "id", jstr(lx->tk[0].s));
 		lx->i = 2;
-	}
-	body(lx);
+		body(lx);
+	} else
+		body(lx);
 	if (x->nord == x->cord) {
 		size_t	 c = x->cord ? 2 * x->cord : 64;
 		struct tord *v = t_alloc(x->t, c * sizeof(*v));
@@ -1147,6 +1149,7 @@ text_read(struct arb_turn *t, struct ld *ld, struct otext **out)
 			break;
 		line_buf(&lx, n);
 		lx.ereason = R_OK;
+		lx.ecol = 1;
 		if (lex(&lx, p, n) == 0)
 			continue;
 		order_line(&lx, orders, p, n);
