@@ -204,9 +204,9 @@ int		 arb_turn_refused(const struct arb_turn *t, int *files);
  * Problem i (from 0) of the orders files, in the order the result lists
  * them (files by player name, then file name; each file's problems as
  * they come): fills e as an error is filled (ARB_EDATA, file,
- * line:column, pointer, text) and returns 0, or returns -1 past the last
- * (or when memory runs out).  Each refused order and each refused file
- * has at least one.
+ * line:column, pointer, text; an orders text's, no pointer) and returns
+ * 0, or returns -1 past the last (or when memory runs out).  Each refused
+ * order and each refused file has at least one.
  */
 int		 arb_turn_problem(struct arb_turn *t, size_t i,
 		    struct arb_error *e);

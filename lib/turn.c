@@ -1122,7 +1122,10 @@ arb_turn_problem(struct arb_turn *t, size_t i, struct arb_error *e)
 	e->line = pr->line;
 	e->column = pr->column;
 	snprintf(e->file, sizeof(e->file), "%s", t->files.v[pr->file].name);
-	snprintf(e->pointer, sizeof(e->pointer), "%s", pr->pointer);
+	/* A text's pointer is into the JSON it means: its line and column
+	 * say where the player wrote it. */
+	if (!t->files.v[pr->file].text)
+		snprintf(e->pointer, sizeof(e->pointer), "%s", pr->pointer);
 	snprintf(e->text, sizeof(e->text), "%s", pr->text);
 	utf8_mend(e->file);
 	utf8_mend(e->pointer);
