@@ -164,6 +164,16 @@ tests/fuzz_load: tests/fuzz_load.c $(LIBSRC) $(HDRS)
 	clang $(FUZZ_CFLAGS) $(JANSSON_CFLAGS) -o $@ tests/fuzz_load.c \
 	    $(LIBSRC) $(JANSSON_LIBS)
 
+tests/fuzz_text_main: tests/fuzz_main.c tests/fuzz_text.c \
+    build-san/libarbiter.a
+	$(CC) $(ARB_CFLAGS) $(SAN_CFLAGS) $(JANSSON_CFLAGS) -o $@ \
+	    tests/fuzz_main.c tests/fuzz_text.c build-san/libarbiter.a \
+	    $(JANSSON_LIBS)
+
+tests/fuzz_text: tests/fuzz_text.c $(LIBSRC) $(HDRS)
+	clang $(FUZZ_CFLAGS) $(JANSSON_CFLAGS) -o $@ tests/fuzz_text.c \
+	    $(LIBSRC) $(JANSSON_LIBS)
+
 tests/fuzz_turn: tests/fuzz_turn.c $(LIBSRC) $(HDRS)
 	clang $(FUZZ_CFLAGS) $(JANSSON_CFLAGS) -o $@ tests/fuzz_turn.c \
 	    $(LIBSRC) $(JANSSON_LIBS)
@@ -175,6 +185,10 @@ fuzz: deps
 fuzz-turn: deps
 	@$(MAKE) tests/fuzz_turn
 	@$(MAKE) TARGET=turn fuzz-run
+
+fuzz-text: deps
+	@$(MAKE) tests/fuzz_text
+	@$(MAKE) TARGET=text fuzz-run
 
 fuzz-run:
 	mkdir -p build-fuzz/$(TARGET)

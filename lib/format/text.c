@@ -124,6 +124,19 @@ utf8(const unsigned char *p, size_t n, int *len)
 	return c;
 }
 
+/* A NUL, a control character or a broken UTF-8 sequence at p, as
+ * nothing of the map can be named with (the JSON reader refuses them
+ * too).  Tabs and carriage returns are spaces. */
+static bool
+bad_char(const unsigned char *p, size_t n)
+{
+	int	 len;
+
+	if (*p < 0x20)
+		return *p != '\t' && *p != '\r' && *p != '\v' && *p != '\f';
+	return *p >= 0x80 && utf8(p, n, &len) == 0xfffd && len == 1;
+}
+
 /* Unicode spaces (mail clients write U+00A0 for a space). */
 static bool
 uspace(unsigned c)
@@ -203,6 +216,11 @@ lex(struct lex *lx, const char *line, size_t n)
 		}
 		if (c == '#')
 			break;
+		if (bad_char(p + i, n - i)) {
+			lx_err(lx, col, R_BAD_ORDER, "a text is UTF-8",
+			    "a byte that is no character");
+			return -1;
+		}
 		if (nt == MAXTOK) {
 			lx_err(lx, col, R_BAD_ORDER, NULL, "a line of more "
 			    "than %d words", MAXTOK);
@@ -229,6 +247,12 @@ lex(struct lex *lx, const char *line, size_t n)
 					lx_err(lx, tk->col, R_BAD_ORDER,
 					    "a name ends with a quote too",
 					    "a quote not closed");
+					return -1;
+				}
+				if (bad_char(p + i, n - i)) {
+					lx_err(lx, col, R_BAD_ORDER, "a text is "
+					    "UTF-8", "a byte that is no "
+					    "character");
 					return -1;
 				}
 				c = utf8(p + i, n - i, &len);
@@ -258,6 +282,11 @@ lex(struct lex *lx, const char *line, size_t n)
 		}
 		tk->kind = TW;
 		while (i < n) {
+			if (bad_char(p + i, n - i)) {
+				lx_err(lx, col, R_BAD_ORDER, "a text is UTF-8",
+				    "a byte that is no character");
+				return -1;
+			}
 			c = utf8(p + i, n - i, &len);
 			if (uspace(c) || c == '\r' || c == '#' || c == ',' ||
 			    c == ':' || dquote(c) || c == 0x2192 ||
@@ -987,8 +1016,7 @@ order_line(struct lex *lx, json_t *orders, const char *text, size_t n)
 			text++;
 			n--;
 		}
-		r->line = t_printf(x->t, "%.*s", (int)(n > 200 ? 200 : n),
-		    text);
+		r->line = t_printf(x->t, "%.*s", (int)n, text);
 		utf8_mend((char *)r->line);
 		jw_set(lx->o, "_text", jstr(r->line));
 	}

@@ -8,13 +8,16 @@
 # 5 morne-plaine, 9 arcane-legions, 13 xconq, 3 territory; tests/fuzz_load.c).
 # turn: each case with a map.json and orders (but no expected.err) as one
 # input: the map, then each orders file after a line "%%"
-# (tests/fuzz_turn.c).  The seed of fixtures/R/C is named R-C.
+# (tests/fuzz_turn.c).  text: each orders text (orders/*.txt) with the
+# role byte of the built-in map of tests/fuzz_text.c (1 territory,
+# 2 arcane-legions, else 0).  The seed of fixtures/R/C is named R-C.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 target=$1
 dir=$2
-if [ -z "$dir" ] || { [ "$target" != load ] && [ "$target" != turn ]; }
+if [ -z "$dir" ] || { [ "$target" != load ] && [ "$target" != turn ] &&
+    [ "$target" != text ]; }
 then
-	echo "usage: sh tests/fuzz/seeds.sh load|turn DIR" >&2
+	echo "usage: sh tests/fuzz/seeds.sh load|turn|text DIR" >&2
 	exit 64
 fi
 mkdir -p "$dir" || exit 73
@@ -24,6 +27,20 @@ for map in "$top"/fixtures/*/*/map.json; do
 	rs=${case%/*}
 	rs=${rs##*/}
 	name=$rs-${case##*/}
+	if [ "$target" = text ]; then
+		case $rs in
+		territory)	role='\001' ;;
+		arcane-legions)	role='\002' ;;
+		*)		role='\000' ;;
+		esac
+		for o in "$case"/orders/*.txt; do
+			[ -f "$o" ] || continue
+			o1=${o##*/}
+			{ printf "$role"; cat "$o"; } >"$dir/$name-${o1%.txt}"
+			n=$((n + 1))
+		done
+		continue
+	fi
 	if [ "$target" = load ]; then
 		case $rs in
 		aeonis)		role='\001' ;;
