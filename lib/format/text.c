@@ -43,6 +43,11 @@ struct tord {
 	const char	*line;		/* the line as written, trimmed */
 };
 
+struct lname {
+	char		*s;
+	int		 idx;
+};
+
 struct otext {
 	struct arb_turn	*t;
 	int		 hreason;	/* the header's problem, or R_OK */
@@ -52,8 +57,9 @@ struct otext {
 	struct tord	*ord;
 	size_t		 nord, cord;
 	/* Names not spelt as in the map: lowercased, built when first
-	 * wanted; -2: more than one. */
-	struct strmap	 lunits, lcells;
+	 * wanted; idx -2: more than one. */
+	struct lname	*lunits, *lcells;
+	size_t		 nlunits, nlcells;
 	bool		 lbuilt;
 };
 
@@ -332,40 +338,74 @@ jstr(const char *s)
 	return jw_ok(json_string(s));
 }
 
-/* Lowercased copies of the map's names, for names not spelt as in it. */
+/* Lowercased copies of the map's names, for names not spelt as in it:
+ * sorted, in the turn's memory (nothing to free when a read fails). */
+static int
+by_lname(const void *a, const void *b)
+{
+	return strcmp(((const struct lname *)a)->s,
+	    ((const struct lname *)b)->s);
+}
+
+static struct lname *
+lower_list(struct arb_turn *t, size_t n, const char *(*name)(struct
+    arb_turn *, size_t), size_t *out)
+{
+	struct lname	*v = t_alloc(t, (n + 1) * sizeof(*v));
+	size_t		 i, k = 0;
+	char		*q;
+
+	for (i = 0; i < n; i++) {
+		v[i].s = t_strdup(t, name(t, i));
+		for (q = v[i].s; *q != '\0'; q++)
+			*q = (char)tolower((unsigned char)*q);
+		v[i].idx = (int)i;
+	}
+	qsort(v, n, sizeof(*v), by_lname);
+	/* A name two of the map share but for case: neither. */
+	for (i = 0; i < n; i++) {
+		if (k > 0 && strcmp(v[k - 1].s, v[i].s) == 0) {
+			v[k - 1].idx = -2;
+			continue;
+		}
+		v[k++] = v[i];
+	}
+	*out = k;
+	return v;
+}
+
+static const char *
+unit_id(struct arb_turn *t, size_t i)
+{
+	return t->units.v[i].id;
+}
+
+static const char *
+cell_label(struct arb_turn *t, size_t i)
+{
+	return t->board.names[i];
+}
+
 static void
 build_lower(struct otext *x)
 {
 	struct arb_turn	*t = x->t;
-	size_t		 i;
-	char		*s, *q;
 
 	if (x->lbuilt)
 		return;
 	x->lbuilt = true;
-	for (i = 0; i < t->units.n; i++) {
-		s = t_strdup(t, t->units.v[i].id);
-		for (q = s; *q != '\0'; q++)
-			*q = (char)tolower((unsigned char)*q);
-		strmap_put(&t->mem, &x->lunits, s, strmap_get(&x->lunits,
-		    s) == -1 ? (int)i : -2);
-	}
-	if (t->board.kind != BOARD_GRAPH)
-		return;
-	for (i = 0; i < (size_t)t->board.ncells; i++) {
-		s = t_strdup(t, t->board.names[i]);
-		for (q = s; *q != '\0'; q++)
-			*q = (char)tolower((unsigned char)*q);
-		strmap_put(&t->mem, &x->lcells, s, strmap_get(&x->lcells,
-		    s) == -1 ? (int)i : -2);
-	}
+	x->lunits = lower_list(t, t->units.n, unit_id, &x->nlunits);
+	if (t->board.kind == BOARD_GRAPH)
+		x->lcells = lower_list(t, (size_t)t->board.ncells,
+		    cell_label, &x->nlcells);
 }
 
 static int
-lower_get(struct otext *x, struct strmap *m, const char *s)
+lower_get(struct otext *x, bool cells, const char *s)
 {
-	char	 buf[256];
-	size_t	 i;
+	char		 buf[256];
+	struct lname	 key = { buf, 0 }, *r;
+	size_t		 i;
 
 	for (i = 0; s[i] != '\0' && i < sizeof(buf) - 1; i++)
 		buf[i] = (char)tolower((unsigned char)s[i]);
@@ -373,7 +413,9 @@ lower_get(struct otext *x, struct strmap *m, const char *s)
 		return -1;
 	buf[i] = '\0';
 	build_lower(x);
-	return strmap_get(m, buf);
+	r = bsearch(&key, cells ? x->lcells : x->lunits, cells ? x->nlcells :
+	    x->nlunits, sizeof(key), by_lname);
+	return r != NULL ? r->idx : -1;
 }
 
 /* The unit s names: its index, or -1. */
@@ -384,7 +426,7 @@ unit_named(struct otext *x, const char *s)
 
 	if ((k = strmap_get(&x->t->unit_ids, s)) >= 0)
 		return k;
-	k = lower_get(x, &x->lunits, s);
+	k = lower_get(x, false, s);
 	return k >= 0 ? k : -1;
 }
 
@@ -401,7 +443,7 @@ cell_named(struct otext *x, const char *s)
 		return k;
 	if (b->kind != BOARD_GRAPH)
 		return -1;
-	k = lower_get(x, &x->lcells, s);
+	k = lower_get(x, true, s);
 	return k >= 0 ? k : -1;
 }
 
@@ -724,7 +766,7 @@ rule_arg(struct lex *lx, const char *key)
 			return;
 		}
 		loc(lx, key, n, h[k], lx->tk[lx->i].col);
-		jw_set(obj, h[k], jstr(key_dup(lx, lx->tk[lx->i].s)));
+		jw_set(obj, h[k], jstr(lx->tk[lx->i].s));
 		lx->i++;
 		if (lx->i < lx->n && lx->tk[lx->i].kind == TW &&
 		    h[k + 1][0] != '\0' && (isdigit((unsigned char)
@@ -818,8 +860,7 @@ order_keys(struct lex *lx)
 			return;
 		}
 		loc(lx, key, -1, NULL, lx->tk[lx->i].col);
-		jw_set(lx->o, key, jstr(lx->tk[lx->i].kind == TQ ?
-		    lx->tk[lx->i].s : key_dup(lx, lx->tk[lx->i].s)));
+		jw_set(lx->o, key, jstr(lx->tk[lx->i].s));
 		lx->i++;
 	}
 }
@@ -1443,6 +1484,31 @@ word_of(struct tw *w, const json_t *v)
 	puts_(w, buf);
 }
 
+/* A value where a word that reads as a number is one: a string that
+ * would read as one is quoted. */
+static void
+word_num(struct tw *w, const json_t *v)
+{
+	const char *s = json_string_value(v);
+	char	*end;
+
+	if (s == NULL || *s == '\0' || needs_quotes(w->t, s)) {
+		word_of(w, v);
+		return;
+	}
+	(void)strtod(s, &end);
+	if (*end != '\0' || !(isdigit((unsigned char)s[0]) || s[0] == '.' ||
+	    s[0] == '-')) {
+		word_of(w, v);
+		return;
+	}
+	if (w->n > 0 && w->s[w->n - 1] != ' ')
+		put(w, " ", 1);
+	put(w, "\"", 1);
+	puts_(w, s);
+	put(w, "\"", 1);
+}
+
 /* The canonical line of an order object; NULL when it has none. */
 const char *
 text_line(struct arb_turn *t, const struct jv *ov)
@@ -1521,7 +1587,7 @@ text_line(struct arb_turn *t, const struct jv *ov)
 				    json_is_number(mv))))
 					continue;
 				kw(&w, mk);
-				word_of(&w, mv);
+				word_num(&w, mv);
 			}
 		}
 	}
@@ -1566,25 +1632,28 @@ text_write(struct arb_turn *t, const struct jv *rootv, FILE *fp)
 {
 	const json_t	*root = J(rootv), *v, *l;
 	size_t		 i;
+	struct tw	 w = { NULL, 0, 0, t };
 
+	/* The header: what the document holds, as words, however wrong (a
+	 * value not a word: "?"). */
+	kw(&w, "arbiter orders");
 	v = json_object_get(root, "player");
-	fprintf(fp, "arbiter orders ");
-	if (json_is_string(v)) {
-		struct tw w = { NULL, 0, 0, t };
-
-		name(&w, json_string_value(v));
-		fputs(w.s, fp);
-	} else
-		fputs("?", fp);
-	v = json_object_get(root, "turn");
-	if (json_is_integer(v))
-		fprintf(fp, " turn %" JSON_INTEGER_FORMAT, json_integer_value(v));
+	if (v != NULL && !json_is_object(v) && !json_is_array(v))
+		word_of(&w, v);
 	else
-		fprintf(fp, " turn ?");
+		kw(&w, "?");
+	kw(&w, "turn");
+	v = json_object_get(root, "turn");
+	if (v != NULL && !json_is_object(v) && !json_is_array(v))
+		word_num(&w, v);
+	else
+		kw(&w, "?");
 	v = json_object_get(root, "map");
-	if (json_is_string(v))
-		fprintf(fp, " map %s", json_string_value(v));
-	fputc('\n', fp);
+	if (v != NULL && !json_is_object(v) && !json_is_array(v)) {
+		kw(&w, "map");
+		word_of(&w, v);
+	}
+	fprintf(fp, "%s\n", w.s);
 	l = json_object_get(root, "orders");
 	json_array_foreach(l, i, v) {
 		const char *s = text_line(t, (const struct jv *)v);
