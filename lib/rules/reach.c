@@ -213,6 +213,10 @@ reach_release(struct arb_turn *t)
 static unsigned char *
 state(struct reachmem *m, int l)
 {
+	/* A walk with no state (walk_size 0, territory) may have no
+	 * buffer: no arithmetic on a null pointer. */
+	if (m->st == NULL)
+		return NULL;
 	return m->st + (size_t)l * m->kept;
 }
 
