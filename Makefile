@@ -121,10 +121,11 @@ tests/unit: tests/unit.c build-san/libarbiter.a
 	$(CC) $(ARB_CFLAGS) $(SAN_CFLAGS) $(JANSSON_CFLAGS) -o $@ \
 	    tests/unit.c build-san/libarbiter.a $(JANSSON_LIBS)
 
-# Fuzzing (see tests/fuzz/README).  Two libFuzzer targets, built with
-# clang: tests/fuzz_load (the loaders; the first byte picks the role) and
+# Fuzzing (see tests/fuzz/README).  Three libFuzzer targets, built with
+# clang: tests/fuzz_load (the loaders; the first byte picks the role),
 # tests/fuzz_turn (a whole turn: a map and orders files cut at "%%"
-# lines, with the checks listed in tests/fuzz_turn.c).  Each fuzzes from
+# lines, with the checks listed in tests/fuzz_turn.c) and tests/fuzz_text
+# (orders as text, read and written back: make fuzz-text).  Each fuzzes from
 # its committed corpus, tests/corpus/TARGET, and seeds made from the
 # casebook; new inputs go to build-fuzz/TARGET, findings to
 # build-fuzz/TARGET-crash-*.  A sanitizer report stops the run.  One job
@@ -260,7 +261,8 @@ demo: deps
 check:
 	@sh tests/deps.sh --test
 	@$(MAKE) -j2 WERROR=-Werror arbiter build-san/arbiter tests/unit tests/fuzz_main \
-	    tests/fuzz_turn_main tests/prop tests/expect tests/threads tests/oom \
+	    tests/fuzz_turn_main tests/fuzz_text_main tests/prop tests/expect \
+	    tests/threads tests/oom \
 	    tests/reach tests/reach-tsan
 	@SHARED="$(SHARED)" sh tests/check.sh
 
@@ -356,9 +358,9 @@ uninstall:
 clean:
 	rm -rf arbiter libarbiter.a build-lib tests/threads tests/reach-tsan build-san build-clang build-fuzz tests/unit \
 	    tests/expect tests/fuzz_main tests/fuzz_load tests/fuzz_turn \
-	    tests/fuzz_turn_main tests/oom \
+	    tests/fuzz_turn_main tests/fuzz_text tests/fuzz_text_main tests/oom \
 	    tests/prop tests/bench/gen tests/bench/floor \
 	    tests/bench/measure
 
 .PHONY: all arbiter-clang werror-build check clean demo deps bench fuzz fuzz-merge \
-	fuzz-cov fuzz-run fuzz-turn install lint uninstall
+	fuzz-cov fuzz-run fuzz-text fuzz-turn install lint uninstall

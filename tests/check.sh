@@ -59,10 +59,13 @@ suite "outputs" sh tests/outputs.sh
 seeds=$(mktemp -d) || exit 70
 sh tests/fuzz/seeds.sh load "$seeds/load" >/dev/null
 sh tests/fuzz/seeds.sh turn "$seeds/turn" >/dev/null
+sh tests/fuzz/seeds.sh text "$seeds/text" >/dev/null
 suite "fuzz replay" tests/fuzz_main -n "fuzz replay" tests/corpus/load \
     tests/crashes/load "$seeds/load"
 suite "fuzz turn" tests/fuzz_turn_main -n "fuzz turn" tests/corpus/turn \
     tests/crashes/turn "$seeds/turn"
+suite "fuzz text" tests/fuzz_text_main -n "fuzz text" tests/corpus/text \
+    tests/crashes/text "$seeds/text"
 suite "prop" sh tests/prop.sh
 # Reach (issue 15): random boards of each rule system with walk hooks;
 # every cell reported is done at its cost, no path does better.
