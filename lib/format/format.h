@@ -35,7 +35,8 @@ int	 text_problem(const struct otext *, size_t i, const char **what,
 const char *text_bad_line(const struct otext *, size_t i);
 /* The canonical line of an order (NULL: not an object); the canonical
  * text of an orders document. */
-const char *text_line(struct arb_turn *, const struct jv *order);
+const char *text_line(struct arb_turn *, struct otext *,
+	    const struct jv *order);
 void	 text_write(struct arb_turn *, const struct jv *root, FILE *);
 /* An orders file, JSON or text, written back as JSON (text false) or
  * as canonical text, without ruling on it. */

@@ -1124,8 +1124,7 @@ read_order(struct arb_turn *t, struct ld *ld, struct order *o,
  */
 static void
 load_order(struct arb_turn *t, struct ld *ld, const struct jv *v,
-    int player, int file, int index, struct strmap *ids,
-    const struct otext *tx)
+    int player, int file, int index, struct strmap *ids, struct otext *tx)
 {
 	jmp_buf		 jb;
 	struct order	*o = VPUSH(t, t->orders);
@@ -1156,7 +1155,7 @@ load_order(struct arb_turn *t, struct ld *ld, const struct jv *v,
 		ld->recover = NULL;
 		t->reading = -1;
 		if (tx != NULL)
-			t->orders.v[oi].text = text_line(t, v);
+			t->orders.v[oi].text = text_line(t, tx, v);
 		return;
 	}
 	ld->recover = NULL;
@@ -1191,7 +1190,7 @@ load_order(struct arb_turn *t, struct ld *ld, const struct jv *v,
 		strmap_put(&t->mem, ids, o->id, index);
 	if (tx != NULL)
 		o->text = text_bad_line(tx, (size_t)index) != NULL ?
-		    text_bad_line(tx, (size_t)index) : text_line(t, v);
+		    text_bad_line(tx, (size_t)index) : text_line(t, tx, v);
 	t->refused_orders++;
 }
 

@@ -33,14 +33,29 @@ struct tloc {
 	int		 line, col;
 };
 
-/* One order's record: its locations and, for a line that cannot be
- * read, its problem. */
-struct tord {
-	struct tloc	*loc;
-	int		 nloc;
-	int		 reason;	/* R_OK: none */
+/* A token of a line. */
+enum { TW, TQ, TCOMMA, TARROW, TCOLON };
+struct tok {
+	int		 kind;
+	char		*s;		/* TW, TQ: normalized, NUL-ended */
+	int		 col;
+};
+
+/* A line that cannot be read: its problem. */
+struct tbad {
+	int		 reason;
 	const char	*what, *hint;
 	const char	*line;		/* the line as written, trimmed */
+	int		 col;
+};
+
+/* One order's record: where its line is, so that its locations are
+ * found again when a problem needs one (the line parsed once more), and
+ * its problem if it cannot be read. */
+struct tord {
+	size_t		 off;		/* in the text */
+	int		 line;
+	int		 bad;		/* index into bads, or -1 */
 };
 
 struct lname {
@@ -56,6 +71,15 @@ struct otext {
 					 * orders */
 	struct tord	*ord;
 	size_t		 nord, cord;
+	struct tbad	*bads;
+	size_t		 nbad, cbad;
+	const char	*text;		/* ld's, while it is read */
+	size_t		 len;
+	char		*wbuf;		/* the writer's, for text_line() */
+	size_t		 wcap;
+	struct tok	*tk;		/* the lexer's, kept for text_where() */
+	char		*buf;
+	size_t		 bufcap;
 	/* Names not spelt as in the map: lowercased, built when first
 	 * wanted; idx -2: more than one. */
 	struct lname	*lunits, *lcells;
@@ -63,13 +87,6 @@ struct otext {
 	bool		 lbuilt;
 };
 
-/* A token of a line. */
-enum { TW, TQ, TCOMMA, TARROW, TCOLON };
-struct tok {
-	int		 kind;
-	char		*s;		/* TW, TQ: normalized, NUL-ended */
-	int		 col;
-};
 
 #define MAXTOK	4096		/* tokens of one line read */
 
@@ -78,9 +95,10 @@ struct lex {
 	int		 line;
 	struct tok	*tk;
 	int		 n, i;
-	char		*buf;		/* the tokens' text */
-	size_t		 bufcap;
-	/* The order being built. */
+	char		*buf;		/* the tokens' text (x's) */
+	/* The order being built, and (record: finding a problem's place)
+	 * where each of its pointers comes from. */
+	bool		 record;
 	json_t		*o;
 	struct tloc	*loc;
 	int		 nloc, cloc;
@@ -88,6 +106,48 @@ struct lex {
 	int		 ereason;
 	const char	*ewhat, *ehint;
 };
+
+/* Whether p .. e is one JSON value that is no object or array (a string,
+ * a number, true, false or null) and spaces: read, without allocating,
+ * as JSON ("a value, not an object"). */
+static bool
+json_scalar(const char *p, const char *e)
+{
+	size_t	 k;
+
+	if (*p == '"') {
+		for (p++; p < e && *p != '"'; p++)
+			if (*p == '\\' && ++p == e)
+				return false;
+		if (p == e)
+			return false;
+		p++;
+	} else if (*p == '-' || (*p >= '0' && *p <= '9')) {
+		if (*p == '-')
+			p++;
+		for (k = 0; p + k < e && p[k] >= '0' && p[k] <= '9'; k++)
+			;
+		if (k == 0)
+			return false;
+		p += k;
+		while (p < e && strchr("0123456789.eE+-", *p) != NULL &&
+		    *p != '\0')
+			p++;
+	} else {
+		static const char *const w[] = { "true", "false", "null" };
+
+		for (k = 0; k < 3; k++)
+			if ((size_t)(e - p) >= strlen(w[k]) &&
+			    memcmp(p, w[k], strlen(w[k])) == 0)
+				break;
+		if (k == 3)
+			return false;
+		p += strlen(w[k]);
+	}
+	while (p < e && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n'))
+		p++;
+	return p == e;
+}
 
 bool
 text_is(const char *text, size_t len)
@@ -99,8 +159,10 @@ text_is(const char *text, size_t len)
 	for (; i < len; i++)
 		if (text[i] != ' ' && text[i] != '\t' && text[i] != '\r' &&
 		    text[i] != '\n')
-			return text[i] != '{' && text[i] != '[';
-	return false;		/* empty: not JSON, said as JSON says it */
+			break;
+	if (i == len || text[i] == '{' || text[i] == '[')
+		return false;	/* JSON (empty: said as JSON says it) */
+	return !json_scalar(text + i, text + len);
 }
 
 /*
@@ -315,6 +377,8 @@ loc(struct lex *lx, const char *k1, long i1, const char *k2, int col)
 {
 	struct tloc	*l;
 
+	if (!lx->record)
+		return;
 	if (lx->nloc == lx->cloc) {
 		int	 c = lx->cloc ? 2 * lx->cloc : 8;
 		struct tloc *v = t_alloc(lx->x->t, (size_t)c * sizeof(*v));
@@ -1004,15 +1068,18 @@ body(struct lex *lx)
 		order_keys(lx);
 }
 
-/* The order of one line, its id first. */
+/* The order of one line, its id first: into orders (NULL: lx->o only,
+ * recording its locations). */
 static void
 order_line(struct lex *lx, json_t *orders, const char *text, size_t n)
 {
 	struct otext	*x = lx->x;
 	struct tord	*r;
+	struct tbad	*b;
 
 	lx->o = jw_ok(json_object());
-	jw_add(orders, lx->o);
+	if (orders != NULL)
+		jw_add(orders, lx->o);
 	lx->loc = NULL;
 	lx->nloc = lx->cloc = 0;
 	loc(lx, NULL, -1, NULL, lx->n > 0 ? lx->tk[0].col : 1);
@@ -1026,6 +1093,10 @@ order_line(struct lex *lx, json_t *orders, const char *text, size_t n)
 		body(lx);
 	} else
 		body(lx);
+	if (lx->ereason != R_OK && lx->nloc > 0)
+		lx->loc[0].col = lx->ecol;
+	if (orders == NULL)
+		return;
 	if (x->nord == x->cord) {
 		size_t	 c = x->cord ? 2 * x->cord : 64;
 		struct tord *v = t_alloc(x->t, c * sizeof(*v));
@@ -1036,16 +1107,29 @@ order_line(struct lex *lx, json_t *orders, const char *text, size_t n)
 		x->cord = c;
 	}
 	r = &x->ord[x->nord++];
-	memset(r, 0, sizeof(*r));
-	r->loc = lx->loc;
-	r->nloc = lx->nloc;
-	r->reason = lx->ereason;
-	if (lx->ereason != R_OK) {
+	r->off = (size_t)(text - x->text);
+	r->line = lx->line;
+	r->bad = -1;
+	if (lx->ereason == R_OK)
+		return;
+	if (x->nbad == x->cbad) {
+		size_t	 c = x->cbad ? 2 * x->cbad : 16;
+		struct tbad *v = t_alloc(x->t, c * sizeof(*v));
+
+		if (x->nbad > 0)
+			memcpy(v, x->bads, x->nbad * sizeof(*v));
+		x->bads = v;
+		x->cbad = c;
+	}
+	r->bad = (int)x->nbad;
+	b = &x->bads[x->nbad++];
+	b->reason = lx->ereason;
+	b->what = lx->ewhat;
+	b->hint = lx->ehint;
+	b->col = lx->ecol;
+	{
 		json_t	*id = json_incref(json_object_get(lx->o, "id"));
 
-		r->what = lx->ewhat;
-		r->hint = lx->ehint;
-		r->loc[0].col = lx->ecol;
 		/* Only its id: it is refused as it stands. */
 		json_object_clear(lx->o);
 		if (id != NULL)
@@ -1057,9 +1141,9 @@ order_line(struct lex *lx, json_t *orders, const char *text, size_t n)
 			text++;
 			n--;
 		}
-		r->line = t_printf(x->t, "%.*s", (int)n, text);
-		utf8_mend((char *)r->line);
-		jw_set(lx->o, "_text", jstr(r->line));
+		b->line = t_printf(x->t, "%.*s", (int)n, text);
+		utf8_mend((char *)b->line);
+		jw_set(lx->o, "_text", jstr(b->line));
 	}
 }
 
@@ -1068,10 +1152,13 @@ order_line(struct lex *lx, json_t *orders, const char *text, size_t n)
 static void
 line_buf(struct lex *lx, size_t n)
 {
-	if (2 * n + 2 <= lx->bufcap)
-		return;
-	lx->bufcap = 2 * n + 2 > 4096 ? 2 * n + 2 : 4096;
-	lx->buf = t_alloc(lx->x->t, lx->bufcap);
+	struct otext	*x = lx->x;
+
+	if (2 * n + 2 > x->bufcap) {
+		x->bufcap = 2 * n + 2 > 4096 ? 2 * n + 2 : 4096;
+		x->buf = t_alloc(x->t, x->bufcap);
+	}
+	lx->buf = x->buf;
 }
 
 /* Whether the line's first word is w (any case), at *p on. */
@@ -1174,10 +1261,12 @@ text_read(struct arb_turn *t, struct ld *ld, struct otext **out)
 
 	x->t = t;
 	x->hreason = R_OK;
+	x->text = ld->text;
+	x->len = ld->len;
 	*out = x;
 	memset(&lx, 0, sizeof(lx));
 	lx.x = x;
-	lx.tk = t_alloc(t, (MAXTOK + 1) * sizeof(*lx.tk));
+	lx.tk = x->tk = t_alloc(t, (MAXTOK + 1) * sizeof(*lx.tk));
 	ld_close(ld);
 	jw_begin(&t->mem);
 	ld->pooled = jv_pool(&ld->pool);
@@ -1185,19 +1274,23 @@ text_read(struct arb_turn *t, struct ld *ld, struct otext **out)
 	root = jw_ok(json_object());
 	ld->doc = root;
 	for (lx.line = 1; p < e; lx.line++, p = nl + 1) {
+		const char	*q = p;		/* past its indent */
+		size_t		 m;
+
 		if ((nl = memchr(p, '\n', (size_t)(e - p))) == NULL)
 			nl = e;
 		n = (size_t)(nl - p);
-		while (n > 0 && (*p == ' ' || *p == '\t')) {
-			p++;
-			n--;
+		m = n;
+		while (m > 0 && (*q == ' ' || *q == '\t')) {
+			q++;
+			m--;
 		}
-		if (n > 0 && *p == '>')
+		if (m > 0 && *q == '>')
 			continue;
 		if (!head) {
-			if (!starts(p, n, "arbiter") ||
-			    !starts(p + 7 + strspn(p + 7, " \t"), n - 7 -
-			    strspn(p + 7, " \t"), "orders"))
+			if (!starts(q, m, "arbiter") ||
+			    !starts(q + 7 + strspn(q + 7, " \t"), m - 7 -
+			    strspn(q + 7, " \t"), "orders"))
 				continue;
 			head = true;
 			line_buf(&lx, n);
@@ -1211,10 +1304,10 @@ text_read(struct arb_turn *t, struct ld *ld, struct otext **out)
 			jw_set(root, "orders", orders);
 			continue;
 		}
-		if (n >= 2 && p[0] == '-' && p[1] == '-' && strspn(p + 2,
-		    " \t\r") == n - 2)
+		if (m >= 2 && q[0] == '-' && q[1] == '-' && strspn(q + 2,
+		    " \t\r") == m - 2)
 			break;
-		if (starts(p, n, "end") && strspn(p + 3, " \t\r") == n - 3)
+		if (starts(q, m, "end") && strspn(q + 3, " \t\r") == m - 3)
 			break;
 		line_buf(&lx, n);
 		lx.ereason = R_OK;
@@ -1249,19 +1342,22 @@ int
 text_problem(const struct otext *x, size_t i, const char **what,
     const char **hint)
 {
-	if (i >= x->nord)
+	const struct tbad *b;
+
+	if (i >= x->nord || x->ord[i].bad < 0)
 		return R_OK;
-	*what = x->ord[i].what;
-	*hint = x->ord[i].hint;
-	return x->ord[i].reason;
+	b = &x->bads[x->ord[i].bad];
+	*what = b->what;
+	*hint = b->hint;
+	return b->reason;
 }
 
 /* The line as written of order i that cannot be read, or NULL. */
 const char *
 text_bad_line(const struct otext *x, size_t i)
 {
-	return i < x->nord && x->ord[i].reason != R_OK ? x->ord[i].line :
-	    NULL;
+	return i < x->nord && x->ord[i].bad >= 0 ? x->bads[x->ord[i].bad].line
+	    : NULL;
 }
 
 /* The pointer's segments: k1, i1, k2 (each may be absent). */
@@ -1303,13 +1399,16 @@ segments(const char *p, char *k1, long *i1, char *k2)
 void
 text_where(struct ld *ld, const char *ptr, int *line, int *column)
 {
-	const struct otext *x = ld->where_arg;
+	struct otext	*x = ld->where_arg;
 	const struct tord *r;
 	const struct tloc *best;
+	struct lex	 lx;
+	const char	*p, *nl;
 	char		 k1[64], k2[64];
 	long		 i1, oi;
 	int		 i, score, bs;
 	char		*end;
+	bool		 pooled;
 
 	*line = x->hloc[0].line > 0 ? x->hloc[0].line : 1;
 	*column = x->hloc[0].col > 0 ? x->hloc[0].col : 1;
@@ -1329,11 +1428,34 @@ text_where(struct ld *ld, const char *ptr, int *line, int *column)
 	if (oi < 0 || (size_t)oi >= x->nord)
 		return;
 	r = &x->ord[oi];
-	best = &r->loc[0];
+	*line = r->line;
+	*column = 1;
+	/* The line read again, its locations recorded, into the reader's
+	 * pool (dropped with the document). */
+	p = x->text + r->off;
+	if ((nl = memchr(p, '\n', x->len - r->off)) == NULL)
+		nl = x->text + x->len;
+	memset(&lx, 0, sizeof(lx));
+	lx.x = x;
+	lx.record = true;
+	lx.line = r->line;
+	lx.tk = x->tk;
+	line_buf(&lx, (size_t)(nl - p));
+	lx.ereason = R_OK;
+	lx.ecol = 1;
+	pooled = jv_pool(ld->pooled ? ld->docpool : NULL);
+	lex(&lx, p, (size_t)(nl - p));
+	order_line(&lx, NULL, p, (size_t)(nl - p));
+	jv_pool(NULL);
+	if (!pooled)
+		json_decref(lx.o);
+	if (lx.nloc == 0)
+		return;
+	best = &lx.loc[0];
 	bs = 0;
 	segments(end, k1, &i1, k2);
-	for (i = 1; i < r->nloc; i++) {
-		const struct tloc *l = &r->loc[i];
+	for (i = 1; i < lx.nloc; i++) {
+		const struct tloc *l = &lx.loc[i];
 
 		if (l->k1 == NULL || strcmp(l->k1, k1) != 0)
 			continue;
@@ -1511,7 +1633,7 @@ word_num(struct tw *w, const json_t *v)
 
 /* The canonical line of an order object; NULL when it has none. */
 const char *
-text_line(struct arb_turn *t, const struct jv *ov)
+text_line(struct arb_turn *t, struct otext *x, const struct jv *ov)
 {
 	const json_t	*o = J(ov), *v, *a;
 	const struct ruleset *rs = t->rs;
@@ -1523,6 +1645,11 @@ text_line(struct arb_turn *t, const struct jv *ov)
 
 	if (!json_is_object(o))
 		return NULL;
+	/* A text's orders: written in one buffer, then copied. */
+	if (x != NULL) {
+		w.s = x->wbuf;
+		w.cap = x->wcap;
+	}
 	if ((v = json_object_get(o, "_text")) != NULL && json_is_string(v) &&
 	    json_object_size(o) <= 2)
 		return json_string_value(v);
@@ -1621,9 +1748,13 @@ text_line(struct arb_turn *t, const struct jv *ov)
 		else
 			word_of(&w, v);
 	}
-	if (w.s == NULL)
+	if (w.n == 0)
 		return "";
-	return w.s;
+	if (x == NULL)
+		return w.s;
+	x->wbuf = w.s;
+	x->wcap = w.cap;
+	return t_strdup(t, w.s);
 }
 
 /* Writes the canonical text of an orders document. */
@@ -1656,7 +1787,7 @@ text_write(struct arb_turn *t, const struct jv *rootv, FILE *fp)
 	fprintf(fp, "%s\n", w.s);
 	l = json_object_get(root, "orders");
 	json_array_foreach(l, i, v) {
-		const char *s = text_line(t, (const struct jv *)v);
+		const char *s = text_line(t, NULL, (const struct jv *)v);
 
 		if (s == NULL)
 			fprintf(fp, "# order %zu is not an object\n", i);
