@@ -2576,6 +2576,8 @@ run(int argc, char **argv, struct arb_turn *t)
 		rc = check_names(argv[0], ops, nops, names, secret, rolls);
 	if (rc != 0)
 		goto out;
+	/* --check: each order of a text as it was read, for the echo. */
+	arb_turn_echo(t, check);
 	for (i = 0; i < nops; i++) {
 		if ((text = ops[i].text) != NULL)
 			len = ops[i].len;

@@ -566,6 +566,12 @@ arb_turn_threads(struct arb_turn *t, int n)
 }
 
 void
+arb_turn_echo(struct arb_turn *t, bool on)
+{
+	t->echo = on;
+}
+
+void
 arb_turn_set_secret(struct arb_turn *t, const unsigned char *key)
 {
 	memcpy(t->key, key, sizeof(t->key));

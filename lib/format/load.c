@@ -1155,7 +1155,8 @@ load_order(struct arb_turn *t, struct ld *ld, const struct jv *v,
 		ld->recover = NULL;
 		t->reading = -1;
 		if (tx != NULL)
-			t->orders.v[oi].text = text_line(t, tx, v);
+			t->orders.v[oi].text = t->echo ?
+			    text_line(t, tx, v) : NULL;
 		return;
 	}
 	ld->recover = NULL;
@@ -1188,7 +1189,7 @@ load_order(struct arb_turn *t, struct ld *ld, const struct jv *v,
 	o->id = t_strdup(t, id);
 	if (strmap_get(ids, o->id) < 0)
 		strmap_put(&t->mem, ids, o->id, index);
-	if (tx != NULL)
+	if (tx != NULL && t->echo)
 		o->text = text_bad_line(tx, (size_t)index) != NULL ?
 		    text_bad_line(tx, (size_t)index) : text_line(t, tx, v);
 	t->refused_orders++;

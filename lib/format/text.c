@@ -43,19 +43,20 @@ struct tok {
 
 /* A line that cannot be read: its problem. */
 struct tbad {
+	size_t		 idx;		/* the order's */
 	int		 reason;
 	const char	*what, *hint;
 	const char	*line;		/* the line as written, trimmed */
 	int		 col;
 };
 
-/* One order's record: where its line is, so that its locations are
- * found again when a problem needs one (the line parsed once more), and
- * its problem if it cannot be read. */
-struct tord {
+/* Where the line of order idx begins: problems come in the order of
+ * the file, so each is found from the last one (nothing is kept for each
+ * order: a text costs no more memory than its JSON). */
+struct tcur {
+	size_t		 idx;
 	size_t		 off;		/* in the text */
 	int		 line;
-	int		 bad;		/* index into bads, or -1 */
 };
 
 struct lname {
@@ -69,10 +70,11 @@ struct otext {
 	const char	*hwhat, *hhint;
 	struct tloc	 hloc[6];	/* "", arbiter, player, turn, map,
 					 * orders */
-	struct tord	*ord;
-	size_t		 nord, cord;
-	struct tbad	*bads;
-	size_t		 nbad, cbad;
+	size_t		 nord;		/* orders read */
+	struct tcur	 first, cur;	/* the first order's line; the last
+					 * found */
+	struct tbad	*bads;		/* by index */
+	size_t		 nbad, cbad, bcur;
 	const char	*text;		/* ld's, while it is read */
 	size_t		 len;
 	char		*wbuf;		/* the writer's, for text_line() */
@@ -1074,7 +1076,6 @@ static void
 order_line(struct lex *lx, json_t *orders, const char *text, size_t n)
 {
 	struct otext	*x = lx->x;
-	struct tord	*r;
 	struct tbad	*b;
 
 	lx->o = jw_ok(json_object());
@@ -1097,19 +1098,11 @@ order_line(struct lex *lx, json_t *orders, const char *text, size_t n)
 		lx->loc[0].col = lx->ecol;
 	if (orders == NULL)
 		return;
-	if (x->nord == x->cord) {
-		size_t	 c = x->cord ? 2 * x->cord : 64;
-		struct tord *v = t_alloc(x->t, c * sizeof(*v));
-
-		if (x->nord > 0)
-			memcpy(v, x->ord, x->nord * sizeof(*v));
-		x->ord = v;
-		x->cord = c;
+	if (x->nord++ == 0) {
+		x->first.off = (size_t)(text - x->text);
+		x->first.line = lx->line;
+		x->cur = x->first;
 	}
-	r = &x->ord[x->nord++];
-	r->off = (size_t)(text - x->text);
-	r->line = lx->line;
-	r->bad = -1;
 	if (lx->ereason == R_OK)
 		return;
 	if (x->nbad == x->cbad) {
@@ -1121,8 +1114,8 @@ order_line(struct lex *lx, json_t *orders, const char *text, size_t n)
 		x->bads = v;
 		x->cbad = c;
 	}
-	r->bad = (int)x->nbad;
 	b = &x->bads[x->nbad++];
+	b->idx = x->nord - 1;
 	b->reason = lx->ereason;
 	b->what = lx->ewhat;
 	b->hint = lx->ehint;
@@ -1328,6 +1321,53 @@ text_read(struct arb_turn *t, struct ld *ld, struct otext **out)
 	return (const struct jv *)root;
 }
 
+/* Order i's problem, if its line cannot be read: found from the last
+ * one asked for. */
+static const struct tbad *
+bad_at(const struct otext *cx, size_t i)
+{
+	struct otext	*x = (struct otext *)cx;
+
+	if (x->bcur > 0 && (x->bcur >= x->nbad || x->bads[x->bcur].idx > i))
+		x->bcur = 0;
+	while (x->bcur < x->nbad && x->bads[x->bcur].idx < i)
+		x->bcur++;
+	return x->bcur < x->nbad && x->bads[x->bcur].idx == i ?
+	    &x->bads[x->bcur] : NULL;
+}
+
+/*
+ * Whether the line at off (line) holds an order: words, before the end;
+ * *next is where the next line begins (len: none).  As text_read()
+ * reads the lines after the header.
+ */
+static bool
+order_at(struct lex *lx, size_t off, size_t *next, bool *end)
+{
+	struct otext	*x = lx->x;
+	const char	*p = x->text + off, *e = x->text + x->len, *nl, *q;
+	size_t		 n, m;
+
+	if ((nl = memchr(p, '\n', (size_t)(e - p))) == NULL)
+		nl = e;
+	*next = (size_t)(nl - x->text) + (nl < e);
+	*end = false;
+	n = (size_t)(nl - p);
+	for (q = p, m = n; m > 0 && (*q == ' ' || *q == '\t'); q++, m--)
+		;
+	if (m > 0 && *q == '>')
+		return false;
+	if ((m >= 2 && q[0] == '-' && q[1] == '-' && strspn(q + 2, " \t\r")
+	    >= m - 2) || (starts(q, m, "end") && strspn(q + 3, " \t\r") >=
+	    m - 3)) {
+		*end = true;
+		return false;
+	}
+	line_buf(lx, n);
+	lx->ereason = R_OK;
+	return lex(lx, p, n) != 0;
+}
+
 /* The header's problem, if any (R_OK: none). */
 int
 text_header(const struct otext *x, const char **what, const char **hint)
@@ -1344,9 +1384,8 @@ text_problem(const struct otext *x, size_t i, const char **what,
 {
 	const struct tbad *b;
 
-	if (i >= x->nord || x->ord[i].bad < 0)
+	if ((b = bad_at(x, i)) == NULL)
 		return R_OK;
-	b = &x->bads[x->ord[i].bad];
 	*what = b->what;
 	*hint = b->hint;
 	return b->reason;
@@ -1356,8 +1395,9 @@ text_problem(const struct otext *x, size_t i, const char **what,
 const char *
 text_bad_line(const struct otext *x, size_t i)
 {
-	return i < x->nord && x->ord[i].bad >= 0 ? x->bads[x->ord[i].bad].line
-	    : NULL;
+	const struct tbad *b = bad_at(x, i);
+
+	return b != NULL ? b->line : NULL;
 }
 
 /* The pointer's segments: k1, i1, k2 (each may be absent). */
@@ -1400,7 +1440,6 @@ void
 text_where(struct ld *ld, const char *ptr, int *line, int *column)
 {
 	struct otext	*x = ld->where_arg;
-	const struct tord *r;
 	const struct tloc *best;
 	struct lex	 lx;
 	const char	*p, *nl;
@@ -1427,19 +1466,35 @@ text_where(struct ld *ld, const char *ptr, int *line, int *column)
 	oi = strtol(ptr + 8, &end, 10);
 	if (oi < 0 || (size_t)oi >= x->nord)
 		return;
-	r = &x->ord[oi];
-	*line = r->line;
-	*column = 1;
-	/* The line read again, its locations recorded, into the reader's
-	 * pool (dropped with the document). */
-	p = x->text + r->off;
-	if ((nl = memchr(p, '\n', x->len - r->off)) == NULL)
-		nl = x->text + x->len;
 	memset(&lx, 0, sizeof(lx));
 	lx.x = x;
 	lx.record = true;
-	lx.line = r->line;
 	lx.tk = x->tk;
+	/* Order oi's line, from the last one found. */
+	if ((size_t)oi < x->cur.idx)
+		x->cur = x->first;
+	while (x->cur.idx < (size_t)oi) {
+		size_t	 next;
+		bool	 fin;
+
+		order_at(&lx, x->cur.off, &next, &fin);
+		x->cur.off = next;
+		x->cur.line++;
+		while (!order_at(&lx, x->cur.off, &next, &fin) && !fin &&
+		    next < x->len) {
+			x->cur.off = next;
+			x->cur.line++;
+		}
+		x->cur.idx++;
+	}
+	*line = x->cur.line;
+	*column = 1;
+	/* The line read again, its locations recorded, into the reader's
+	 * pool (dropped with the document). */
+	p = x->text + x->cur.off;
+	if ((nl = memchr(p, '\n', x->len - x->cur.off)) == NULL)
+		nl = x->text + x->len;
+	lx.line = x->cur.line;
 	line_buf(&lx, (size_t)(nl - p));
 	lx.ereason = R_OK;
 	lx.ecol = 1;

@@ -529,6 +529,7 @@ struct arb_turn {
 	VEC(struct tevent)	 trace;
 	int			 illegal;
 	bool			 ran;
+	bool			 echo;		/* arb_turn_echo() */
 	struct strmap		 order_ids;	/* while loading a file */
 	struct ld		*ld;		/* the file being read */
 	struct ld		 reader;	/* its state, buffers kept */
