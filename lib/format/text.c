@@ -15,6 +15,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,6 +87,7 @@ struct otext {
 	 * wanted; idx -2: more than one. */
 	struct lname	*lunits, *lcells;
 	size_t		 nlunits, nlcells;
+	size_t		 longest;	/* longest(): 0 until known */
 	bool		 lbuilt;
 };
 
@@ -513,6 +515,22 @@ cell_named(struct otext *x, const char *s)
 	return k >= 0 ? k : -1;
 }
 
+/* The length of the map's longest cell name, in bytes. */
+static size_t
+longest(struct otext *x)
+{
+	const struct board *b = &x->t->board;
+	int		 i;
+
+	if (x->longest > 0)
+		return x->longest;
+	x->longest = b->kind == BOARD_HEX ? 2 * (size_t)b->width : 1;
+	for (i = 0; b->kind == BOARD_GRAPH && i < b->ncells; i++)
+		if (strlen(b->names[i]) > x->longest)
+			x->longest = strlen(b->names[i]);
+	return x->longest;
+}
+
 static const char *
 cellname(struct otext *x, int c)
 {
@@ -639,6 +657,7 @@ path(struct lex *lx, json_t *arr, const char *key, bool one)
 	struct otext	*x = lx->x;
 	long		 n = 0;
 	bool		 sep = true;
+	char		*wend;
 
 	while (lx->i < lx->n) {
 		struct tok *tk = &lx->tk[lx->i];
@@ -675,12 +694,17 @@ path(struct lex *lx, json_t *arr, const char *key, bool one)
 			lx->i++;
 			continue;
 		}
-		/* Hyphens: the longest name of the map first. */
-		while (*s != '\0') {
+		/* Hyphens: the longest name of the map first, none tried
+		 * longer than the map's longest (else a word of many hyphens
+		 * would cost their square). */
+		wend = s + strlen(s);
+		while (s < wend) {
 			char	*best = NULL, save;
 
-			for (e = s + strlen(s); e > s; e--) {
-				if (*e != '\0' && *e != '-')
+			e = wend - s > (ptrdiff_t)longest(x) ? s + longest(x) :
+			    wend;
+			for (; e > s; e--) {
+				if (e != wend && *e != '-')
 					continue;
 				save = *e;
 				*e = '\0';
@@ -692,15 +716,16 @@ path(struct lex *lx, json_t *arr, const char *key, bool one)
 				}
 			}
 			if (best == NULL) {
-				best = strchr(s, '-');
+				best = memchr(s, '-', (size_t)(wend - s));
 				if (best == NULL)
-					best = s + strlen(s);
+					best = wend;
 				c = -1;
 			}
 			save = *best;
 			*best = '\0';
 			if (*s != '\0') {
 				if (one && n == 1) {
+					*best = save;
 					lx_err(lx, tk->col + (int)(s - tk->s),
 					    R_BAD_ORDER, NULL, "one cell "
 					    "expected, not a path");
@@ -713,7 +738,7 @@ path(struct lex *lx, json_t *arr, const char *key, bool one)
 				n++;
 			}
 			*best = save;
-			s = *best == '-' ? best + 1 : best;
+			s = best < wend ? best + 1 : best;
 		}
 		lx->i++;
 	}
