@@ -7,14 +7,15 @@
  * territory with names that hold spaces and hyphens, 2 arcane-legions);
  * the rest is an orders file, read as the turn reads it and adjudicated.
  * Besides a clean run under ASan and UBSan it checks that (a) every
- * problem of the file has a line and a column within the text; (b) the
- * canonical text of the file (--orders-text), read again, means the JSON
- * the file means (--orders-json), byte for byte; (c) the canonical text
- * of the canonical text is itself.  A failed check prints "fuzz_text:
+ * problem of the file has a line and a column within the text; and, for
+ * a text all of whose lines can be read, (b) its canonical text
+ * (--orders-text), read again, means the JSON the text means
+ * (--orders-json), byte for byte; (c) the canonical text of the canonical
+ * text is itself.  A failed check prints "fuzz_text:
  * finding: ..." and calls abort().  Built by `make fuzz-text` with clang
  * -fsanitize=fuzzer, and replayed by tests/fuzz_main.c in make check.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE		/* memmem */
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -146,6 +147,12 @@ out:
 		return 0;
 	if (!written(map, text, len, 0, &j1, &m1))
 		return 0;
+	/* A line that cannot be read means no orders: it is written back as
+	 * it stands, and need not read back alike. */
+	if (memmem(j1, m1, "\"_text\"", 7) != NULL) {
+		free(j1);
+		return 0;
+	}
 	if (!written(map, text, len, ARB_ORDERS_TEXT, &t1, &n1))
 		finding("a file written as JSON but not as text");
 	if (!written(map, t1, n1, 0, &j2, &m2))

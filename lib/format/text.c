@@ -1159,8 +1159,18 @@ order_line(struct lex *lx, json_t *orders, const char *text, size_t n)
 			text++;
 			n--;
 		}
-		b->line = t_printf(x->t, "%.*s", (int)n, text);
-		utf8_mend((char *)b->line);
+		{
+			char	*l = t_alloc(x->t, n + 1);
+			size_t	 k;
+
+			/* Shown as written, a control character as "?". */
+			for (k = 0; k < n; k++)
+				l[k] = (unsigned char)text[k] < 0x20 &&
+				    text[k] != '\t' ? '?' : text[k];
+			l[n] = '\0';
+			utf8_mend(l);
+			b->line = l;
+		}
 		jw_set(lx->o, "_text", jstr(b->line));
 	}
 }
