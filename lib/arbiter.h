@@ -157,12 +157,12 @@ void		 arb_turn_set_seed(struct arb_turn *t, unsigned long long seed);
 void		 arb_turn_threads(struct arb_turn *t, int n);
 
 /*
- * Keep, for each order of an orders text loaded from now on, its
- * canonical line: the result's "text" of the order, which --check --text
- * echoes (arbiter-result(5)).  Off by default, so that a text costs no
- * more to read than JSON.
+ * With on non-zero: keep, for each order of an orders text loaded from now
+ * on, its canonical line, the result's "text" of the order, which --check
+ * --text echoes (arbiter-result(5)).  Off by default, so that a text costs
+ * no more to read than JSON.
  */
-void		 arb_turn_echo(struct arb_turn *t, bool on);
+void		 arb_turn_echo(struct arb_turn *t, int on);
 
 /*
  * Fair dice (arbiter-rules(7), Dice).  The umpire's secret key is

@@ -566,9 +566,9 @@ arb_turn_threads(struct arb_turn *t, int n)
 }
 
 void
-arb_turn_echo(struct arb_turn *t, bool on)
+arb_turn_echo(struct arb_turn *t, int on)
 {
-	t->echo = on;
+	t->echo = on != 0;
 }
 
 void
