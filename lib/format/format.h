@@ -13,7 +13,11 @@
 #include "rules/rules.h"
 
 void	 load_map(struct arb_turn *, struct ld *);
+/* An orders file, JSON or text (text.c), as ld->text says by its first
+ * character; load_orders_any() is the same, for readers of other
+ * containers (a mail's decoded part). */
 void	 load_orders(struct arb_turn *, struct ld *, const char *player);
+void	 load_orders_any(struct arb_turn *, struct ld *, const char *player);
 void	 load_rolls(struct arb_turn *, struct ld *);	/* --rolls */
 int	 file_cmp(const struct arb_turn *, int a, int b);	/* files */
 

@@ -1451,6 +1451,11 @@ refused:
 	t->refused_files++;
 }
 
+void
+load_orders_any(struct arb_turn *t, struct ld *ld, const char *bind)
+{
+	load_orders(t, ld, bind);
+}
 
 /* --rolls: a JSON array of die values, each an integer from 1 (the die
  * it is drawn for bounds it further, in the run). */

@@ -1070,9 +1070,17 @@ body(struct lex *lx)
 	} else {
 		struct tok *tk = &lx->tk[lx->i];
 
+		/* A word that is no cell: a keyword misspelt when it is
+		 * near one, or on hexes (whose labels are digits) any word
+		 * with a letter. */
 		if (tk->kind == TW && cell_named(x, tk->s) < 0 &&
 		    strchr(tk->s, '-') == NULL &&
-		    (hint = near_keyword(lx, tk->s)) != NULL) {
+		    ((hint = near_keyword(lx, tk->s)) != NULL ||
+		    (t->board.kind == BOARD_HEX && strspn(tk->s,
+		    "0123456789") != strlen(tk->s)))) {
+			if (hint == NULL)
+				hint = t_printf(t, "expected a path or one of "
+				    "%s", keywords(t));
 			lx_err(lx, tk->col, R_UNKNOWN_KIND, hint,
 			    "unknown order \"%.40s\"", tk->s);
 			return;
