@@ -1704,6 +1704,26 @@ word_of(struct tw *w, const json_t *v)
 	puts_(w, buf);
 }
 
+/* A cell of a path: a name that holds "-" and is not the map's whole
+ * would be split there, so it is quoted. */
+static void
+cell_of(struct tw *w, const json_t *v)
+{
+	const char *s = json_string_value(v);
+	const struct board *b = &w->t->board;
+
+	if (s == NULL || strchr(s, '-') == NULL || needs_quotes(w->t, s) ||
+	    (b->kind != BOARD_TABLE && board_find(b, s) >= 0)) {
+		word_of(w, v);
+		return;
+	}
+	if (w->n > 0 && w->s[w->n - 1] != ' ')
+		put(w, " ", 1);
+	put(w, "\"", 1);
+	puts_(w, s);
+	put(w, "\"", 1);
+}
+
 /* A value where a word that reads as a number is one: a string that
  * would read as one is quoted. */
 static void
@@ -1774,8 +1794,15 @@ text_line(struct arb_turn *t, struct otext *x, const struct jv *ov)
 		if (w.n > 0)
 			put(&w, " ", 1);
 		puts_(&w, ok[k].key);
-		if (ok[k].arg != OK_RULE || !json_is_array(v) ||
-		    rs->text_heads == NULL) {
+		if (ok[k].arg != OK_RULE) {
+			if (json_is_array(v))
+				json_array_foreach(v, i, a)
+					cell_of(&w, a);
+			else
+				cell_of(&w, v);
+			continue;
+		}
+		if (!json_is_array(v) || rs->text_heads == NULL) {
 			if (json_is_array(v))
 				json_array_foreach(v, i, a)
 					word_of(&w, a);
@@ -1818,11 +1845,11 @@ text_line(struct arb_turn *t, struct otext *x, const struct jv *ov)
 	}
 	if ((v = json_object_get(o, "from")) != NULL) {
 		puts_(&w, " from");
-		word_of(&w, v);
+		cell_of(&w, v);
 	}
 	if ((v = json_object_get(o, "to")) != NULL) {
 		puts_(&w, " to");
-		word_of(&w, v);
+		cell_of(&w, v);
 	}
 	json_object_foreach((json_t *)o, key, v) {
 		bool	 known = strcmp(key, "id") == 0 || strcmp(key,
