@@ -4,6 +4,7 @@
 # hyphens: each hyphen is a place a name may end, and looking for the
 # longest name at each one is quadratic unless no longer name than the
 # map's longest is tried.  Also a line of more words than a line may have.
+# (The file is named .json; it is read as text by what it holds.)
 #
 #	sh tests/hostile/text-hyphens.sh DIR
 dir=${1:?usage: text-hyphens.sh DIR}
@@ -23,3 +24,7 @@ MAP
 	    printf " B"; print "" }'
 } >"$dir/orders/red.json"
 echo 0 >"$dir/status"
+cat >"$dir/check" <<'CHECK'
+grep -q 'a path of 300000 steps: at most 10000' result.json &&
+    grep -q 'a line of more than 4096 words' result.json
+CHECK
