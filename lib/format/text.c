@@ -1822,9 +1822,23 @@ text_line(struct arb_turn *t, struct otext *x, const struct jv *ov)
 				word_of(&w, a);
 				continue;
 			}
-			for (j = 0; h[j] != NULL; j += 2)
-				if (json_object_get(a, h[j]) != NULL)
-					break;
+			/* Its head: its first member that is one (as the
+			 * reader writes it), else the first head it has. */
+			j = -1;
+			json_object_foreach((json_t *)a, mk, mv) {
+				int	 q;
+
+				for (q = 0; h[q] != NULL; q += 2)
+					if (strcmp(mk, h[q]) == 0)
+						break;
+				if (h[q] != NULL)
+					j = q;
+				break;
+			}
+			if (j < 0)
+				for (j = 0; h[j] != NULL; j += 2)
+					if (json_object_get(a, h[j]) != NULL)
+						break;
 			if (h[j] != NULL) {
 				kw(&w, h[j]);
 				word_of(&w, json_object_get(a, h[j]));
