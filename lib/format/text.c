@@ -1197,6 +1197,18 @@ line_buf(struct lex *lx, size_t n)
 	lx->buf = x->buf;
 }
 
+/* The bytes of p (n of them, not NUL-ended) from the start that are in
+ * set. */
+static size_t
+span(const char *p, size_t n, const char *set)
+{
+	size_t	 i;
+
+	for (i = 0; i < n && p[i] != '\0' && strchr(set, p[i]) != NULL; i++)
+		;
+	return i;
+}
+
 /* Whether the line's first word is w (any case), at *p on. */
 static bool
 starts(const char *s, size_t n, const char *w)
@@ -1325,8 +1337,8 @@ text_read(struct arb_turn *t, struct ld *ld, struct otext **out)
 			continue;
 		if (!head) {
 			if (!starts(q, m, "arbiter") ||
-			    !starts(q + 7 + strspn(q + 7, " \t"), m - 7 -
-			    strspn(q + 7, " \t"), "orders"))
+			    !starts(q + 7 + span(q + 7, m - 7, " \t"), m - 7 -
+			    span(q + 7, m - 7, " \t"), "orders"))
 				continue;
 			head = true;
 			line_buf(&lx, n);
@@ -1340,10 +1352,11 @@ text_read(struct arb_turn *t, struct ld *ld, struct otext **out)
 			jw_set(root, "orders", orders);
 			continue;
 		}
-		if (m >= 2 && q[0] == '-' && q[1] == '-' && strspn(q + 2,
+		if (m >= 2 && q[0] == '-' && q[1] == '-' && span(q + 2, m - 2,
 		    " \t\r") == m - 2)
 			break;
-		if (starts(q, m, "end") && strspn(q + 3, " \t\r") == m - 3)
+		if (starts(q, m, "end") && span(q + 3, m - 3, " \t\r") ==
+		    m - 3)
 			break;
 		line_buf(&lx, n);
 		lx.ereason = R_OK;
@@ -1400,9 +1413,9 @@ order_at(struct lex *lx, size_t off, size_t *next, bool *end)
 		;
 	if (m > 0 && *q == '>')
 		return false;
-	if ((m >= 2 && q[0] == '-' && q[1] == '-' && strspn(q + 2, " \t\r")
-	    >= m - 2) || (starts(q, m, "end") && strspn(q + 3, " \t\r") >=
-	    m - 3)) {
+	if ((m >= 2 && q[0] == '-' && q[1] == '-' && span(q + 2, m - 2,
+	    " \t\r") == m - 2) || (starts(q, m, "end") && span(q + 3, m - 3,
+	    " \t\r") == m - 3)) {
 		*end = true;
 		return false;
 	}
