@@ -104,7 +104,8 @@ suite "out of memory" sh -c 'tests/oom $(for d in fixtures/*/*/; do
 suite "threads" tests/threads fixtures/aeonis/demo-turn \
     fixtures/xconq/z-max-two-enemies fixtures/morne-plaine/c-charge-ends \
     fixtures/arcane-legions/n-spec-example fixtures/territory/loop-three \
-    fixtures/aeonis/refused-files fixtures/territory/refused-files
+    fixtures/aeonis/refused-files fixtures/territory/refused-files \
+    fixtures/aeonis/text-demo-turn fixtures/territory/text-quoting
 suite "install" sh tests/install.sh
 suite "man pages" sh tests/manlint.sh
 # The library and the program build warning-free with gcc (the program

@@ -8,9 +8,9 @@
  *
  *	threads CASEDIR...
  *
- * Each CASEDIR is a casebook case (map.json, orders/NAME.json); each is
- * adjudicated once alone, then ROUNDS times in its own thread while the
- * others run, every other round with its orders parsed ahead on the
+ * Each CASEDIR is a casebook case (map.json, orders/NAME.json or .txt);
+ * each is adjudicated once alone, then ROUNDS times in its own thread
+ * while the others run, every other round with its orders parsed ahead on the
  * turn's own second thread (arb_turn_load_map_ahead()).  Ends with
  * "threads: N passed, N failed".
  */
@@ -88,7 +88,9 @@ job_load(struct job *j, const char *dir)
 	while ((de = readdir(d)) != NULL && j->nord < MAXORD) {
 		size_t n = strlen(de->d_name);
 
-		if (n < 6 || strcmp(de->d_name + n - 5, ".json") != 0)
+		/* JSON or text (orders/NAME.txt). */
+		if (n < 5 || (strcmp(de->d_name + n - 5, ".json") != 0 &&
+		    strcmp(de->d_name + n - 4, ".txt") != 0))
 			continue;
 		j->ordname[j->nord++] = strdup(de->d_name);
 	}
