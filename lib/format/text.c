@@ -684,10 +684,9 @@ path(struct lex *lx, json_t *arr, const char *key, bool one)
 			break;
 		sep = false;
 		s = tk->s;
-		if (tk->kind == TQ || (c = cell_named(x, s)) >= 0 ||
+		/* A quoted name, a name of the map, a word without "-". */
+		if ((c = cell_named(x, s)) >= 0 || tk->kind == TQ ||
 		    strchr(s, '-') == NULL) {
-			c = tk->kind == TQ ? cell_named(x, s) : cell_named(x,
-			    s);
 			loc(lx, key, one ? -1 : n, NULL, tk->col);
 			jw_add(arr, jstr(c >= 0 ? cellname(x, c) : s));
 			n++;
