@@ -50,7 +50,7 @@ LIBSRC	= lib/base/mem.c lib/base/maps.c lib/base/fair.c lib/base/suggest.c \
 	  lib/rules/reach.c \
 	  lib/format/load.c lib/format/emit.c lib/format/display.c \
 	  lib/format/svg.c lib/format/png.c lib/format/view.c \
-	  lib/format/mail.c \
+	  lib/format/mail.c lib/format/text.c \
 	  lib/turn.c
 CLISRC	= cli/arbiter.c cli/fair.c
 MANS	= man/arbiter.1 man/arbiter-map.5 man/arbiter-orders.5 \
@@ -133,8 +133,10 @@ tests/unit: tests/unit.c build-san/libarbiter.a
 # Fuzzing (see tests/fuzz/README).  Three libFuzzer targets, built with
 # clang: tests/fuzz_load (the loaders; the first byte picks the role),
 # tests/fuzz_turn (a whole turn: a map and orders files cut at "%%"
-# lines, with the checks listed in tests/fuzz_turn.c) and tests/fuzz_mail
-# (the mail reader, alone and as an orders file: make fuzz-mail).  Each fuzzes from
+# lines, with the checks listed in tests/fuzz_turn.c), tests/fuzz_mail
+# (the mail reader, alone and as an orders file: make fuzz-mail) and
+# tests/fuzz_text (orders as text, read and written back: make fuzz-text).
+# Each fuzzes from
 # its committed corpus, tests/corpus/TARGET, and seeds made from the
 # casebook; new inputs go to build-fuzz/TARGET, findings to
 # build-fuzz/TARGET-crash-*.  A sanitizer report stops the run.  One job
@@ -203,6 +205,16 @@ tests/fuzz_load: tests/fuzz_load.c $(LIBSRC) $(HDRS)
 	clang $(FUZZ_CFLAGS) $(JANSSON_CFLAGS) -o $@ tests/fuzz_load.c \
 	    $(LIBSRC) $(JANSSON_LIBS)
 
+tests/fuzz_text_main: tests/fuzz_main.c tests/fuzz_text.c \
+    build-san/libarbiter.a
+	$(CC) $(ARB_CFLAGS) $(SAN_CFLAGS) $(JANSSON_CFLAGS) -o $@ \
+	    tests/fuzz_main.c tests/fuzz_text.c build-san/libarbiter.a \
+	    $(JANSSON_LIBS)
+
+tests/fuzz_text: tests/fuzz_text.c $(LIBSRC) $(HDRS)
+	clang $(FUZZ_CFLAGS) $(JANSSON_CFLAGS) -o $@ tests/fuzz_text.c \
+	    $(LIBSRC) $(JANSSON_LIBS)
+
 tests/fuzz_turn: tests/fuzz_turn.c $(LIBSRC) $(HDRS)
 	clang $(FUZZ_CFLAGS) $(JANSSON_CFLAGS) -o $@ tests/fuzz_turn.c \
 	    $(LIBSRC) $(JANSSON_LIBS)
@@ -223,6 +235,10 @@ fuzz: deps
 fuzz-turn: deps
 	@$(MAKE) tests/fuzz_turn
 	@$(MAKE) TARGET=turn fuzz-run
+
+fuzz-text: deps
+	@$(MAKE) tests/fuzz_text
+	@$(MAKE) TARGET=text fuzz-run
 
 fuzz-run:
 	mkdir -p build-fuzz/$(TARGET)
@@ -294,8 +310,8 @@ demo: deps
 check:
 	@sh tests/deps.sh --test
 	@$(MAKE) -j2 WERROR=-Werror arbiter build-san/arbiter tests/unit tests/mail tests/fuzz_main \
-	    tests/fuzz_turn_main tests/fuzz_mail_main tests/prop tests/expect \
-	    tests/threads tests/oom \
+	    tests/fuzz_turn_main tests/fuzz_mail_main tests/fuzz_text_main \
+	    tests/prop tests/expect tests/threads tests/oom \
 	    tests/reach tests/reach-tsan build-san-clang/fuzz_main \
 	    build-san-clang/fuzz_turn_main
 	@SHARED="$(SHARED)" sh tests/check.sh
@@ -399,9 +415,10 @@ clean:
 	rm -rf arbiter libarbiter.a build-lib tests/threads tests/reach-tsan build-san build-clang \
 	    build-san-clang build-fuzz tests/unit tests/mail \
 	    tests/expect tests/fuzz_main tests/fuzz_load tests/fuzz_turn \
-	    tests/fuzz_turn_main tests/fuzz_mail tests/fuzz_mail_main tests/oom \
+	    tests/fuzz_turn_main tests/fuzz_mail tests/fuzz_mail_main \
+	    tests/fuzz_text tests/fuzz_text_main tests/oom \
 	    tests/prop tests/bench/gen tests/bench/floor \
 	    tests/bench/measure
 
 .PHONY: all arbiter-clang werror-build check clean demo deps bench fuzz fuzz-merge \
-	fuzz-cov fuzz-mail fuzz-run fuzz-turn install lint uninstall
+	fuzz-cov fuzz-mail fuzz-run fuzz-text fuzz-turn install lint uninstall

@@ -56,8 +56,10 @@ usage(FILE *fp)
 	    "       %s --secret file --commit [--game name] [-o map.json] "
 	    "map.json\n"
 	    "       %s [--rolls file] --audit result.json map.json "
-	    "[player=]orders.json ...\n",
-	    progname, progname, progname, progname, progname, progname);
+	    "[player=]orders.json ...\n"
+	    "       %s --orders-json | --orders-text map.json orders\n",
+	    progname, progname, progname, progname, progname, progname,
+	    progname);
 }
 
 static void
@@ -91,6 +93,9 @@ help(void)
 	    "\n"
 	    "  -o, --output FILE     write the result to FILE, not standard "
 	    "output\n"
+	    "      --orders-json     write the orders file (JSON or text) as "
+	    "JSON\n"
+	    "      --orders-text     write the orders file as canonical text\n"
 	    "      --reach UNIT      list the cells UNIT can end its move in"
 	    "\n                        this turn, with costs and paths (a "
 	    "territory\n                        in territory); --text: one "
@@ -995,6 +1000,10 @@ text_report(const json_t *r, FILE *fp)
 			fprintf(fp, "  order %s: %s", jstr(o, "id"), st);
 			if (strcmp(st, "legal") != 0)
 				fprintf(fp, ", %s", jstr(o, "reason"));
+			/* An orders text's order, as it was understood. */
+			if (json_is_string(json_object_get(o, "text")))
+				fprintf(fp, "\n    as read: %s", jstr(o,
+				    "text"));
 			fprintf(fp, "\n    %s\n", jstr(o, "message"));
 		}
 	}
@@ -1004,6 +1013,10 @@ text_report(const json_t *r, FILE *fp)
 	    " files.\n", n[0], n[1], n[2],
 	    json_integer_value(json_object_get(rf, "orders")),
 	    json_integer_value(json_object_get(rf, "files")));
+	k = n[0] + n[1] + n[2];
+	i = (size_t)json_integer_value(json_object_get(rf, "orders"));
+	fprintf(fp, "%zu order%s read, %zu refused\n", k, k == 1 ? "" : "s",
+	    i);
 }
 
 /* Writes the result, as a text report when asked. */
@@ -1428,10 +1441,10 @@ cmp_names(const void *a, const void *b)
 }
 
 /*
- * The case's orders, "orders/NAME.json" and "NAME.eml" (a mail), in
- * the byte order of their names, as the casebook's shell passes them in
- * the C locale.  NULL terminated; *n is their number.  NULL when memory
- * runs out.
+ * The case's orders, "orders/NAME.json", "orders/NAME.txt" and
+ * "NAME.eml" (a mail), in the byte order of their names, as the
+ * casebook's shell passes them in the C locale.  NULL terminated; *n is
+ * their number.  NULL when memory runs out.
  */
 static char **
 list_orders(int dfd, size_t *n)
@@ -1453,9 +1466,11 @@ list_orders(int dfd, size_t *n)
 	}
 	while ((de = readdir(d)) != NULL) {
 		len = strlen(de->d_name);
-		/* As the globs orders/ *.json and *.eml: no dot files. */
+		/* As the globs orders/ *.json, *.txt (orders as text) and
+		 * *.eml (a mail): no dot files. */
 		if (de->d_name[0] == '.' || len < 5 ||
 		    (strcmp(de->d_name + len - 5, ".json") != 0 &&
+		    strcmp(de->d_name + len - 4, ".txt") != 0 &&
 		    strcmp(de->d_name + len - 4, ".eml") != 0))
 			continue;
 		if (*n == cap) {
@@ -2568,6 +2583,49 @@ for_players(struct arb_turn *t, const char *forp, const char *outdir,
 }
 
 /*
+ * --orders-json, --orders-text map.json orders: the orders file written
+ * back, as JSON or as canonical text, to standard output.
+ */
+static int
+orders_form(struct arb_turn *t, int argc, char **argv, bool text)
+{
+	struct arb_error e;
+	char		*buf;
+	size_t		 len;
+	int		 rc;
+
+	if (argc != 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if ((buf = slurp(argv[0], &len, &rc)) == NULL)
+		return rc;
+	rc = arb_turn_load_map(t, strcmp(argv[0], "-") == 0 ? "<stdin>" :
+	    argv[0], buf, len, &e);
+	free(buf);
+	if (rc != 0)
+		return report(&e);
+	if ((buf = slurp(argv[1], &len, &rc)) == NULL)
+		return rc;
+	rc = arb_turn_write_orders(t, argv[1], buf, len, text ?
+	    ARB_ORDERS_TEXT : 0, stdout, &e);
+	free(buf);
+	if (rc != 0) {
+		if (e.code != ARB_EWRITE)
+			return report(&e);
+		fprintf(stderr, "%s: cannot write standard output: %s\n",
+		    progname, e.text);
+		return EXIT_CANTCREAT;
+	}
+	if (fflush(stdout) != 0) {
+		fprintf(stderr, "%s: cannot write standard output: %s\n",
+		    progname, strerror(errno));
+		return EXIT_CANTCREAT;
+	}
+	return 0;
+}
+
+/*
  * --reach UNIT map.json [player=orders.json]: where the unit can end its
  * move (arbiter(1)); one output, all or nothing.
  */
@@ -2719,6 +2777,8 @@ run(int argc, char **argv, struct arb_turn *t)
 		{ "commit", no_argument, NULL, 'C' },
 		{ "game", required_argument, NULL, 'm' },
 		{ "replay", required_argument, NULL, 'y' },
+		{ "orders-json", no_argument, NULL, 'j' },
+		{ "orders-text", no_argument, NULL, 'J' },
 		{ NULL, 0, NULL, 0 }
 	};
 	const char	*output = "-", *next = NULL, *tracefile = NULL;
@@ -2740,6 +2800,7 @@ run(int argc, char **argv, struct arb_turn *t)
 	size_t		 len;
 	bool		 check = false, trace = false, textual = false;
 	bool		 strict = false;
+	int		 orders_as = 0;	/* --orders-json 1, -text 2 */
 	struct arb_error pe;
 	size_t		 k;
 	int		 nfiles;
@@ -2803,6 +2864,10 @@ run(int argc, char **argv, struct arb_turn *t)
 		}
 		case 'c':
 			check = true;
+			break;
+		case 'j':
+		case 'J':
+			orders_as = ch == 'j' ? 1 : 2;
 			break;
 		case 'h':
 			help();
@@ -2962,6 +3027,17 @@ run(int argc, char **argv, struct arb_turn *t)
 		free(with);
 		return verify(argv0, argc, argv);
 	}
+	if (orders_as != 0) {
+		if (turn_opts || reach != NULL || nwith > 0) {
+			fprintf(stderr, "%s: --orders-json and --orders-text "
+			    "take only the map and one orders file\n",
+			    progname);
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+		free(with);
+		return orders_form(t, argc, argv, orders_as == 2);
+	}
 	if (reach != NULL || nwith > 0) {
 		rc = reach_query(t, argc, argv, reach, with, nwith, output,
 		    textual, check || next != NULL || tracefile != NULL ||
@@ -3115,6 +3191,8 @@ run(int argc, char **argv, struct arb_turn *t)
 		rc = check_names(argv[0], ops, nops, names, secret, rolls);
 	if (rc != 0)
 		goto out;
+	/* --check: each order of a text as it was read, for the echo. */
+	arb_turn_echo(t, check);
 	for (i = 0; i < nops; i++) {
 		if ((text = ops[i].text) != NULL)
 			len = ops[i].len;

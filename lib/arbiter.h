@@ -100,6 +100,20 @@ int		 arb_turn_load_orders(struct arb_turn *t, const char *name,
 		    struct arb_error *e);
 
 /*
+ * An orders file (JSON or text, arbiter-orders(5)) written back for the
+ * map loaded: as the JSON orders file it means, or (ARB_ORDERS_TEXT) as
+ * canonical text; JSON to text to JSON gives the same orders.  Nothing is
+ * ruled and nothing of the turn changes: a line that cannot be read is
+ * written as it stands (in JSON, as its order's "_text").  Call after
+ * arb_turn_load_map(), before the run.  Returns 0, or -1 with e filled
+ * (the text is not JSON, a text has no header, writing failed).
+ */
+#define ARB_ORDERS_TEXT	0x01
+int		 arb_turn_write_orders(struct arb_turn *t, const char *name,
+		    const char *text, size_t len, int flags, FILE *fp,
+		    struct arb_error *e);
+
+/*
  * arb_turn_load_map(), and meanwhile the reading of the orders files to
  * come: their JSON is parsed and their SHA-256 taken on a second thread
  * (a POSIX thread, started and joined within the call) while the map
@@ -144,6 +158,14 @@ void		 arb_turn_set_seed(struct arb_turn *t, unsigned long long seed);
  * orders ahead is the caller's choice: arb_turn_load_map_ahead().)
  */
 void		 arb_turn_threads(struct arb_turn *t, int n);
+
+/*
+ * With on non-zero: keep, for each order of an orders text loaded from now
+ * on, its canonical line, the result's "text" of the order, which --check
+ * --text echoes (arbiter-result(5)).  Off by default, so that a text costs
+ * no more to read than JSON.
+ */
+void		 arb_turn_echo(struct arb_turn *t, int on);
 
 /*
  * Fair dice (arbiter-rules(7), Dice).  The umpire's secret key is
@@ -219,13 +241,14 @@ int		 arb_turn_refused(const struct arb_turn *t, int *files);
  * Problem i (from 0) of the orders files, in the order the result lists
  * them (files by player name, then file name; each file's problems as
  * they come): fills e as an error is filled (ARB_EDATA, file,
- * line:column, pointer, text) and returns 0, or returns -1 past the last
- * (or when memory runs out).  Each refused order and each refused file
- * has at least one.  After arb_turn_load_map() failed with ARB_EDATA:
- * the map's problems instead, in the order they stand in the text, each
- * with its suggestion; at most 50, then, when there were more, one with
- * line 0 and no pointer, "and N more problems".  None (-1 at once) when
- * the map failed for its syntax, or for something else than its data.
+ * line:column, pointer, text; an orders text's, no pointer) and returns
+ * 0, or returns -1 past the last (or when memory runs out).  Each refused
+ * order and each refused file has at least one.  After arb_turn_load_map()
+ * failed with ARB_EDATA: the map's problems instead, in the order they
+ * stand in the text, each with its suggestion; at most 50, then, when
+ * there were more, one with line 0 and no pointer, "and N more problems".
+ * None (-1 at once) when the map failed for its syntax, or for something
+ * else than its data.
  */
 int		 arb_turn_problem(struct arb_turn *t, size_t i,
 		    struct arb_error *e);

@@ -245,6 +245,10 @@ ahead_start(struct arb_turn *t, const char *text, size_t len,
 		t->ahead[i].text = orders[i].text;
 		t->ahead[i].len = orders[i].len;
 		h->budget += AHEAD_SHARE * orders[i].len;
+		/* An orders text is read in this thread: only its hash is
+		 * taken ahead. */
+		if (text_is(orders[i].text, orders[i].len))
+			h->parse[i] = USED;
 	}
 	h->v = t->ahead;
 	h->n = n;
@@ -520,6 +524,24 @@ arb_turn_load_orders(struct arb_turn *t, const char *name,
 }
 
 int
+arb_turn_write_orders(struct arb_turn *t, const char *name, const char *text,
+    size_t len, int flags, FILE *fp, struct arb_error *e)
+{
+	jmp_buf		 jb;
+	struct ld	*ld = &t->reader;
+
+	GUARD(t, e, (void)0);
+	if (t->rs == NULL || t->ran)
+		t_fail(t, ARB_EINTERNAL, "orders before the map or after the "
+		    "run");
+	ld_start(ld, &t->mem, e, name, text, len);
+	emit_orders(t, ld, (flags & ARB_ORDERS_TEXT) != 0, fp);
+	ld_close(ld);
+	t->mem.jmp = NULL;
+	return 0;
+}
+
+int
 arb_turn_load_rolls(struct arb_turn *t, const char *name, const char *text,
     size_t len, struct arb_error *e)
 {
@@ -548,6 +570,12 @@ void
 arb_turn_threads(struct arb_turn *t, int n)
 {
 	reach_ahead(t, n > 1 ? REACH_AHEAD_AUTO : REACH_AHEAD_NEVER);
+}
+
+void
+arb_turn_echo(struct arb_turn *t, int on)
+{
+	t->echo = on != 0;
 }
 
 void
@@ -1176,7 +1204,10 @@ arb_turn_problem(struct arb_turn *t, size_t i, struct arb_error *e)
 	e->line = pr->line;
 	e->column = pr->column;
 	snprintf(e->file, sizeof(e->file), "%s", t->files.v[pr->file].name);
-	snprintf(e->pointer, sizeof(e->pointer), "%s", pr->pointer);
+	/* A text's pointer is into the JSON it means: its line and column
+	 * say where the player wrote it. */
+	if (!t->files.v[pr->file].text)
+		snprintf(e->pointer, sizeof(e->pointer), "%s", pr->pointer);
 	snprintf(e->text, sizeof(e->text), "%s", pr->text);
 	utf8_mend(e->file);
 	utf8_mend(e->pointer);

@@ -13,7 +13,12 @@
 # (outputs must be byte-identical) and once more with the order files
 # reversed on the command line (the result must not change).  Where a case has expect.txt,
 # the outcome worked out by hand, tests/expect checks the result against it
-# too, so that a golden cannot drift from the hand computation.  Where a
+# too, so that a golden cannot drift from the hand computation.  Orders
+# may be JSON (orders/*.json) or text (orders/*.txt, arbiter-orders(5));
+# where a case has a file twin, naming another case's directory (its
+# orders the same as JSON), the result must be the twin's expected.json
+# apart from the files' names, digests and form and where the problems
+# are in their files (tests/twin.py).  Where a
 # case has expected.svg, the first and the reversed runs also write the
 # picture (--svg), which must be those bytes; where it has expected.txt, a
 # run with --text added (a player's report as text: args hold --for) must
@@ -122,7 +127,8 @@ for dir in "$top"/fixtures/*/*/; do
 	# A case made with the umpire's key keeps it as umpire.key: the
 	# runs here take it; --verify replays without it.
 	[ -f umpire.key ] && args="--secret umpire.key $args"
-	orders=$(ls orders/*.json orders/*.eml 2>/dev/null)
+	orders=$(ls orders/*.json orders/*.txt orders/*.eml 2>/dev/null |
+	    LC_ALL=C sort)
 	reversed=$(printf '%s\n' $orders | sort -r)
 	nextarg= svg= svg3=
 	[ -f expected.next.json ] && nextarg="--next $tmp/next.json"
@@ -191,6 +197,9 @@ for dir in "$top"/fixtures/*/*/; do
 		diff -u expected.txt "$tmp/txt" | sed 's/^/# /' | head -20
 	elif [ -n "$nextarg" ] && ! $run $args "$tmp/next.json" >/dev/null 2>"$tmp/err2"; then
 		why="the next map does not load again: $(cat "$tmp/err2")"
+	elif [ -f twin ] && ! python3 "$top/tests/twin.py" "$tmp/out" \
+	    "$(cat twin)/expected.json" >"$tmp/twin" 2>&1; then
+		why="the result is not its twin's ($(cat twin)): $(cat "$tmp/twin")"
 	elif [ -f expect.txt ] && ! "$expect" expect.txt "$tmp/out" >"$tmp/exp" 2>&1; then
 		why="the result is not the outcome worked out in expect.txt"
 		sed 's/^/# /' "$tmp/exp" | head -40

@@ -64,6 +64,7 @@ seeds=$(mktemp -d) || exit 70
 sh tests/fuzz/seeds.sh load "$seeds/load" >/dev/null
 sh tests/fuzz/seeds.sh turn "$seeds/turn" >/dev/null
 sh tests/fuzz/seeds.sh mail "$seeds/mail" >/dev/null
+sh tests/fuzz/seeds.sh text "$seeds/text" >/dev/null
 suite "fuzz replay" tests/fuzz_main -n "fuzz replay" tests/corpus/load \
     tests/crashes/load "$seeds/load"
 suite "fuzz turn" tests/fuzz_turn_main -n "fuzz turn" tests/corpus/turn \
@@ -76,6 +77,8 @@ suite "fuzz turn clang" build-san-clang/fuzz_turn_main -n "fuzz turn clang" \
     tests/corpus/turn tests/crashes/turn "$seeds/turn"
 suite "fuzz mail" tests/fuzz_mail_main -n "fuzz mail" tests/corpus/mail \
     tests/crashes/mail "$seeds/mail"
+suite "fuzz text" tests/fuzz_text_main -n "fuzz text" tests/corpus/text \
+    tests/crashes/text "$seeds/text"
 suite "prop" sh tests/prop.sh
 # Reach (issue 15): random boards of each rule system with walk hooks;
 # every cell reported is done at its cost, no path does better.
@@ -91,6 +94,10 @@ suite "schema" sh tests/schema.sh
 # case above.
 suite "consistency" python3 tests/consistency.py "$top" "$top/arbiter" \
     tests/prop 20
+# Orders as text (issue 27): every orders file of the casebook and random
+# turns of every rule system, JSON -> text -> JSON the same orders and
+# the text ruled as the JSON.
+suite "textprop" python3 tests/textprop.py "$top" "$ARBITER" tests/prop 10
 # Pictures and players' reports (issue 16): the golden SVGs parsed and
 # rendered in headless Chromium, doc/demo-turn.svg up to date; nothing of
 # another player's orders in a report when the map hides them, --outdir.
@@ -118,7 +125,8 @@ suite "threads" tests/threads fixtures/aeonis/demo-turn \
     fixtures/xconq/z-max-two-enemies fixtures/morne-plaine/c-charge-ends \
     fixtures/arcane-legions/n-spec-example fixtures/territory/loop-three \
     fixtures/aeonis/refused-files fixtures/territory/refused-files \
-    fixtures/aeonis/mail-json-attached fixtures/aeonis/mail-html-only
+    fixtures/aeonis/mail-json-attached fixtures/aeonis/mail-html-only \
+    fixtures/aeonis/text-demo-turn fixtures/territory/text-quoting
 suite "install" sh tests/install.sh
 suite "man pages" sh tests/manlint.sh
 # The library and the program build warning-free with gcc (the program

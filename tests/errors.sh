@@ -548,5 +548,40 @@ check "too many rolls: the limit, located" grep -q \
     'rolls.json:1000001:1: too many rolls: at most 1000000 at /1000000$' \
     "$tmp/err"
 
+# Orders as text (issue 27), in the demo turn's directory.
+printf 'arbiter orders red turn 4\nr1: r-cav-1 0202 0303 0403\n' \
+    >"$tmp/red.txt"
+printf 'Dear umpire,\nr1: r-cav-1 0202 0303\n' >"$tmp/nohead.txt"
+expect 0 "a text bound to the wrong player" "$arbiter" map.json \
+    blue="$tmp/red.txt"
+check "a text bound to blue: wrong_player at its player's column" grep -q \
+    'red.txt:1:16: orders of \\"red\\" bound to player \\"blue\\""$' \
+    "$tmp/out"
+expect 0 "--orders-json of a text" "$arbiter" --orders-json map.json \
+    "$tmp/red.txt"
+check "--orders-json: the JSON the text means" grep -q \
+    '"move": \[' "$tmp/out"
+expect 0 "--orders-text of a JSON file" "$arbiter" --orders-text map.json \
+    orders/red.json
+check "--orders-text: the header" grep -q '^arbiter orders red turn 4$' \
+    "$tmp/out"
+check "--orders-text: an order" grep -q '^r2: r-inf-2 attack 0404$' \
+    "$tmp/out"
+check "--orders-text: the end" sh -c "tail -1 '$tmp/out' | grep -q '^end$'"
+expect 65 "--orders-json of a text with no header" "$arbiter" --orders-json \
+    map.json "$tmp/nohead.txt"
+check "no header: located, says what the header looks like" grep -q \
+    'nohead.txt:1:1: no header: an orders text begins with a line "arbiter orders PLAYER turn N' \
+    "$tmp/err"
+expect 64 "--orders-json without an orders file" "$arbiter" --orders-json \
+    map.json
+expect 64 "--orders-text with other options" "$arbiter" --orders-text -t \
+    map.json orders/red.json
+expect 1 "--check on a text with a bad line" "$arbiter" --check map.json \
+    "$tmp/nohead.txt" "$tmp/red.txt"
+check "--check: a text's problem on standard error without a pointer" \
+    sh -c "grep -q 'nohead.txt:1:1: no header' '$tmp/err' &&
+    ! grep -q ' at /' '$tmp/err'"
+
 echo "error paths: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -11,7 +11,8 @@
  * counted).  Then the same turn written to /dev/full must fail with
  * ARB_EWRITE and give back every byte too.
  *
- *	tests/oom CASE_DIR ...	(each a casebook case: map.json, orders/)
+ *	tests/oom CASE_DIR ...	(each a casebook case: map.json, orders/,
+ *				JSON or text)
  *
  * Only orders/NAME.json are read: a mail (orders/NAME.eml) goes through GMime,
  * whose allocations abort the program when memory runs out (README,
@@ -211,7 +212,8 @@ main(int argc, char **argv)
 			return 2;
 		j = 0;
 		while ((de = readdir(d)) != NULL && j < 63)
-			if (strstr(de->d_name, ".json") != NULL)
+			if (strstr(de->d_name, ".json") != NULL ||
+			    strstr(de->d_name, ".txt") != NULL)
 				names[j++] = strdup(de->d_name);
 		closedir(d);
 		for (i = 0; i < j; i++) {

@@ -8,8 +8,8 @@
  *
  *	threads CASEDIR...
  *
- * Each CASEDIR is a casebook case (map.json, orders/NAME.json and
- * NAME.eml, mails, read with GMime, initialised once); each is
+ * Each CASEDIR is a casebook case (map.json, orders/NAME.json, NAME.txt
+ * and NAME.eml, mails, read with GMime, initialised once); each is
  * adjudicated once alone, then ROUNDS times in its own thread while the
  * others run, every other round with its orders parsed ahead on the
  * turn's own second thread (arb_turn_load_map_ahead()).  Each
@@ -111,8 +111,10 @@ job_load(struct job *j, const char *dir)
 	while ((de = readdir(d)) != NULL && j->nord < MAXORD) {
 		size_t n = strlen(de->d_name);
 
+		/* JSON, text (orders/NAME.txt) or a mail (NAME.eml). */
 		if (de->d_name[0] == '.' || n < 5 ||
 		    (strcmp(de->d_name + n - 5, ".json") != 0 &&
+		    strcmp(de->d_name + n - 4, ".txt") != 0 &&
 		    strcmp(de->d_name + n - 4, ".eml") != 0))
 			continue;
 		j->ordname[j->nord++] = strdup(de->d_name);

@@ -370,6 +370,9 @@ write_order(struct out *w, const struct order *o)
 	ob_int(&j, "index", o->index);
 	ob_str(&j, "player", t->players.v[o->player].name);
 	ob_str(&j, "id", o->id);
+	/* An orders text's: the order as it was understood. */
+	if (o->text != NULL)
+		ob_str(&j, "text", o->text);
 	/* An order that could not be read: what was understood of it, and
 	 * the problem. */
 	if (o->refused) {
@@ -605,6 +608,8 @@ emit_files(struct arb_turn *t, struct out *w)
 		ob_element(&j, w);
 		ob_str(&j, "file", f->name);
 		ob_sha(&j, f->sha256);
+		if (f->text)
+			ob_str(&j, "form", "text");
 		if (f->mail) {
 			/* A mail: its header, and the part read. */
 			ob_key(&j, "mail");

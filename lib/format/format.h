@@ -15,12 +15,41 @@
 void	 load_map(struct arb_turn *, struct ld *);
 /* After load_map() failed: its problems sorted, the first the error. */
 void	 load_map_refused(struct arb_turn *);
+/* An orders file, JSON or text (text.c), as ld->text says by its first
+ * character; load_orders_any() is the same, for readers of other
+ * containers (a mail's decoded part). */
 void	 load_orders(struct arb_turn *, struct ld *, const char *player);
+void	 load_orders_any(struct arb_turn *, struct ld *, const char *player);
 void	 load_rolls(struct arb_turn *, struct ld *);	/* --rolls */
 /* An orders file refused whole before it is read: one problem. */
 void	 load_refused(struct arb_turn *, struct ld *, const char *player,
 	    enum reason, int line, int column, const char *text);
 int	 file_cmp(const struct arb_turn *, int a, int b);	/* files */
+
+/*
+ * text.c: orders as players write them (arbiter-orders(5), The text
+ * form).  load_orders() reads a text (text_is()) with text_read(), into
+ * the JSON document it means, and rules it with the same code as JSON;
+ * ld->where then locates the document's pointers in the text.
+ */
+struct otext;
+bool	 text_is(const char *text, size_t len);	/* not JSON */
+const struct jv *text_read(struct arb_turn *, struct ld *, struct otext **);
+void	 text_where(struct ld *, const char *pointer, int *line, int *col);
+/* The header's problem, order i's line's: a reason, R_OK for none. */
+int	 text_header(const struct otext *, const char **what,
+	    const char **hint);
+int	 text_problem(const struct otext *, size_t i, const char **what,
+	    const char **hint);
+const char *text_bad_line(const struct otext *, size_t i);
+/* The canonical line of an order (NULL: not an object); the canonical
+ * text of an orders document. */
+const char *text_line(struct arb_turn *, struct otext *,
+	    const struct jv *order);
+void	 text_write(struct arb_turn *, const struct jv *root, FILE *);
+/* An orders file, JSON or text, written back as JSON (text false) or
+ * as canonical text, without ruling on it. */
+void	 emit_orders(struct arb_turn *, struct ld *, bool text, FILE *);
 
 void	 emit_result(struct arb_turn *, int flags, FILE *);
 void	 emit_next(struct arb_turn *, FILE *);

@@ -1176,7 +1176,7 @@ load_map(struct arb_turn *t, struct ld *ld)
 }
 
 static const char *const orders_keys[] = {
-	"$schema", "arbiter", "player", "turn", "orders", NULL
+	"$schema", "arbiter", "player", "turn", "map", "orders", NULL
 };
 
 /* Suggestions are worked out for the first problems of a file only, so
@@ -1204,9 +1204,11 @@ note(struct ld *ld, const char *text)
 	pr->text = ld->hint != NULL ? t_printf(t, "%s (%s)", text,
 	    ld->hint) : t_strdup(t, text);
 	utf8_mend((char *)pr->text);
+	/* A text's pointer is into the document it means: the line and
+	 * column say where. */
 	pr->msg = t_printf(t, "%s:%d:%d: %s%s%s", ld->file, pr->line,
-	    pr->column, pr->text, pr->pointer[0] != '\0' ? " at " : "",
-	    pr->pointer);
+	    pr->column, pr->text, pr->pointer[0] != '\0' && ld->where ==
+	    NULL ? " at " : "", ld->where == NULL ? pr->pointer : "");
 	f->nproblems++;
 	ld->reason = R_BAD_ORDER;
 	ld->hint = NULL;
@@ -1471,7 +1473,7 @@ read_order(struct arb_turn *t, struct ld *ld, struct order *o,
  */
 static void
 load_order(struct arb_turn *t, struct ld *ld, const struct jv *v,
-    int player, int file, int index, struct strmap *ids)
+    int player, int file, int index, struct strmap *ids, struct otext *tx)
 {
 	jmp_buf		 jb;
 	struct order	*o = VPUSH(t, t->orders);
@@ -1488,9 +1490,22 @@ load_order(struct arb_turn *t, struct ld *ld, const struct jv *v,
 	ld->reason = R_BAD_ORDER;
 	ld->hint = NULL;
 	if (setjmp(jb) == 0) {
+		const char *what, *hint;
+		int	 r;
+
+		/* A line of a text that cannot be read. */
+		if (tx != NULL && (r = text_problem(tx, (size_t)index, &what,
+		    &hint)) != R_OK) {
+			ld->reason = r;
+			ld->hint = hint;
+			ld_fail(ld, "%s", what);
+		}
 		read_order(t, ld, o, v, ids);
 		ld->recover = NULL;
 		t->reading = -1;
+		if (tx != NULL)
+			t->orders.v[oi].text = t->echo ?
+			    text_line(t, tx, v) : NULL;
 		return;
 	}
 	ld->recover = NULL;
@@ -1523,6 +1538,9 @@ load_order(struct arb_turn *t, struct ld *ld, const struct jv *v,
 	o->id = t_strdup(t, id);
 	if (strmap_get(ids, o->id) < 0)
 		strmap_put(&t->mem, ids, o->id, index);
+	if (tx != NULL && t->echo)
+		o->text = text_bad_line(tx, (size_t)index) != NULL ?
+		    text_bad_line(tx, (size_t)index) : text_line(t, tx, v);
 	t->refused_orders++;
 }
 
@@ -1530,6 +1548,45 @@ load_order(struct arb_turn *t, struct ld *ld, const struct jv *v,
 static const char *const map_only[] = {
 	"ruleset", "board", "cells", "units", "hexsides", NULL
 };
+
+/*
+ * "map": at least 12 hex digits of the map's SHA-256, as the template
+ * writes them; orders written for another map are refused whole.
+ */
+static void
+check_map(struct arb_turn *t, struct ld *ld, const struct jv *v)
+{
+	static const char hex[] = "0123456789abcdef";
+	const char	*s = ld_plain(v);
+	size_t		 i, n;
+
+	ld_push(ld, "map");
+	n = s != NULL ? strlen(s) : 0;
+	if (s == NULL || n < 12 || n > 64 || strspn(s, "0123456789abcdef"
+	    "ABCDEF") != n) {
+		file_problem(ld, R_BAD_FILE, "bad map: expected 12 to 64 hex "
+		    "digits of the map's SHA-256");
+		ld_pop(ld);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		int	 d = t->mapsha[i / 2] >> (i % 2 ? 0 : 4) & 0xf;
+
+		if (hex[d] != (s[i] | 0x20))
+			break;
+	}
+	if (i < n) {
+		char	 mine[13];
+
+		for (i = 0; i < 12; i++)
+			mine[i] = hex[t->mapsha[i / 2] >> (i % 2 ? 0 : 4) &
+			    0xf];
+		mine[12] = '\0';
+		file_problem(ld, R_WRONG_MAP, "orders for map %.12s..., not "
+		    "this map (%s...)", s, mine);
+	}
+	ld_pop(ld);
+}
 
 /*
  * The file's own members; each problem is recorded.  Returns the player
@@ -1614,6 +1671,8 @@ check_file(struct arb_turn *t, struct ld *ld, const struct jv *root,
 			    "the map is turn %d", turn, t->number);
 		ld_pop(ld);
 	}
+	if ((v = ld_get(root, "map")) != NULL)
+		check_map(t, ld, v);
 	if ((v = ld_get(root, "orders")) == NULL)
 		file_problem(ld, R_BAD_FILE, "missing \"orders\", the list of "
 		    "orders");
@@ -1661,6 +1720,7 @@ load_orders(struct arb_turn *t, struct ld *ld, const char *bind)
 	struct strmap	*ids = &t->order_ids;
 	const struct jv	*root, *l;
 	struct ofile	*f;
+	struct otext	*tx = NULL;
 	char		 text[200];
 	size_t		 i, n;
 	int		 p, file, line, column, bound = -1;
@@ -1677,7 +1737,22 @@ load_orders(struct arb_turn *t, struct ld *ld, const char *bind)
 	ld->reason = R_BAD_ORDER;
 	ld->array = "/orders";
 	t->reading = -1;
-	root = ld_try_parse(ld, text, sizeof(text), &line, &column);
+	if (text_is(ld->text, ld->len)) {
+		const char *what, *hint;
+		int	 r;
+
+		f->text = true;
+		root = text_read(t, ld, &tx);
+		if ((r = text_header(tx, &what, &hint)) != R_OK) {
+			t->ld = ld;
+			ld->hint = hint;
+			file_problem(ld, r, "%s", what);
+			f = &t->files.v[file];
+			f->player = bound;
+			goto refused;
+		}
+	} else
+		root = ld_try_parse(ld, text, sizeof(text), &line, &column);
 	if (root == NULL) {
 		file_refused(t, file, bound, R_NOT_JSON, line, column,
 		    t_printf(t, "not JSON: %s", text));
@@ -1702,7 +1777,7 @@ load_orders(struct arb_turn *t, struct ld *ld, const char *bind)
 	n = ld_len(ld, l);
 	for (i = 0; i < n; i++) {
 		ld_pushi(ld, i);
-		load_order(t, ld, ld_at(l, i), p, file, (int)i, ids);
+		load_order(t, ld, ld_at(l, i), p, file, (int)i, ids, tx);
 		ld_pop(ld);
 	}
 	ld_pop(ld);
@@ -1765,6 +1840,11 @@ refuse(struct arb_turn *t, struct ld *ld, struct ofile *f)
 	t->refused_files++;
 }
 
+void
+load_orders_any(struct arb_turn *t, struct ld *ld, const char *bind)
+{
+	load_orders(t, ld, bind);
+}
 
 /*
  * The rolls a --rolls file may give: more than any turn draws (a die or

@@ -62,6 +62,12 @@ struct ld {
 	const char	*acur;
 	unsigned long	 aidx;
 	int		 aline, acol;
+	/* A text that is not JSON, read by the layer above into a document
+	 * (an orders text): where a pointer of it is.  NULL: in the JSON
+	 * text, as locate() finds it. */
+	void		(*where)(struct ld *, const char *pointer, int *line,
+			    int *column);
+	void		*where_arg;
 };
 
 /*

@@ -49,6 +49,8 @@ ld_start(struct ld *ld, struct mem *m, struct arb_error *e,
 	ld->array = NULL;
 	ld->acache = false;
 	ld->ahead = NULL;
+	ld->where = NULL;
+	ld->where_arg = NULL;
 	if (ld->ptr != NULL)
 		ld->ptr[0] = '\0';
 }
@@ -179,8 +181,11 @@ ld_fail(struct ld *ld, const char *fmt, ...)
 		utf8_mend(e->text);
 		utf8_mend(e->pointer);
 		e->line = e->column = 1;
-		locate(ld->text, ld->len, ld_where(ld), &e->line,
-		    &e->column);
+		if (ld->where != NULL)
+			ld->where(ld, ld_where(ld), &e->line, &e->column);
+		else
+			locate(ld->text, ld->len, ld_where(ld), &e->line,
+			    &e->column);
 	}
 	longjmp(*ld->m->jmp, 1);
 }
@@ -1093,6 +1098,10 @@ ld_locate(struct ld *ld, const char *pointer, int *line, int *column)
 	unsigned long	 idx;
 	size_t		 n = ld->array != NULL ? strlen(ld->array) : 0;
 
+	if (ld->where != NULL) {
+		ld->where(ld, pointer, line, column);
+		return;
+	}
 	if (ld->array == NULL || strncmp(pointer, ld->array, n) != 0 ||
 	    pointer[n] != '/' || pointer[n + 1] < '0' || pointer[n + 1] > '9')
 		goto whole;

@@ -354,7 +354,8 @@ reason_name(enum reason r)
 		"foreign_unit", "unit_listed_twice", "unknown_cell",
 		"unknown_kind", "duplicate_id", "bad_order", "not_json",
 		"not_orders", "bad_file", "unknown_player", "wrong_player",
-		"wrong_turn", "html_only", "no_orders", "bad_mail"
+		"wrong_turn", "html_only", "no_orders", "bad_mail",
+		"wrong_map"
 	};
 
 	return (unsigned)r < R_NREASONS ? names[r] : "?";

@@ -332,6 +332,7 @@ enum reason {
 	R_HTML_ONLY,
 	R_NO_ORDERS,
 	R_BAD_MAIL,
+	R_WRONG_MAP,		/* "map": another map's orders */
 	R_NREASONS
 };
 const char	*reason_name(enum reason);
@@ -357,6 +358,8 @@ struct order {
 	enum reason	 reason;
 	const char	*rule;		/* "aeonis 5" */
 	const char	*msg;
+	const char	*text;		/* an orders text's: the canonical
+					 * line (or the line as written) */
 	void		*data;		/* OK_RULE: the rule system's own */
 	bool		 has_to;	/* gave "to" instead of a path */
 	int		 to;		/* then its destination */
@@ -376,6 +379,7 @@ struct ofile {
 	bool		 mail;
 	const char	*mail_id, *mail_from, *mail_date;
 	const char	*mail_part;	/* NULL: none held orders */
+	bool		 text;		/* an orders text, not JSON */
 };
 
 /*
@@ -537,6 +541,7 @@ struct arb_turn {
 	VEC(struct tevent)	 trace;
 	int			 illegal;
 	bool			 ran;
+	bool			 echo;		/* arb_turn_echo() */
 	struct strmap		 order_ids;	/* while loading a file */
 	struct ld		*ld;		/* the file being read */
 	struct ld		 reader;	/* its state, buffers kept */

@@ -217,6 +217,11 @@ static const bool res_resets[] = { true };
 static const char *const unit_keys[] = { "codex", "figures", NULL };
 static const char *const order_keys[] = { "snap", "slide", "object",
 	"lost", NULL };
+/* The text form: "move step forward 0.5, turn left 90 off front",
+ * "breakaway B lost a b". */
+static const char *const text_heads[] = { "step", "distance", "turn",
+	"angle", NULL };
+static const char *const text_lists[] = { "lost", NULL };
 enum { K_MOVE, K_BREAKAWAY };
 static const struct okind order_kinds[] = {
 	{ "move", OK_RULE, NULL },
@@ -2166,6 +2171,8 @@ const struct ruleset rules_arcane = {
 	.order_kinds = order_kinds,
 	.order_keys = order_keys,
 	.unit_keys = unit_keys,
+	.text_heads = text_heads,
+	.text_lists = text_lists,
 	.init = init,
 	.load = load,
 	.save = save,

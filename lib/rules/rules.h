@@ -82,6 +82,17 @@ struct ruleset {
 	 * its first order kind is its own (OK_RULE); NULL: the core writes
 	 * a path order. */
 	const char		*example;
+	/*
+	 * The text form of its orders (arbiter-orders(5)), beyond what the
+	 * order kinds say: text_heads, pairs of words (NULL-ended), the first
+	 * word of an object of an OK_RULE kind's list (comma-separated) and
+	 * the member a bare number after its value sets ("" none); the
+	 * other members of such an object are pairs of words.  text_lists:
+	 * those of order_keys whose value is a list of words, to the end of
+	 * the line.  NULL: none.
+	 */
+	const char *const	*text_heads;
+	const char *const	*text_lists;
 	/* Before the map's own parts: built-in types and terrains. */
 	void	(*init)(struct arb_turn *);
 	/* Its own parts of the map; checks names of terrain and features. */

@@ -9,15 +9,17 @@
 # turn: each case with a map.json and orders (but no expected.err) as one
 # input: the map, then each orders file after a line "%%"
 # (tests/fuzz_turn.c), mails (orders/*.eml) among them.  mail: each mail
-# of fixtures/mail/ and of the casebook's orders (tests/fuzz_mail.c).  The
-# seed of fixtures/R/C is named R-C.
+# of fixtures/mail/ and of the casebook's orders (tests/fuzz_mail.c).
+# text: each orders text (orders/*.txt) with the role byte of the
+# built-in map of tests/fuzz_text.c (1 territory, 2 arcane-legions, else
+# 0).  The seed of fixtures/R/C is named R-C.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 target=$1
 dir=$2
 if [ -z "$dir" ] || { [ "$target" != load ] && [ "$target" != turn ] &&
-    [ "$target" != mail ]; }
+    [ "$target" != mail ] && [ "$target" != text ]; }
 then
-	echo "usage: sh tests/fuzz/seeds.sh load|turn|mail DIR" >&2
+	echo "usage: sh tests/fuzz/seeds.sh load|turn|mail|text DIR" >&2
 	exit 64
 fi
 mkdir -p "$dir" || exit 73
@@ -37,6 +39,20 @@ for map in "$top"/fixtures/*/*/map.json; do
 	rs=${case%/*}
 	rs=${rs##*/}
 	name=$rs-${case##*/}
+	if [ "$target" = text ]; then
+		case $rs in
+		territory)	role='\001' ;;
+		arcane-legions)	role='\002' ;;
+		*)		role='\000' ;;
+		esac
+		for o in "$case"/orders/*.txt; do
+			[ -f "$o" ] || continue
+			o1=${o##*/}
+			{ printf "$role"; cat "$o"; } >"$dir/$name-${o1%.txt}"
+			n=$((n + 1))
+		done
+		continue
+	fi
 	if [ "$target" = load ]; then
 		case $rs in
 		aeonis)		role='\001' ;;
@@ -56,8 +72,10 @@ for map in "$top"/fixtures/*/*/map.json; do
 		continue
 	fi
 	[ -f "$case/expected.err" ] && continue
-	set -- "$case"/orders/*.json "$case"/orders/*.eml
-	[ -f "$1" ] || [ -f "$2" ] || [ $# -gt 2 ] || continue
+	set -- "$case"/orders/*.json "$case"/orders/*.txt "$case"/orders/*.eml
+	any=
+	for o in "$@"; do [ -f "$o" ] && any=1; done
+	[ -n "$any" ] || continue
 	{
 		cat "$map"
 		for o in "$@"; do
