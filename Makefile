@@ -46,7 +46,7 @@ LIBSRC	= lib/base/mem.c lib/base/maps.c lib/base/fair.c lib/base/suggest.c \
 	  lib/rules/morne.c lib/rules/xconq.c lib/rules/arcane.c \
 	  lib/rules/reach.c \
 	  lib/format/load.c lib/format/emit.c lib/format/display.c \
-	  lib/format/svg.c lib/format/view.c \
+	  lib/format/svg.c lib/format/view.c lib/format/letter.c \
 	  lib/turn.c
 CLISRC	= cli/arbiter.c cli/fair.c
 MANS	= man/arbiter.1 man/arbiter-map.5 man/arbiter-orders.5 \

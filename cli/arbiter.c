@@ -431,7 +431,7 @@ static const int	 fatal[] = { SIGHUP, SIGINT, SIGTERM };
  * the umpire's).  The first three are the result, the next map and the
  * trace; pictures and players' reports follow (--svg, --svg-next, --for).
  */
-#define NOUTS	(5 + 3 * 64)
+#define NOUTS	(5 + 5 * 64)
 enum { W_RESULT, W_NEXT, W_TRACE, W_SVG, W_SVGNEXT, W_VIEW, W_VIEWTEXT };
 static int		 wkind[NOUTS] = { W_RESULT, W_NEXT, W_TRACE };
 static int		 wwho[NOUTS] = { -1, -1, -1 };
@@ -2146,9 +2146,15 @@ read_secret(const char *path, unsigned char *key)
  */
 static int
 for_players(struct arb_turn *t, const char *forp, const char *outdir,
-    const char *names[], char **paths, int *npaths, bool svg)
+    const char *names[], char **paths, int *npaths, bool svg, bool next,
+    bool svgnext)
 {
-	static const char *const ext[3] = { "json", "txt", "svg" };
+	/* The report, the letter, the picture, the next map and the
+	 * picture of the next board. */
+	static const char *const ext[5] = { "json", "txt", "svg",
+	    "next.json", "next.svg" };
+	static const int kind[5] = { W_VIEW, W_VIEWTEXT, W_SVG, W_NEXT,
+	    W_SVGNEXT };
 	const char	*hint, *name;
 	const unsigned char *c;
 	int		 p, i, k;
@@ -2178,16 +2184,18 @@ for_players(struct arb_turn *t, const char *forp, const char *outdir,
 			    "name a file\n", progname, name);
 			return EXIT_DATA;
 		}
-		for (k = 0; k < (svg ? 3 : 2); k++) {
+		for (k = 0; k < 5; k++) {
 			char	*path;
 
+			if ((k == 2 && !svg) || (k == 3 && !next) ||
+			    (k == 4 && !(next && svgnext)))
+				continue;
 			if (nnames >= NOUTS || (path = malloc(strlen(outdir) +
-			    strlen(name) + 7)) == NULL)
+			    strlen(name) + strlen(ext[k]) + 3)) == NULL)
 				return nomem();
 			sprintf(path, "%s/%s.%s", outdir, name, ext[k]);
 			paths[(*npaths)++] = path;
-			wkind[nnames] = k == 0 ? W_VIEW : k == 1 ? W_VIEWTEXT :
-			    W_SVG;
+			wkind[nnames] = kind[k];
 			wwho[nnames] = p;
 			names[nnames++] = path;
 		}
@@ -2351,7 +2359,7 @@ run(int argc, char **argv, struct arb_turn *t)
 	const char	*ruleset = NULL, *names[NOUTS], *argv0 = argv[0];
 	const char	*svg = NULL, *svgnext = NULL, *forp = NULL;
 	const char	*outdir = NULL;
-	char		*paths[3 * 64];
+	char		*paths[5 * 64];
 	int		 npaths = 0;
 	bool		 output_set = false;
 	const char	*secret = NULL, *rolls = NULL, *newsecret = NULL;
@@ -2711,7 +2719,7 @@ run(int argc, char **argv, struct arb_turn *t)
 		goto out;
 	}
 	if (forp != NULL && (rc = for_players(t, forp, outdir, names,
-	    paths, &npaths, svg != NULL)) == 0)
+	    paths, &npaths, svg != NULL, !check, svgnext != NULL)) == 0)
 		rc = check_names(argv[0], ops, nops, names, secret, rolls);
 	if (rc != 0)
 		goto out;

@@ -331,6 +331,8 @@ enum reason {
 	R_NREASONS
 };
 const char	*reason_name(enum reason);
+const char	*reason_says(enum reason);	/* in words, for a letter */
+enum reason	 reason_find(const char *);	/* R_NREASONS: none */
 
 struct onum {
 	const char	*key;

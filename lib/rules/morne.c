@@ -82,6 +82,14 @@ static const int chart[][4] = {
 /* Chances out of 4 of being stuck in a marsh. */
 static const int stuck_chances[4] = { 2, 1, 2, 3 };
 
+/* The rolls of a d4 that get a unit stuck, in words: "a 1 or 2". */
+static const char *
+on_a(struct arb_turn *t, int n)
+{
+	return n <= 1 ? "a 1" : n == 2 ? "a 1 or 2" : t_printf(t, "a 1 to %d",
+	    n);
+}
+
 /* A unit's movement this turn. */
 struct mover {
 	int		 mp;		/* movement points left */
@@ -1154,9 +1162,9 @@ execute(struct arb_turn *t, struct order *o)
 		enter(t, o, u, s->to);
 		if (s->marsh) {
 			roll = dice_roll(t, 4, t_printf(t, "%s enters the "
-			    "marsh at %s: stuck on 1-%d", un->id,
-			    cell_name(t, s->to), stuck_chances[uclass(t,
-			    u)]));
+			    "marsh at %s: stuck on %s", un->id,
+			    cell_name(t, s->to),
+			    on_a(t, stuck_chances[uclass(t, u)])));
 			stuck = roll > 0 && roll <= stuck_chances[uclass(t,
 			    u)];
 			/* Unknown (a check of a committed map): named, and
@@ -1196,8 +1204,8 @@ execute(struct arb_turn *t, struct order *o)
 	to = t_strdup(t, cell_name(t, o->cells[n]));
 	if (dicetext[0] != '\0')
 		dicetext = t_printf(t, "; whether it gets stuck in the marsh "
-		    "at %s (a d4 each, stuck on 1-%d) depends on the dice",
-		    dicetext, stuck_chances[uclass(t, u)]);
+		    "at %s (a d4 each, stuck on %s) depends on the dice",
+		    dicetext, on_a(t, stuck_chances[uclass(t, u)]));
 	/* morne-plaine zoc-enter: the zone of the hex where the path ends
 	 * ends the movement there, whatever comes of the stuck test, and
 	 * before the charge the step makes (M12): traced as decided. */
