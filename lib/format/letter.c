@@ -414,6 +414,47 @@ cause(struct letter *l, const json_t *c)
 	return t_printf(l->t, "(%s)", words(l, sv(c)));
 }
 
+/*
+ * Another player's armies lost against a territory the player holds
+ * after the turn, coming from elsewhere: an invasion held.  Said once for
+ * the invader and the territory, at its first loss there, with all it
+ * lost there.
+ */
+static void
+invaded(struct letter *l, json_t *ev, const json_t *a, size_t i,
+    const char *cx)
+{
+	const json_t	*o = json_array_get(a, i), *q, *cl = get(l->r, "cells");
+	const char	*at = sv(get(o, "target")), *pl = sv(get(o, "player"));
+	long long	 n = 0;
+	size_t		 k;
+	bool		 held = false;
+
+	if (!json_is_string(get(o, "target")) || is(get(o, "at"), at))
+		return;
+	for (k = 0; k < json_array_size(cl); k++)
+		held = held || (is(get(json_array_get(cl, k), "cell"), at) &&
+		    is(get(json_array_get(cl, k), "owner"), l->me));
+	/* Not taken this turn: the player's before the invasion too. */
+	q = get(l->r, "ownership");
+	for (k = 0; k < json_array_size(q); k++)
+		held = held && !(is(get(json_array_get(q, k), "cell"), at) &&
+		    is(get(json_array_get(q, k), "to"), l->me));
+	if (!held)
+		return;
+	for (k = 0; k < json_array_size(a); k++) {
+		q = json_array_get(a, k);
+		if (!is(get(q, "player"), pl) || !is(get(q, "target"), at) ||
+		    is(get(q, "at"), at))
+			continue;
+		if (k < i)
+			return;
+		n += json_integer_value(get(q, cx));
+	}
+	event(l, ev, at, "invaded", t_printf(l->t, "invaded by %s, held; "
+	    "%s lost %s", pl, pl, count(l, n, cx)));
+}
+
 /* What was done to them, each where it happened. */
 static void
 done_to(struct letter *l, json_t *L)
@@ -474,26 +515,14 @@ done_to(struct letter *l, json_t *L)
 		if (strcmp(pl, l->me) == 0) {
 			event(l, ev, at, "lost", t_printf(l->t, "%s lost %s%s%s",
 			    count(l, json_integer_value(get(o, cx)), cx),
+			    is(get(o, "at"), at) && is(get(o, "cause"),
+			    "invasion") ? "defending against an invasion" :
 			    cause(l, get(o, "cause")),
 			    is(get(o, "at"), at) ? "" : ", from ",
 			    is(get(o, "at"), at) ? "" : sv(get(o, "at"))));
 			continue;
 		}
-		/* Another player's armies lost against a territory of
-		 * the player's: an invasion, held or not. */
-		if (is(get(o, "cause"), "invasion")) {
-			const json_t	*cl = get(l->r, "cells");
-
-			for (k = 0; k < json_array_size(cl); k++)
-				if (is(get(json_array_get(cl, k), "cell"),
-				    at) && is(get(json_array_get(cl, k),
-				    "owner"), l->me))
-					event(l, ev, at, "invaded",
-					    t_printf(l->t, "invaded by %s, "
-					    "held; %s lost %s", pl, pl,
-					    count(l, json_integer_value(get(o,
-					    cx)), cx)));
-		}
+		invaded(l, ev, a, i, cx);
 	}
 	a = get(l->r, "gains");
 	for (i = 0; i < json_array_size(a); i++) {
