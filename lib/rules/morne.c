@@ -350,12 +350,14 @@ struct zoc {
 	int	 n, first, mounted;
 	int	 moved;		/* a controller that moved this turn, or -1
 				 * when one stood there since it began */
+	int	 stood, nstill;	/* the first controller that stood there
+				 * since the turn began, and how many did */
 };
 
 static struct zoc
 enemy_zoc(struct arb_turn *t, int u, int c, int but)
 {
-	struct zoc	 z = { 0, -1, -1, -1 };
+	struct zoc	 z = { 0, -1, -1, -1, -1, 0 };
 	int		 d, nb, e;
 	bool		 still = false;
 
@@ -370,9 +372,11 @@ enemy_zoc(struct arb_turn *t, int u, int c, int but)
 				z.first = e;
 			if (z.mounted < 0 && (uflags(t, e) & MOUNTED))
 				z.mounted = e;
-			if (t->units.v[e].at == t->units.v[e].from)
+			if (t->units.v[e].at == t->units.v[e].from) {
 				still = true;
-			else if (z.moved < 0)
+				if (z.nstill++ == 0)
+					z.stood = e;
+			} else if (z.moved < 0)
 				z.moved = e;
 		}
 	}
@@ -427,6 +431,35 @@ impassable_why(unsigned s)
  * turn, so that the order would have stood at the start of it.  The order
  * that moved it is named by order_ref(), as every order a message names
  * is: another player's is not named where the map hides orders. */
+/*
+ * The unit a zone refusal blames (refuse()): one that moved into the zone
+ * this turn when every controller did (the order failed); else the one
+ * controller that stood there since the turn began, which a check may
+ * find depends on its player's orders; else none.  z2, when not NULL, is
+ * looked at after z for one that moved (the zone left, for a zone exit).
+ */
+static int
+stander(const struct zoc *z, const struct zoc *z2)
+{
+	if (z->moved >= 0)
+		return z->moved;
+	if (z2 != NULL && z2->moved >= 0)
+		return z2->moved;
+	return z->nstill == 1 ? z->stood : -1;
+}
+
+/* Whether player a acts before player b in the turn. */
+static bool
+acts_before(const struct arb_turn *t, int a, int b)
+{
+	size_t	 i;
+
+	for (i = 0; i < t->players.n; i++)
+		if (t->turn_order[i] == a || t->turn_order[i] == b)
+			return t->turn_order[i] == a && a != b;
+	return false;
+}
+
 static void
 refuse(struct arb_turn *t, struct order *o, int e, enum reason r,
     const char *rule, const char *msg)
@@ -437,6 +470,16 @@ refuse(struct arb_turn *t, struct order *o, int e, enum reason r,
 		order_rule(t, o, OS_FAILED, r, rule, "%s; %s moved there this "
 		    "turn%s", msg, un->id, un->by >= 0 ? t_printf(t, " (%s)",
 		    order_ref(t, o->player, un->by)) : "");
+	else if (un != NULL && (t->flags & ARB_CHECK) &&
+	    acts_before(t, un->player, o->player))
+		/* A check is not wrong about other players (issue 28): the
+		 * unit's player acts first and may move it away. */
+		order_rule(t, o, OS_DONE, R_DEPENDS_ON_ORDERS, rule, "%s; this "
+		    "depends on the orders of %s, who acts before %s: %s "
+		    "would refuse it only if %s is still there (%s)", msg,
+		    t->players.v[un->player].name,
+		    t->players.v[o->player].name, reason_name(r), un->id,
+		    rule);
 	else
 		order_rule(t, o, OS_ILLEGAL, r, rule, "%s", msg);
 }
@@ -631,7 +674,7 @@ check(struct arb_turn *t, struct order *o, int *nsteps, int *cut,
 	struct step	*st;
 	int		*dir, cls = uclass(t, u);
 	struct mstate	 ms;
-	struct zoc	 z = { 0, -1, -1, -1 };
+	struct zoc	 z = { 0, -1, -1, -1, -1, 0 };
 	const char	*msg;
 
 	*target = -1;
@@ -713,7 +756,8 @@ check(struct arb_turn *t, struct order *o, int *nsteps, int *cut,
 			    "at %s and may leave one only at the start of its "
 			    "movement", un->id, t->units.v[s->zleave.first].id,
 			    cell_name(t, s->from));
-			refuse(t, o, s->zleave.moved, R_ZOC_STOP, w.rule, msg);
+			refuse(t, o, stander(&s->zleave, NULL), R_ZOC_STOP,
+			    w.rule, msg);
 			return NULL;
 		case R_ZOC_EXIT:
 			msg = t_printf(t, "%s may leave the zone of control of "
@@ -723,8 +767,8 @@ check(struct arb_turn *t, struct order *o, int *nsteps, int *cut,
 			    s->zleave.mounted : s->zleave.first].id,
 			    t->units.v[s->zexit.first].id,
 			    cell_name(t, s->to));
-			refuse(t, o, s->zexit.moved >= 0 ? s->zexit.moved :
-			    s->zleave.moved, R_ZOC_EXIT, w.rule, msg);
+			refuse(t, o, stander(&s->zexit, &s->zleave),
+			    R_ZOC_EXIT, w.rule, msg);
 			return NULL;
 		default:
 			t_fail(t, ARB_EINTERNAL, "morne-plaine: a step refused "
