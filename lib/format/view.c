@@ -284,12 +284,15 @@ emit_view(struct arb_turn *t, int player, int flags, FILE *fp)
 		    je.text);
 	/* The whole result, for the letter: held with r, so that a
 	 * failure drops both. */
-	full = jw_ok(json_deep_copy(r));
 	hold = jw_ok(json_object());
-	json_object_set_new(hold, "full", full);
-	json_object_set(hold, "r", r);
+	if (json_object_set(hold, "r", r) != 0) {
+		json_decref(hold);
+		jw_ok(NULL);		/* fails: r is still t->json */
+	}
 	t->json = hold;
 	json_decref(r);
+	full = jw_ok(json_deep_copy(r));
+	jw_set(hold, "full", full);
 	cut(t, &c, player, r);
 	letter_build(t, c.me, c.reveal, r, full);
 	if (flags & VIEW_TEXT)

@@ -471,9 +471,11 @@ refuse(struct arb_turn *t, struct order *o, int e, enum reason r,
 		    "turn%s", msg, un->id, un->by >= 0 ? t_printf(t, " (%s)",
 		    order_ref(t, o->player, un->by)) : "");
 	else if (un != NULL && (t->flags & ARB_CHECK) &&
+	    t->players.v[un->player].ofile < 0 &&
 	    acts_before(t, un->player, o->player))
 		/* A check is not wrong about other players (issue 28): the
-		 * unit's player acts first and may move it away. */
+		 * unit's player acts first, and its orders, which the check
+		 * was not given, may move it away. */
 		order_rule(t, o, OS_DONE, R_DEPENDS_ON_ORDERS, rule, "%s; this "
 		    "depends on the orders of %s, who acts before %s: %s "
 		    "would refuse it only if %s is still there (%s)", msg,
