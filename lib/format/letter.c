@@ -25,6 +25,7 @@ struct letter {
 	json_t		*r;		/* the report, cut */
 	json_t		*full;		/* the whole result */
 	json_t		*hidden;	/* other players' order ids, hidden */
+	bool		 check;		/* a check: what the run would do */
 };
 
 static bool
@@ -222,14 +223,17 @@ fate(struct letter *l, json_t *L)
 	jw_set(f, "refused", jw_ok(json_integer(m)));
 	if (strcmp(st, "refused") == 0)
 		jw_set(f, "says", jw_ok(json_string(t_printf(l->t,
-		    "Your orders file %s was refused: your units held.",
-		    sv(get(f, "file"))))));
+		    "Your orders file %s %s refused: your units %s.",
+		    sv(get(f, "file")), l->check ? "would be" : "was",
+		    l->check ? "would hold" : "held"))));
 	else if (strcmp(st, "none") == 0)
-		jw_set(f, "says", jw_ok(json_string("No orders received: "
+		jw_set(f, "says", jw_ok(json_string(l->check ? "No orders "
+		    "received: your units would hold." : "No orders received: "
 		    "your units held.")));
 	else if (n == 0)
-		jw_set(f, "says", jw_ok(json_string("Your orders file held "
-		    "no orders: your units held.")));
+		jw_set(f, "says", jw_ok(json_string(l->check ? "Your orders "
+		    "file holds no orders: your units would hold." : "Your "
+		    "orders file held no orders: your units held.")));
 	else
 		jw_set(f, "says", jw_ok(json_string(t_printf(l->t,
 		    "%s read, %lld refused.", count(l, n, "orders"), m))));
@@ -347,6 +351,17 @@ headlines(struct letter *l, json_t *L)
 		else
 			out = t_printf(l->t, "%s: %s", st, reason(l, get(o,
 			    "reason")));
+		if (l->check && strncmp(sv(get(o, "reason")), "depends_on",
+		    10) == 0)
+			out = reason(l, get(o, "reason"));
+		else if (l->check)
+			out = strcmp(st, "legal") == 0 ? (is(get(o, "reason"),
+			    "ok") ? "would be carried out" : t_printf(l->t,
+			    "would be carried out: %s", reason(l, get(o,
+			    "reason")))) : t_printf(l->t, "would be %s: %s",
+			    strcmp(st, "failed") == 0 ? "refused at its moment" :
+			    strcmp(st, "illegal") == 0 ? "refused as illegal" :
+			    st, reason(l, get(o, "reason")));
 		if ((c = charge_of(l, o)) != NULL)
 			out = t_printf(l->t, "%s; charged %s at %s: %s", out,
 			    sv(get(c, "target")), sv(get(c, "at")),
@@ -748,6 +763,7 @@ letter_build(struct arb_turn *t, const char *me, bool reveal, json_t *r,
 	l.reveal = reveal;
 	l.r = r;
 	l.full = full;
+	l.check = json_is_true(get(r, "check"));
 	jw_set(r, "letter", L);
 	l.hidden = jw_ok(json_array());
 	jw_set(L, "", l.hidden);
@@ -783,9 +799,10 @@ letter_text(struct arb_turn *t, const char *me, const json_t *r, FILE *fp)
 {
 	const json_t	*L = get(r, "letter"), *a, *g;
 	size_t		 i;
+	bool		 check = json_is_true(get(r, "check"));
 
-	fprintf(fp, "%s, turn %d: the letter for %s\n", t->rs->name,
-	    t->number, me);
+	fprintf(fp, "%s, turn %d: the %s for %s\n", t->rs->name,
+	    t->number, check ? "check" : "letter", me);
 	fprintf(fp, "\n%s\n", sv(get(get(L, "orders"), "says")));
 	lines(fp, get(get(L, "orders"), "problems"), "  ", NULL);
 	fputs("\nYour orders\n", fp);
@@ -799,6 +816,11 @@ letter_text(struct arb_turn *t, const char *me, const json_t *r, FILE *fp)
 	}
 	if (i == 0)
 		fputs("  none\n", fp);
+	if (check) {
+		fputs("\nNothing is adjudicated in a check: this says what "
+		    "the run would do.\n", fp);
+		return;
+	}
 	fputs("\nWhat happened to you\n", fp);
 	lines(fp, get(L, "events"), "  ", "nothing");
 	if (json_array_size(get(L, "ground")) > 0) {
