@@ -2756,8 +2756,10 @@ run(int argc, char **argv, struct arb_turn *t)
 		rc = EXIT_DATA;
 		goto out;
 	}
+	/* A player's letter reads the trace (arbiter-result(5)). */
 	if (arb_turn_run(t, (check ? ARB_CHECK : 0) |
-	    (trace || tracefile != NULL ? ARB_TRACE : 0), &e) != 0) {
+	    (trace || tracefile != NULL || forp != NULL ? ARB_TRACE : 0),
+	    &e) != 0) {
 		rc = report(&e);
 		goto out;
 	}

@@ -297,12 +297,34 @@ outcome(struct letter *l, const json_t *c)
 	return t_printf(l->t, "%s: %s", tg, sv(get(c, "outcome")));
 }
 
+/* The unit whose zone of control cut the player's order o short: the
+ * trace's first zoc event of the order, when the run kept a trace and the
+ * order's reason is zoc_stop; else NULL. */
+static const char *
+zone_of(struct letter *l, const json_t *o)
+{
+	const json_t	*a = get(l->full, "trace"), *e;
+	size_t		 i;
+
+	if (!is(get(o, "reason"), "zoc_stop"))
+		return NULL;
+	for (i = 0; i < json_array_size(a); i++) {
+		e = json_array_get(a, i);
+		if (is(get(e, "ev"), "zoc") && is(get(e, "order"),
+		    sv(get(o, "id"))) && is(get(e, "player"), l->me) &&
+		    json_is_string(get(e, "by")))
+			return sv(get(e, "by"));
+	}
+	return NULL;
+}
+
 /* Their orders: each one's headline. */
 static void
 headlines(struct letter *l, json_t *L)
 {
 	json_t		*h = jw_ok(json_array()), *e;
 	const json_t	*a = get(l->r, "orders"), *o, *p, *u, *c;
+	const char	*z;
 	size_t		 i, k;
 
 	jw_set(L, "headlines", h);
@@ -333,7 +355,15 @@ headlines(struct letter *l, json_t *L)
 			for (k = 0; k + 1 < json_array_size(p); k++)
 				if (is(json_array_get(p, k), where(l, u)))
 					break;
-		if (k + 1 < json_array_size(p) && k > 0)
+		if (k + 1 < json_array_size(p) && k > 0 &&
+		    (z = zone_of(l, o)) != NULL)
+			out = t_printf(l->t, "%s%sstopped at %s: entered the "
+			    "zone of control of %s (zoc_stop); %s not entered",
+			    strcmp(st, "done") == 0 ? "" : st,
+			    strcmp(st, "done") == 0 ? "" : ", ",
+			    sv(json_array_get(p, k)), z,
+			    join(l, p, k + 1, ", "));
+		else if (k + 1 < json_array_size(p) && k > 0)
 			out = t_printf(l->t, "%s%sstopped at %s: %s; %s not "
 			    "entered", strcmp(st, "done") == 0 ? "" : st,
 			    strcmp(st, "done") == 0 ? "" : ", ",

@@ -265,7 +265,11 @@ emit_view(struct arb_turn *t, int player, int flags, FILE *fp)
 	t->vlen = 0;
 	if ((t->vmem = open_memstream(&t->vbuf, &t->vlen)) == NULL)
 		t_nomem(t);
-	emit_result(t, (flags & VIEW_TRACE) ? ARB_RESULT_TRACE : 0, t->vmem);
+	/* With the trace whenever the run kept one: the letter reads it
+	 * (the zone of control that stopped a move); it is dropped from the
+	 * report after, unless asked for. */
+	emit_result(t, (flags & VIEW_TRACE) || t->trace.n > 0 ?
+	    ARB_RESULT_TRACE : 0, t->vmem);
 	/* glibc's memory stream may lose its buffer at the last realloc
 	 * and still close without an error. */
 	if (fclose(t->vmem) != 0 || t->vbuf == NULL) {
@@ -295,6 +299,8 @@ emit_view(struct arb_turn *t, int player, int flags, FILE *fp)
 	jw_set(hold, "full", full);
 	cut(t, &c, player, r);
 	letter_build(t, c.me, c.reveal, r, full);
+	if (!(flags & VIEW_TRACE))
+		json_object_del(r, "trace");
 	if (flags & VIEW_TEXT)
 		text_report(t, &c, r, fp);
 	else {
