@@ -811,13 +811,51 @@ letter_build(struct arb_turn *t, const char *me, bool reveal, json_t *r,
 	json_object_del(L, "");
 }
 
+/*
+ * One line of the letter, folded at spaces to WIDTH columns for a phone's
+ * screen, its later lines hang columns further in.  A word longer than the
+ * line is not cut.  Columns are counted in characters (UTF-8).
+ */
+#define WIDTH	64
+
+static void
+put_line(FILE *fp, const char *indent, size_t hang, const char *s)
+{
+	size_t	 col, w, len, in = strlen(indent);
+	const char *p, *e;
+	bool	 first = true;
+
+	while (*s != '\0') {
+		fprintf(fp, "%s%*s", indent, first ? 0 : (int)hang, "");
+		col = in + (first ? 0 : hang);
+		first = false;
+		for (p = s, e = NULL, w = col;; p++) {
+			if (*p == ' ' || *p == '\0') {
+				if (w > WIDTH && e != NULL)
+					break;
+				e = p;
+				if (*p == '\0')
+					break;
+			}
+			if (((unsigned char)*p & 0xc0) != 0x80)
+				w++;
+		}
+		len = (size_t)(e - s);
+		fwrite(s, 1, len, fp);
+		fputc('\n', fp);
+		s = e;
+		while (*s == ' ')
+			s++;
+	}
+}
+
 static void
 lines(FILE *fp, const json_t *a, const char *indent, const char *none)
 {
 	size_t	 i;
 
 	for (i = 0; i < json_array_size(a); i++)
-		fprintf(fp, "%s%s\n", indent, sv(get(json_array_get(a, i),
+		put_line(fp, indent, 2, sv(get(json_array_get(a, i),
 		    "says")));
 	if (i == 0 && none != NULL)
 		fprintf(fp, "%s%s\n", indent, none);
@@ -833,16 +871,17 @@ letter_text(struct arb_turn *t, const char *me, const json_t *r, FILE *fp)
 
 	fprintf(fp, "%s, turn %d: the %s for %s\n", t->rs->name,
 	    t->number, check ? "check" : "letter", me);
-	fprintf(fp, "\n%s\n", sv(get(get(L, "orders"), "says")));
+	fputs("\n", fp);
+	put_line(fp, "", 0, sv(get(get(L, "orders"), "says")));
 	lines(fp, get(get(L, "orders"), "problems"), "  ", NULL);
 	fputs("\nYour orders\n", fp);
 	a = get(L, "headlines");
 	for (i = 0; i < json_array_size(a); i++) {
 		g = json_array_get(a, i);
-		fprintf(fp, "  %s\n    %s\n", sv(get(g, "what")),
-		    sv(get(g, "outcome")));
+		put_line(fp, "  ", 4, sv(get(g, "what")));
+		put_line(fp, "    ", 0, sv(get(g, "outcome")));
 		if (*sv(get(g, "detail")) != '\0')
-			fprintf(fp, "      %s\n", sv(get(g, "detail")));
+			put_line(fp, "      ", 0, sv(get(g, "detail")));
 	}
 	if (i == 0)
 		fputs("  none\n", fp);
