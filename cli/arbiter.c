@@ -516,7 +516,7 @@ static const int	 fatal[] = { SIGHUP, SIGINT, SIGTERM };
  * the umpire's).  The first three are the result, the next map and the
  * trace; pictures and players' reports follow (--svg, --svg-next, --for).
  */
-#define NOUTS	(6 + 4 * 64)
+#define NOUTS	(6 + 6 * 64)
 enum { W_RESULT, W_NEXT, W_TRACE, W_SVG, W_SVGNEXT, W_VIEW, W_VIEWTEXT,
     W_PNG };
 static int		 png_width;	/* --png-width, 0: the picture's */
@@ -2530,10 +2530,15 @@ read_secret(const char *path, unsigned char *key)
  */
 static int
 for_players(struct arb_turn *t, const char *forp, const char *outdir,
-    const char *names[], char **paths, int *npaths, bool svg, bool png)
+    const char *names[], char **paths, int *npaths, bool svg, bool png,
+    bool next, bool svgnext)
 {
-	static const char *const ext[4] = { "json", "txt", "svg", "png" };
-	static const int kinds[4] = { W_VIEW, W_VIEWTEXT, W_SVG, W_PNG };
+	/* The report, the letter, the picture (SVG and PNG), the next map
+	 * and the picture of the next board. */
+	static const char *const ext[6] = { "json", "txt", "svg", "png",
+	    "next.json", "next.svg" };
+	static const int kind[6] = { W_VIEW, W_VIEWTEXT, W_SVG, W_PNG,
+	    W_NEXT, W_SVGNEXT };
 	const char	*hint, *name;
 	const unsigned char *c;
 	int		 p, i, k;
@@ -2564,17 +2569,18 @@ for_players(struct arb_turn *t, const char *forp, const char *outdir,
 			    "name a file\n", progname, name);
 			return EXIT_DATA;
 		}
-		for (k = 0; k < 4; k++) {
+		for (k = 0; k < 6; k++) {
 			char	*path;
 
-			if ((k == 2 && !svg) || (k == 3 && !png))
+			if ((k == 2 && !svg) || (k == 3 && !png) ||
+			    (k == 4 && !next) || (k == 5 && !(next && svgnext)))
 				continue;
 			if (nnames >= NOUTS || (path = malloc(strlen(outdir) +
-			    strlen(name) + 7)) == NULL)
+			    strlen(name) + strlen(ext[k]) + 3)) == NULL)
 				return nomem();
 			sprintf(path, "%s/%s.%s", outdir, name, ext[k]);
 			paths[(*npaths)++] = path;
-			wkind[nnames] = kinds[k];
+			wkind[nnames] = kind[k];
 			wwho[nnames] = p;
 			names[nnames++] = path;
 		}
@@ -2785,7 +2791,7 @@ run(int argc, char **argv, struct arb_turn *t)
 	const char	*ruleset = NULL, *names[NOUTS], *argv0 = argv[0];
 	const char	*svg = NULL, *svgnext = NULL, *forp = NULL;
 	const char	*outdir = NULL;
-	char		*paths[4 * 64];
+	char		*paths[6 * 64];
 	int		 npaths = 0;
 	bool		 output_set = false;
 	const char	*secret = NULL, *rolls = NULL, *newsecret = NULL;
@@ -3187,7 +3193,8 @@ run(int argc, char **argv, struct arb_turn *t)
 		goto out;
 	}
 	if (forp != NULL && (rc = for_players(t, forp, outdir, names,
-	    paths, &npaths, svg != NULL, png != NULL)) == 0)
+	    paths, &npaths, svg != NULL, png != NULL, !check,
+	    svgnext != NULL)) == 0)
 		rc = check_names(argv[0], ops, nops, names, secret, rolls);
 	if (rc != 0)
 		goto out;
@@ -3240,8 +3247,10 @@ run(int argc, char **argv, struct arb_turn *t)
 		rc = EXIT_DATA;
 		goto out;
 	}
+	/* A player's letter reads the trace (arbiter-result(5)). */
 	if (arb_turn_run(t, (check ? ARB_CHECK : 0) |
-	    (trace || tracefile != NULL ? ARB_TRACE : 0), &e) != 0) {
+	    (trace || tracefile != NULL || forp != NULL ? ARB_TRACE : 0),
+	    &e) != 0) {
 		rc = report(&e);
 		goto out;
 	}

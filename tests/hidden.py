@@ -11,7 +11,15 @@ none of a player's outputs holds a token of another player's orders:
   - the trace cut, --for P --trace-file (JSON Lines, and --text);
   - the pictures, --for P --svg and --svg-next;
   - a check, --for P --check, and --for P --strict: standard output, and
-    standard error (the stderr sub-check, below).
+    standard error (the stderr sub-check, below);
+  - --for all --outdir with --svg and --svg-next: every player's report,
+    letter, picture, next map and next picture.
+
+The letter (issue 28): in each player's report, the letter says every
+thing of the turn that concerns the player (each of their orders, each
+loss at its place, each charge on their units, each elimination, the
+ground they lost or took, attacks on their units) and shows every unit
+and territory of the report, each unit at its position.
 
 Every message that names another player's order goes through order_ref()
 (lib/model/model.c), which names the player, not the order; the cut of the
@@ -116,6 +124,7 @@ def turn(rs, seed):
         # The umpire's result lists the orders: the tokens are there to
         # be found (else the check below would prove nothing).
         st, so, se = run(d, files)
+        umpire = json.loads(so) if st == 0 else {}
         alltok = set().union(*tokens.values()) if tokens else set()
         if st != 0 or (alltok and not leaks(so, alltok)):
             return "the umpire's result: exit %d, no token of the " \
@@ -139,6 +148,8 @@ def turn(rs, seed):
             if st != 0:
                 bad.append("--for %s -t: exit %d: %s" % (pl, st,
                                                          se[:200]))
+            else:
+                bad += letter_faults(json.loads(so), umpire, pl)
             for what, text in (("report", so),
                                ("trace file", open(tj).read() if
                                 os.path.exists(tj) else ""),
@@ -174,6 +185,30 @@ def turn(rs, seed):
                         ebad.append("%s %s stderr: %s" % (
                             opt, " ".join(extra), leaks(se, theirs)))
             out.append((pl, bad, ebad))
+        # --for all --outdir: every player's files, the next map and the
+        # next picture among them.
+        od = os.path.join(tmp, "out")
+        os.mkdir(od)
+        st, so, se = run(d, ["--for", "all", "--outdir", od, "--svg",
+                             os.path.join(tmp, "all.svg"), "--svg-next",
+                             os.path.join(tmp, "all-next.svg"),
+                             "-o", os.path.join(tmp, "all.json")] + files)
+        for pl, bad, ebad in out:
+            theirs = set()
+            for q, ts in tokens.items():
+                if q != pl:
+                    theirs |= ts
+            if st != 0:
+                bad.append("--for all --outdir: exit %d: %s" % (st,
+                                                              se[:200]))
+                continue
+            for ext in ("json", "txt", "svg", "next.json", "next.svg"):
+                f = os.path.join(od, "%s.%s" % (pl, ext))
+                if not os.path.exists(f):
+                    bad.append("--outdir: no %s.%s" % (pl, ext))
+                elif leaks(open(f).read(), theirs):
+                    bad.append("--outdir %s.%s: %s" % (
+                        pl, ext, leaks(open(f).read(), theirs)))
         return out
     finally:
         if keep:
@@ -181,6 +216,69 @@ def turn(rs, seed):
             shutil.rmtree(dst, ignore_errors=True)
             shutil.copytree(tmp, dst)
         shutil.rmtree(tmp)
+
+
+def letter_faults(r, umpire, me):
+    """The letter (arbiter-result(5), A player's report, "letter") says
+    every thing of the turn that concerns me and shows every unit and
+    territory the report does, each with its position (issue 28)."""
+    bad = []
+    L = r.get("letter")
+    if not isinstance(L, dict):
+        return ["no letter in the report"]
+    mine = {u["id"] for u in r.get("units", []) if u.get("player") == me}
+    ev = L.get("events", [])
+
+    def has(what, at=None, text=None):
+        return any(e.get("what") == what and (at is None or
+                                              e.get("at") == at) and
+                   (text is None or text in e.get("says", ""))
+                   for e in ev)
+
+    lines = [x for g in L.get("board", []) for x in g.get("lines", [])]
+    for u in r.get("units", []):
+        if not any(x.get("unit") == u["id"] for x in lines):
+            bad.append("letter: unit %s not on the board" % u["id"])
+        elif isinstance(u.get("at"), str) and \
+                u.get("status") != "eliminated" and \
+                not any(x.get("unit") == u["id"] and
+                        x.get("at") == u["at"] for x in lines):
+            bad.append("letter: unit %s not at %s" % (u["id"], u["at"]))
+    for c in r.get("cells", []):
+        if not any(x.get("cell") == c["cell"] for x in lines):
+            bad.append("letter: territory %s not on the board" % c["cell"])
+    n = sum(1 for o in r.get("orders", []) if o.get("player") == me)
+    if len(L.get("headlines", [])) != n:
+        bad.append("letter: %d headlines for %d orders" % (
+            len(L.get("headlines", [])), n))
+    lost = [x for x in r.get("losses", []) if x.get("player") == me]
+    if sum(1 for e in ev if e.get("what") == "lost") != len(lost):
+        bad.append("letter: not every loss of mine is said")
+    for x in lost:
+        at = x.get("target", x.get("at"))
+        if isinstance(at, str) and not has("lost", at):
+            bad.append("letter: the loss at %s is not said there" % at)
+    for c in umpire.get("charges", []):
+        if c.get("target") in mine and not has("charged", c.get("at"),
+                                                c.get("target")):
+            bad.append("letter: the charge on %s is not said" %
+                       c.get("target"))
+    for u in r.get("units", []):
+        if u["id"] in mine and u.get("status") == "eliminated" and \
+                not has("eliminated", None, u["id"]):
+            bad.append("letter: %s's elimination is not said" % u["id"])
+    ground = {c for g in L.get("ground", []) for c in g.get("cells", [])}
+    for o in r.get("ownership", []):
+        if o.get("from") == me and not has("lost_ground", o.get("cell")):
+            bad.append("letter: the loss of %s is not said" % o["cell"])
+        if o.get("to") == me and o.get("cell") not in ground:
+            bad.append("letter: %s taken is not said" % o["cell"])
+    for a in r.get("attacks", []):
+        if a.get("player") != me:
+            for u in a.get("defenders", []):
+                if u in mine and not has("attacked", a.get("target"), u):
+                    bad.append("letter: the attack on %s is not said" % u)
+    return bad
 
 
 def sources():

@@ -396,9 +396,9 @@ if [ -n "$shim" ]; then
 	tree "$L"
 	expect 0 "four folders, each synced once" spread "$L" env \
 	    LD_PRELOAD="$shim" SHIM_LOG="$tmp/log"
-	check "ten renames, four directories" test \
+	check "twelve renames, four directories" test \
 	    "$(sort "$tmp/log" 2>/dev/null | uniq -c | tr -s ' ' | tr '\n' ,)" \
-	    = " 10 rename, 4 sync directory,"
+	    = " 12 rename, 4 sync directory,"
 	rm -f "$tmp/log"
 	tree "$L"
 	aged "$L"

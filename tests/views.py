@@ -6,7 +6,8 @@ display and reveal_orders):
     orders is in a player's report (JSON and text), trace or picture;
     with it true they are (so the check can see them);
   - --for all --outdir writes PLAYER.json, .txt and .svg for every player,
-    the same bytes as --for PLAYER, all or none;
+    the same bytes as --for PLAYER, and PLAYER.next.json (the next map)
+    and, with --svg-next, PLAYER.next.svg, all or none;
   - an unknown player is 64 with the nearest name; --outdir and --for all
     go together; an output over an input is refused;
   - display and reveal_orders are read with located messages;
@@ -176,12 +177,34 @@ try:
     od = os.path.join(tmp, "out")
     os.mkdir(od)
     st, out, err = arb(["--for", "all", "--outdir", od, "--svg",
-                        os.path.join(tmp, "umpire.svg")] + files, d)
+                        os.path.join(tmp, "umpire.svg"), "--svg-next",
+                        os.path.join(tmp, "umpire-next.svg")] + files, d)
     names = sorted(os.listdir(od))
-    ok(st == 0 and out == "" and names == ["blue.json", "blue.svg",
-                                           "blue.txt", "red.json",
-                                           "red.svg", "red.txt"],
-       "--for all --outdir writes every player's report", (st, err, names))
+    ok(st == 0 and out == "" and names == [
+        "blue.json", "blue.next.json", "blue.next.svg", "blue.svg",
+        "blue.txt", "red.json", "red.next.json", "red.next.svg", "red.svg",
+        "red.txt"],
+       "--for all --outdir writes every player's report, next map and "
+       "next picture (issue 28)", (st, err, names))
+    nxf = os.path.join(tmp, "next.json")
+    arb(["-o", os.path.join(tmp, "r.json"), "-n", nxf] + files, d)
+    nxt = open(nxf).read()
+    for p in ("red", "blue"):
+        pic = os.path.join(tmp, "one-next.svg")
+        arb(["--for", p, "--svg-next", pic] + files, d)
+        ok(open(os.path.join(od, p + ".next.json")).read() == nxt and
+           open(os.path.join(od, p + ".next.svg")).read() ==
+           open(pic).read(),
+           "%s.next.json is the next map, %s.next.svg --for %s "
+           "--svg-next's picture" % (p, p, p))
+    od4 = os.path.join(tmp, "out4")
+    os.mkdir(od4)
+    st, out, err = arb(["--check", "--for", "all", "--outdir", od4] +
+                       files, d)
+    ok(sorted(os.listdir(od4)) == ["blue.json", "blue.txt", "red.json",
+                                   "red.txt"],
+       "--check --for all --outdir writes no next map", (st, err,
+                                                        os.listdir(od4)))
     for p in ("red", "blue"):
         same = True
         for ext, extra in (("json", []), ("txt", ["--text"])):

@@ -75,6 +75,13 @@ void	 emit_png(struct arb_turn *, int flags, int player, int width,
 #define VIEW_TRACE	0x02	/* with the trace, filtered */
 void	 emit_view(struct arb_turn *, int player, int flags, FILE *);
 void	 view_drop(struct arb_turn *);	/* after a failure */
+/* letter.c: a player's letter, into the report cut for the player from
+ * the whole result, and written as text from the report. */
+struct json_t;
+void	 letter_build(struct arb_turn *, const char *me, bool reveal,
+	    struct json_t *report, struct json_t *full);
+void	 letter_text(struct arb_turn *, const char *me,
+	    const struct json_t *report, FILE *);
 /* Whether the trace written shows event (t->trace_for). */
 bool	 view_event(const struct arb_turn *, const struct tevent *);
 /* --reach (arbiter-result(5), Reach): arb_turn_reach() fills it in the

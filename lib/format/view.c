@@ -217,16 +217,6 @@ sv(const json_t *v)
 	return json_is_string(v) ? json_string_value(v) : "";
 }
 
-static void
-cells_text(FILE *fp, const json_t *a, const char *sep)
-{
-	size_t	 i;
-
-	for (i = 0; i < json_array_size(a); i++)
-		fprintf(fp, "%s%s", i > 0 ? sep : "",
-		    sv(json_array_get(a, i)));
-}
-
 /*
  * The template of the player's orders for the next turn (arbiter-result(5),
  * A player's report): the text form's header for the next map, with the
@@ -419,8 +409,9 @@ template_build(struct arb_turn *t, int player, struct tmpl *tp)
 		json_object_foreach(cells, key, m) {
 			if (!is(json_object_get(m, "owner"), me))
 				continue;
-			tline(t, tp, t_printf(t, "# %s: %s", tname(t, key),
-			    counters(t, m, t->rs->cell_x, NULL)));
+			line = counters(t, m, t->rs->cell_x, NULL);
+			tline(t, tp, t_printf(t, "# %s%s%s", tname(t, key),
+			    *line != '\0' ? ": " : "", line));
 			if (tp->example != NULL || k0->count == NULL ||
 			    !json_is_integer(json_object_get(m, k0->count)) ||
 			    (cnt = (long)json_integer_value(json_object_get(m,
@@ -470,128 +461,16 @@ template_json(const struct tmpl *tp)
 	return j;
 }
 
+/* The report as text: the letter (letter.c), then the other players'
+ * orders when they are revealed. */
 static void
 text_report(struct arb_turn *t, const struct cut *c, json_t *r, FILE *fp)
 {
-	json_t		*a, *v, *m;
-	const char	*key;
+	json_t		*a;
 	size_t		 i;
 	int		 n;
 
-	fprintf(fp, "%s, turn %d: the report for %s\n", t->rs->name,
-	    t->number, c->me);
-	fprintf(fp, "\nYour orders\n");
-	a = json_object_get(r, "orders");
-	for (i = 0, n = 0; i < json_array_size(a); i++) {
-		const json_t *o = json_array_get(a, i);
-
-		if (!is(json_object_get(o, "player"), c->me))
-			continue;
-		n++;
-		fprintf(fp, "  %s: %s", sv(json_object_get(o, "id")),
-		    sv(json_object_get(o, "kind")));
-		if (json_array_size(json_object_get(o, "units")) > 0) {
-			fputs(" ", fp);
-			cells_text(fp, json_object_get(o, "units"), ",");
-		}
-		if ((v = json_object_get(o, "path")) != NULL) {
-			fputs(" along ", fp);
-			cells_text(fp, v, "-");
-		} else if ((v = json_object_get(o, "target")) != NULL)
-			fprintf(fp, " at %s", sv(v));
-		fprintf(fp, ": %s", sv(json_object_get(o, "status")));
-		if (!is(json_object_get(o, "status"), "done"))
-			fprintf(fp, " (%s, %s)", sv(json_object_get(o,
-			    "reason")), sv(json_object_get(o, "rule")));
-		fputs("\n", fp);
-		if (*sv(json_object_get(o, "message")) != '\0')
-			fprintf(fp, "    %s\n", sv(json_object_get(o,
-			    "message")));
-	}
-	if (n == 0)
-		fputs("  none\n", fp);
-	fputs("\nWhat you lost\n", fp);
-	a = json_object_get(r, "losses");
-	for (i = 0, n = 0; i < json_array_size(a); i++) {
-		const json_t *l = json_array_get(a, i);
-		const char *what = "strength";
-
-		if (!is(json_object_get(l, "player"), c->me))
-			continue;
-		n++;
-		if (json_object_get(l, "strength") == NULL &&
-		    t->rs->cell_x != NULL)
-			what = t->rs->cell_x[0].name;
-		fprintf(fp, "  %s%s%lld %s", sv(json_object_get(l, "unit")),
-		    json_object_get(l, "unit") != NULL ? ": " : "",
-		    (long long)json_integer_value(json_object_get(l, what)),
-		    what);
-		if ((v = json_object_get(l, "at")) != NULL)
-			fprintf(fp, " at %s", sv(v));
-		fprintf(fp, " (%s)\n", sv(json_object_get(l, "cause")));
-	}
-	a = json_object_get(r, "units");
-	for (i = 0; i < json_array_size(a); i++) {
-		const json_t *u = json_array_get(a, i);
-
-		if (is(json_object_get(u, "player"), c->me) &&
-		    is(json_object_get(u, "status"), "eliminated")) {
-			n++;
-			fprintf(fp, "  %s was eliminated\n",
-			    sv(json_object_get(u, "id")));
-		}
-	}
-	if (n == 0)
-		fputs("  nothing\n", fp);
-	fputs("\nGround changing hands\n", fp);
-	a = json_object_get(r, "ownership");
-	for (i = 0, n = 0; i < json_array_size(a); i++) {
-		const json_t *o = json_array_get(a, i);
-		const json_t *f = json_object_get(o, "from");
-		const json_t *to = json_object_get(o, "to");
-
-		if (!is(f, c->me) && !is(to, c->me))
-			continue;
-		n++;
-		fprintf(fp, "  %s: %s %s (%s)\n", sv(json_object_get(o,
-		    "cell")), is(to, c->me) ? "gained from" : "lost to",
-		    is(to, c->me) ? (json_is_null(f) ? "no one" : sv(f)) :
-		    (json_is_null(to) ? "no one" : sv(to)),
-		    sv(json_object_get(o, "why")));
-	}
-	if (n == 0)
-		fputs("  none\n", fp);
-	fputs("\nYour units after the turn\n", fp);
-	a = json_object_get(r, "units");
-	for (i = 0, n = 0; i < json_array_size(a); i++) {
-		const json_t *u = json_array_get(a, i);
-
-		if (!is(json_object_get(u, "player"), c->me))
-			continue;
-		n++;
-		fprintf(fp, "  %s %s, strength %lld", sv(json_object_get(u,
-		    "id")), sv(json_object_get(u, "type")),
-		    (long long)json_integer_value(json_object_get(u,
-		    "strength")));
-		if ((v = json_object_get(u, "at")) != NULL &&
-		    json_is_string(v))
-			fprintf(fp, ", at %s", sv(v));
-		fprintf(fp, " (%s)\n", sv(json_object_get(u, "status")));
-	}
-	if (n == 0)
-		fputs("  none\n", fp);
-	v = json_object_get(json_object_get(r, "players"), c->me);
-	fputs("\nYour points\n", fp);
-	n = 0;
-	json_object_foreach(v, key, m) {
-		if (json_is_integer(m)) {
-			fprintf(fp, "  %s: %lld\n", key,
-			    (long long)json_integer_value(m));
-			n++;
-		}
-	}
-	if (n == 0)
-		fputs("  none kept by this rule system\n", fp);
+	letter_text(t, c->me, r, fp);
 	if (c->reveal) {
 		fputs("\nThe other players' orders\n", fp);
 		a = json_object_get(r, "orders");
@@ -627,7 +506,7 @@ emit_view(struct arb_turn *t, int player, int flags, FILE *fp)
 	json_error_t	 je;
 	bool		 has_tmpl;
 	const char	*key;
-	json_t		*m;
+	json_t		*m, *full, *hold;
 
 	c.me = t->players.v[player].name;
 	c.reveal = view_reveals(t);
@@ -637,7 +516,11 @@ emit_view(struct arb_turn *t, int player, int flags, FILE *fp)
 	t->vlen = 0;
 	if ((t->vmem = open_memstream(&t->vbuf, &t->vlen)) == NULL)
 		t_nomem(t);
-	emit_result(t, (flags & VIEW_TRACE) ? ARB_RESULT_TRACE : 0, t->vmem);
+	/* With the trace whenever the run kept one: the letter reads it
+	 * (the zone of control that stopped a move); it is dropped from the
+	 * report after, unless asked for. */
+	emit_result(t, (flags & VIEW_TRACE) || t->trace.n > 0 ?
+	    ARB_RESULT_TRACE : 0, t->vmem);
 	/* glibc's memory stream may lose its buffer at the last realloc
 	 * and still close without an error. */
 	if (fclose(t->vmem) != 0 || t->vbuf == NULL) {
@@ -654,7 +537,21 @@ emit_view(struct arb_turn *t, int player, int flags, FILE *fp)
 	if (r == NULL)
 		t_fail(t, ARB_EINTERNAL, "the result does not read back: %s",
 		    je.text);
+	/* The whole result, for the letter: held with r, so that a
+	 * failure drops both. */
+	hold = jw_ok(json_object());
+	if (json_object_set(hold, "r", r) != 0) {
+		json_decref(hold);
+		jw_ok(NULL);		/* fails: r is still t->json */
+	}
+	t->json = hold;
+	json_decref(r);
+	full = jw_ok(json_deep_copy(r));
+	jw_set(hold, "full", full);
 	cut(t, &c, player, r);
+	letter_build(t, c.me, c.reveal, r, full);
+	if (!(flags & VIEW_TRACE))
+		json_object_del(r, "trace");
 	if (flags & VIEW_TEXT) {
 		text_report(t, &c, r, fp);
 		if (has_tmpl)

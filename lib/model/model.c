@@ -350,7 +350,8 @@ reason_name(enum reason r)
 		"immobilized", "cannot_leave_world", "not_at_edge",
 		"insufficient_op", "tool_blocked", "overlap",
 		"movement_ended", "target_sortie", "no_move_order",
-		"target_gone", "depends_on_dice", "no_route", "unknown_unit",
+		"target_gone", "depends_on_dice", "no_route",
+		"depends_on_orders", "unknown_unit",
 		"foreign_unit", "unit_listed_twice", "unknown_cell",
 		"unknown_kind", "duplicate_id", "bad_order", "not_json",
 		"not_orders", "bad_file", "unknown_player", "wrong_player",
@@ -359,5 +360,85 @@ reason_name(enum reason r)
 	};
 
 	return (unsigned)r < R_NREASONS ? names[r] : "?";
+}
+
+/* The reason in words, for a player's letter: one line beside its name. */
+const char *
+reason_says(enum reason r)
+{
+	static const char *const says[R_NREASONS] = {
+		"done as ordered",
+		"not enough action points",
+		"not enough mana",
+		"too far for the unit's range",
+		"the cells are not next to each other",
+		"the ground cannot be entered",
+		"a move may not end in a lake",
+		"an enemy unit stands there",
+		"a closed border is in the way",
+		"the units do not stand together",
+		"the portal does not let the units through",
+		"nothing was discovered there",
+		"the cell is not yours",
+		"the cell is not a city",
+		"nothing there to attack",
+		"the target is not next to the units",
+		"the unit is gone",
+		"the path is empty",
+		"the territory is not yours",
+		"not enough armies there",
+		"another unit stands there",
+		"not enough movement points",
+		"the move ended in a zone of control",
+		"the unit may not leave a zone of control",
+		"stuck in a marsh",
+		"bombarded, the unit may not move",
+		"a charge ends the unit's movement",
+		"the order moves one unit only",
+		"the unit was not made to retreat",
+		"no hex to retreat to",
+		"the unit cannot exist there",
+		"the move is forbidden by a zone of control",
+		"the unit cannot move",
+		"the unit cannot leave the world",
+		"the unit is not at the edge",
+		"not enough order points",
+		"the turning tool is blocked",
+		"the unit would overlap another",
+		"the unit's movement has ended",
+		"the target is a sortie",
+		"no move order to go with it",
+		"the target is gone",
+		"it depends on the dice",
+		"no route there",
+		"it depends on the other players' orders",
+		"no such unit",
+		"the unit is another player's",
+		"a unit listed twice",
+		"no such cell",
+		"no such kind of order",
+		"an order id used twice",
+		"the order cannot be read",
+		"the file is not JSON",
+		"the file is not an orders file",
+		"the file cannot be read as orders",
+		"no such player",
+		"the file is for another player",
+		"the orders are for another turn"
+	};
+
+	return (unsigned)r < R_NREASONS ? says[r] : "?";
+}
+
+/* The reason named, or R_NREASONS. */
+enum reason
+reason_find(const char *name)
+{
+	int	 r;
+
+	for (r = 0; r < R_NREASONS; r++)
+		if (strcmp(reason_name((enum reason)r), name) == 0)
+			return (enum reason)r;
+	return R_NREASONS;
 }
 

@@ -313,6 +313,9 @@ enum reason {
 	R_TARGET_GONE,
 	R_DEPENDS_ON_DICE,
 	R_NO_ROUTE,		/* "to": no legal path (issue 15) */
+	R_DEPENDS_ON_ORDERS,	/* --check: another player's unit in the
+				 * way, which that player, acting first,
+				 * may move (issue 28) */
 	/* An order that cannot be read (arbiter-orders(5), Refusals). */
 	R_UNKNOWN_UNIT,
 	R_FOREIGN_UNIT,
@@ -336,6 +339,8 @@ enum reason {
 	R_NREASONS
 };
 const char	*reason_name(enum reason);
+const char	*reason_says(enum reason);	/* in words, for a letter */
+enum reason	 reason_find(const char *);	/* R_NREASONS: none */
 
 struct onum {
 	const char	*key;

@@ -82,6 +82,14 @@ static const int chart[][4] = {
 /* Chances out of 4 of being stuck in a marsh. */
 static const int stuck_chances[4] = { 2, 1, 2, 3 };
 
+/* The rolls of a d4 that get a unit stuck, in words: "a 1 or 2". */
+static const char *
+on_a(struct arb_turn *t, int n)
+{
+	return n <= 1 ? "a 1" : n == 2 ? "a 1 or 2" : t_printf(t, "a 1 to %d",
+	    n);
+}
+
 /* A unit's movement this turn. */
 struct mover {
 	int		 mp;		/* movement points left */
@@ -355,12 +363,14 @@ struct zoc {
 	int	 n, first, mounted;
 	int	 moved;		/* a controller that moved this turn, or -1
 				 * when one stood there since it began */
+	int	 stood, nstill;	/* the first controller that stood there
+				 * since the turn began, and how many did */
 };
 
 static struct zoc
 enemy_zoc(struct arb_turn *t, int u, int c, int but)
 {
-	struct zoc	 z = { 0, -1, -1, -1 };
+	struct zoc	 z = { 0, -1, -1, -1, -1, 0 };
 	int		 d, nb, e;
 	bool		 still = false;
 
@@ -375,9 +385,11 @@ enemy_zoc(struct arb_turn *t, int u, int c, int but)
 				z.first = e;
 			if (z.mounted < 0 && (uflags(t, e) & MOUNTED))
 				z.mounted = e;
-			if (t->units.v[e].at == t->units.v[e].from)
+			if (t->units.v[e].at == t->units.v[e].from) {
 				still = true;
-			else if (z.moved < 0)
+				if (z.nstill++ == 0)
+					z.stood = e;
+			} else if (z.moved < 0)
 				z.moved = e;
 		}
 	}
@@ -432,6 +444,35 @@ impassable_why(unsigned s)
  * turn, so that the order would have stood at the start of it.  The order
  * that moved it is named by order_ref(), as every order a message names
  * is: another player's is not named where the map hides orders. */
+/*
+ * The unit a zone refusal blames (refuse()): one that moved into the zone
+ * this turn when every controller did (the order failed); else the one
+ * controller that stood there since the turn began, which a check may
+ * find depends on its player's orders; else none.  z2, when not NULL, is
+ * looked at after z for one that moved (the zone left, for a zone exit).
+ */
+static int
+stander(const struct zoc *z, const struct zoc *z2)
+{
+	if (z->moved >= 0)
+		return z->moved;
+	if (z2 != NULL && z2->moved >= 0)
+		return z2->moved;
+	return z->nstill == 1 ? z->stood : -1;
+}
+
+/* Whether player a acts before player b in the turn. */
+static bool
+acts_before(const struct arb_turn *t, int a, int b)
+{
+	size_t	 i;
+
+	for (i = 0; i < t->players.n; i++)
+		if (t->turn_order[i] == a || t->turn_order[i] == b)
+			return t->turn_order[i] == a && a != b;
+	return false;
+}
+
 static void
 refuse(struct arb_turn *t, struct order *o, int e, enum reason r,
     const char *rule, const char *msg)
@@ -442,6 +483,18 @@ refuse(struct arb_turn *t, struct order *o, int e, enum reason r,
 		order_rule(t, o, OS_FAILED, r, rule, "%s; %s moved there this "
 		    "turn%s", msg, un->id, un->by >= 0 ? t_printf(t, " (%s)",
 		    order_ref(t, o->player, un->by)) : "");
+	else if (un != NULL && (t->flags & ARB_CHECK) &&
+	    t->players.v[un->player].ofile < 0 &&
+	    acts_before(t, un->player, o->player))
+		/* A check is not wrong about other players (issue 28): the
+		 * unit's player acts first, and its orders, which the check
+		 * was not given, may move it away. */
+		order_rule(t, o, OS_DONE, R_DEPENDS_ON_ORDERS, rule, "%s; this "
+		    "depends on the orders of %s, who acts before %s: %s "
+		    "would refuse it only if %s is still there (%s)", msg,
+		    t->players.v[un->player].name,
+		    t->players.v[o->player].name, reason_name(r), un->id,
+		    rule);
 	else
 		order_rule(t, o, OS_ILLEGAL, r, rule, "%s", msg);
 }
@@ -636,7 +689,7 @@ check(struct arb_turn *t, struct order *o, int *nsteps, int *cut,
 	struct step	*st;
 	int		*dir, cls = uclass(t, u);
 	struct mstate	 ms;
-	struct zoc	 z = { 0, -1, -1, -1 };
+	struct zoc	 z = { 0, -1, -1, -1, -1, 0 };
 	const char	*msg;
 
 	*target = -1;
@@ -718,7 +771,8 @@ check(struct arb_turn *t, struct order *o, int *nsteps, int *cut,
 			    "at %s and may leave one only at the start of its "
 			    "movement", un->id, t->units.v[s->zleave.first].id,
 			    cell_name(t, s->from));
-			refuse(t, o, s->zleave.moved, R_ZOC_STOP, w.rule, msg);
+			refuse(t, o, stander(&s->zleave, NULL), R_ZOC_STOP,
+			    w.rule, msg);
 			return NULL;
 		case R_ZOC_EXIT:
 			msg = t_printf(t, "%s may leave the zone of control of "
@@ -728,8 +782,8 @@ check(struct arb_turn *t, struct order *o, int *nsteps, int *cut,
 			    s->zleave.mounted : s->zleave.first].id,
 			    t->units.v[s->zexit.first].id,
 			    cell_name(t, s->to));
-			refuse(t, o, s->zexit.moved >= 0 ? s->zexit.moved :
-			    s->zleave.moved, R_ZOC_EXIT, w.rule, msg);
+			refuse(t, o, stander(&s->zexit, &s->zleave),
+			    R_ZOC_EXIT, w.rule, msg);
 			return NULL;
 		default:
 			t_fail(t, ARB_EINTERNAL, "morne-plaine: a step refused "
@@ -1167,9 +1221,9 @@ execute(struct arb_turn *t, struct order *o)
 		enter(t, o, u, s->to);
 		if (s->marsh) {
 			roll = dice_roll(t, 4, t_printf(t, "%s enters the "
-			    "marsh at %s: stuck on 1-%d", un->id,
-			    cell_name(t, s->to), stuck_chances[uclass(t,
-			    u)]));
+			    "marsh at %s: stuck on %s", un->id,
+			    cell_name(t, s->to),
+			    on_a(t, stuck_chances[uclass(t, u)])));
 			stuck = roll > 0 && roll <= stuck_chances[uclass(t,
 			    u)];
 			/* Unknown (a check of a committed map): named, and
@@ -1209,8 +1263,8 @@ execute(struct arb_turn *t, struct order *o)
 	to = t_strdup(t, cell_name(t, o->cells[n]));
 	if (dicetext[0] != '\0')
 		dicetext = t_printf(t, "; whether it gets stuck in the marsh "
-		    "at %s (a d4 each, stuck on 1-%d) depends on the dice",
-		    dicetext, stuck_chances[uclass(t, u)]);
+		    "at %s (a d4 each, stuck on %s) depends on the dice",
+		    dicetext, on_a(t, stuck_chances[uclass(t, u)]));
 	/* morne-plaine zoc-enter: the zone of the hex where the path ends
 	 * ends the movement there, whatever comes of the stuck test, and
 	 * before the charge the step makes (M12): traced as decided. */
