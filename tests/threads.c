@@ -35,7 +35,7 @@
 #include "format/format.h"	/* reach_ahead() */
 
 #define ROUNDS	20
-#define MAXCASE	10
+#define MAXCASE	16
 #define MAXORD	8
 
 /* The reach job's map: red's r-far, 100 points, range 80, in the middle
