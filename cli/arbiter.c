@@ -2812,8 +2812,9 @@ run(int argc, char **argv, struct arb_turn *t)
 
 	while ((ch = getopt_long(argc, argv, "chn:o:r:s:tV", longopts,
 	    NULL)) != -1) {
-		/* Options for one turn, which --verify does not take. */
-		if (strchr("cnorstTXRSPGgFDAUHpw", ch) != NULL)
+		/* Options for one turn, which --verify does not take;
+		 * --rolls is the one --audit takes too. */
+		if (strchr("cnorstTXSPGgFDAUHpw", ch) != NULL)
 			turn_opts = true;
 		switch (ch) {
 		case 'a':
@@ -2971,7 +2972,7 @@ run(int argc, char **argv, struct arb_turn *t)
 	argv += optind;
 	if (newsecret != NULL) {
 		/* Alone: a key is made apart from any turn. */
-		if (argc > 0 || verifying || turn_opts) {
+		if (argc > 0 || verifying || turn_opts || rolls != NULL) {
 			usage(stderr);
 			return EXIT_USAGE;
 		}
@@ -3019,7 +3020,7 @@ run(int argc, char **argv, struct arb_turn *t)
 		    "neither --secret nor --rolls\n", progname);
 		return EXIT_USAGE;
 	}
-	if (argc < 1 || (verifying && turn_opts)) {
+	if (argc < 1 || (verifying && (turn_opts || rolls != NULL))) {
 		usage(stderr);
 		return EXIT_USAGE;
 	}
@@ -3028,7 +3029,8 @@ run(int argc, char **argv, struct arb_turn *t)
 		return verify(argv0, argc, argv);
 	}
 	if (orders_as != 0) {
-		if (turn_opts || reach != NULL || nwith > 0) {
+		if (turn_opts || rolls != NULL || reach != NULL ||
+		    nwith > 0) {
 			fprintf(stderr, "%s: --orders-json and --orders-text "
 			    "take only the map and one orders file\n",
 			    progname);

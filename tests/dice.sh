@@ -166,6 +166,42 @@ check "an orders file left out: --audit exits 2" [ $? -eq 2 ]
 "$arbiter" --secret "$mp/d-secret-turn2/umpire.key" --audit "$g/result.json" "$g/map.json" "$g"/orders/*.json >"$tmp/audit" 2>&1
 check "--audit takes no key: 64" [ $? -eq 64 ]
 
+# --audit with --rolls: a rolls turn on a plain seed passes; on a map
+# that commits, the umpire's rolls are not bound by the commitment.
+(cd "$mp/d-rolls" && "$arbiter" --rolls rolls.json --audit expected.json \
+    map.json orders/*.json >"$tmp/audit" 2>&1)
+check "--audit --rolls of a rolls turn: 0" [ $? -eq 0 ]
+check "the rolls file is among the files checked" \
+    grep -q '^ok rolls.json is the rolls file the result records' "$tmp/audit"
+cp -R "$mp/d-secret-turn2" "$tmp/kr"
+echo '[1,1,1,1,1,1,1,1]' >"$tmp/kr/r.json"
+(cd "$tmp/kr" && "$arbiter" --secret umpire.key --rolls r.json map.json \
+    orders/*.json >kr.json &&
+ "$arbiter" --rolls r.json --audit kr.json map.json orders/*.json \
+    >"$tmp/audit" 2>&1)
+check "--audit of rolls on a committed map: 5" [ $? -eq 5 ]
+check "saying the commitment does not bind them" \
+    grep -q '^not ok .*rolls file on a map that commits' "$tmp/audit"
+check "but the replay matches" grep -q '^ok the turn replays' "$tmp/audit"
+
+# --audit: each file given matches one entry of the result's files,
+# bound to the player the result records.
+g=$tmp/game/t2
+"$arbiter" --audit "$g/result.json" "$g/map.json" "$g/orders/allies.json" \
+    "$g/orders/allies.json" "$g/orders/french.json" >"$tmp/audit" 2>&1
+check "an orders file given twice: --audit exits 2" [ $? -eq 2 ]
+check "saying it is given again" grep -q '^not ok .*given again' "$tmp/audit"
+"$arbiter" --audit "$g/result.json" "$g/map.json" "$g/map.json" \
+    "$g"/orders/*.json >"$tmp/audit" 2>&1
+check "the map given again as orders: --audit exits 2" [ $? -eq 2 ]
+check "saying so" grep -q '^not ok .*it is the map, given again' "$tmp/audit"
+(cd "$tmp/kr" && "$arbiter" --secret umpire.key map.json \
+    french=orders/allies.json >bound.json &&
+ "$arbiter" --audit bound.json map.json orders/allies.json \
+    >"$tmp/audit" 2>&1)
+check "a result with a bound file, audited without the binding: 0" \
+    [ $? -eq 0 ]
+
 # --replay: the umpire's run without the key, and its usage.
 (cd "$mp/d-secret-turn2" && "$arbiter" --replay expected.json -n "$tmp/rnext.json" map.json orders/*.json >"$tmp/replay.json" 2>"$tmp/err")
 check "--replay gives the umpire's result" cmp -s "$tmp/replay.json" "$mp/d-secret-turn2/expected.json"
