@@ -484,6 +484,13 @@ audit(const char *rpath, int argc, char **argv, const char *rollspath)
 	if ((res = load_object(rpath, "a result: JSON", &rtext, &rlen,
 	    &rc)) == NULL)
 		return rc;
+	if (json_object_get(res, "for") != NULL) {
+		fprintf(stderr, "%s: %s: a player's report (--for), not a "
+		    "result: the audit needs the umpire's full result, which "
+		    "the report cuts\n", progname, rpath);
+		rc = EXIT_DATA;
+		goto out;
+	}
 	files = json_object_get(res, "files");
 	d = json_object_get(res, "dice");
 	if (!json_is_array(files) || json_array_size(files) < 1 ||

@@ -202,6 +202,15 @@ check "saying so" grep -q '^not ok .*it is the map, given again' "$tmp/audit"
 check "a result with a bound file, audited without the binding: 0" \
     [ $? -eq 0 ]
 
+# A player's report (--for) is not the umpire's result: refused.
+(cd "$tmp/kr" && "$arbiter" --secret umpire.key --for french \
+    map.json orders/*.json >report.json &&
+ "$arbiter" --audit report.json map.json orders/*.json >"$tmp/audit" \
+    2>"$tmp/err")
+check "--audit of a player's report: 65" [ $? -eq 65 ]
+check "saying it needs the umpire's full result" \
+    grep -q "the umpire's full result" "$tmp/err"
+
 # --replay: the umpire's run without the key, and its usage.
 (cd "$mp/d-secret-turn2" && "$arbiter" --replay expected.json -n "$tmp/rnext.json" map.json orders/*.json >"$tmp/replay.json" 2>"$tmp/err")
 check "--replay gives the umpire's result" cmp -s "$tmp/replay.json" "$mp/d-secret-turn2/expected.json"
