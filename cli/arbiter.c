@@ -2009,14 +2009,16 @@ same_json(const char *what, const char *file, const struct buf *want,
 	free(gu);
 	if (same)
 		return true;
-	if ((w = json_loadb(want->p, want->len, JSON_DECODE_ANY, &je)) ==
-	    NULL) {
+	/* A key twice is refused: readers differ on which value holds,
+	 * and jansson would keep one of them unseen. */
+	if ((w = json_loadb(want->p, want->len, JSON_DECODE_ANY |
+	    JSON_REJECT_DUPLICATES, &je)) == NULL) {
 		snprintf(reason, size, "%s is not JSON: %d:%d: %s", file,
 		    je.line, je.column, je.text);
 		return false;
 	}
-	if ((g = json_loadb(got->p, got->len, JSON_DECODE_ANY, &je)) ==
-	    NULL) {
+	if ((g = json_loadb(got->p, got->len, JSON_DECODE_ANY |
+	    JSON_REJECT_DUPLICATES, &je)) == NULL) {
 		snprintf(reason, size, "%s is not JSON: %d:%d: %s", what,
 		    je.line, je.column, je.text);
 		json_decref(w);
@@ -2103,7 +2105,8 @@ first_line(const struct buf *a, const struct buf *b)
 static bool
 umpires(const struct buf *want)
 {
-	json_t	*r = json_loadb(want->p, want->len, 0, NULL), *d;
+	json_t	*r = json_loadb(want->p, want->len, JSON_REJECT_DUPLICATES,
+	    NULL), *d;
 	bool	 yes;
 
 	d = json_object_get(r, "dice");

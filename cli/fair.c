@@ -64,7 +64,9 @@ load_object(const char *path, const char *what, char **text, size_t *len,
 	if ((*text = slurp(path, len, rc)) == NULL)
 		return NULL;
 	*rc = 0;
-	if ((v = json_loadb(*text, *len, 0, &je)) == NULL) {
+	/* A key twice is refused: readers differ on which value holds. */
+	if ((v = json_loadb(*text, *len, JSON_REJECT_DUPLICATES, &je)) ==
+	    NULL) {
 		fprintf(stderr, "%s: %s:%d:%d: not %s: %s\n", progname, path,
 		    je.line, je.column, what, je.text);
 		free(*text);
@@ -568,7 +570,8 @@ audit(const char *rpath, int argc, char **argv, const char *rollspath)
 	/* The dice. */
 	s = json_string_value(json_object_get(d, "next_commitment"));
 	has_next = s != NULL && unhex(s, next);
-	map = json_loadb(in[0].text, in[0].len, 0, NULL);
+	map = json_loadb(in[0].text, in[0].len, JSON_REJECT_DUPLICATES,
+	    NULL);
 	s = json_string_value(json_object_get(json_object_get(map, "dice"),
 	    "commitment"));
 	committed = s != NULL && unhex(s, c);
@@ -658,7 +661,8 @@ audit(const char *rpath, int argc, char **argv, const char *rollspath)
 			    "records");
 		goto out;
 	}
-	if ((got = json_loadb(out, outlen, 0, NULL)) == NULL) {
+	if ((got = json_loadb(out, outlen, JSON_REJECT_DUPLICATES, NULL)) ==
+	    NULL) {
 		rc = nomem();
 		goto out;
 	}

@@ -211,6 +211,28 @@ check "--audit of a player's report: 65" [ $? -eq 65 ]
 check "saying it needs the umpire's full result" \
     grep -q "the umpire's full result" "$tmp/err"
 
+# A result with a key twice, a forged value first (a reader that keeps
+# the first sees it): refused by --audit, failed by --verify.
+sed '1s/^{$/{\n  "seed": 42,/' "$g/result.json" >"$tmp/dup.json"
+check "the forged result has the key twice" \
+    [ "$(grep -c '"seed": ' "$tmp/dup.json")" -ge 3 ]
+"$arbiter" --audit "$tmp/dup.json" "$g/map.json" "$g"/orders/*.json \
+    >"$tmp/audit" 2>"$tmp/err"
+check "--audit of a result with a key twice: 65" [ $? -eq 65 ]
+cp -R "$mp/d-secret-turn2" "$tmp/dupcase"
+rm "$tmp/dupcase/umpire.key"
+rm "$tmp/dupcase/expected.next.json"
+(cd "$tmp" && "$arbiter" --secret "$mp/d-secret-turn2/umpire.key" \
+    dupcase/map.json dupcase/orders/*.json >"$tmp/parent2.json")
+sed '1s/^{$/{\n  "seed": 42,/' "$tmp/parent2.json" \
+    >"$tmp/dupcase/expected.json"
+"$arbiter" --verify "$tmp/dupcase" >"$tmp/verify" 2>&1
+check "--verify of an expected result with a key twice (its files named
+from another folder) fails" [ $? -eq 1 ]
+cp "$tmp/parent2.json" "$tmp/dupcase/expected.json"
+"$arbiter" --verify "$tmp/dupcase" >"$tmp/verify" 2>&1
+check "and passes without the key twice" [ $? -eq 0 ]
+
 # --replay: the umpire's run without the key, and its usage.
 (cd "$mp/d-secret-turn2" && "$arbiter" --replay expected.json -n "$tmp/rnext.json" map.json orders/*.json >"$tmp/replay.json" 2>"$tmp/err")
 check "--replay gives the umpire's result" cmp -s "$tmp/replay.json" "$mp/d-secret-turn2/expected.json"
