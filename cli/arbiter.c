@@ -1873,61 +1873,68 @@ json_differs(const char *what, const json_t *want, const json_t *got,
 
 /* In v, every string that is from or begins with "from:" now names to. */
 static void
-rename_in(json_t *v, const char *from, const char *to)
+rename_in(json_t *v, char *const *from, const char *const *to, size_t np)
 {
 	const char	*s, *key;
 	json_t		*e;
 	char		*n;
-	size_t		 i, fl = strlen(from);
+	size_t		 i, k, fl, best = np, bl = 0;
 
 	if (json_is_object(v)) {
 		json_object_foreach(v, key, e)
-			rename_in(e, from, to);
-	} else if (json_is_array(v)) {
-		json_array_foreach(v, i, e)
-			rename_in(e, from, to);
-	} else if ((s = json_string_value(v)) != NULL &&
-	    strncmp(s, from, fl) == 0 && (s[fl] == '\0' || s[fl] == ':')) {
-		if ((n = malloc(strlen(to) + strlen(s + fl) + 1)) == NULL)
-			return;		/* then it differs, as it would */
-		sprintf(n, "%s%s", to, s + fl);
-		json_string_set(v, n);
-		free(n);
+			rename_in(e, from, to, np);
+		return;
 	}
+	if (json_is_array(v)) {
+		json_array_foreach(v, i, e)
+			rename_in(e, from, to, np);
+		return;
+	}
+	if ((s = json_string_value(v)) == NULL)
+		return;
+	/* The longest name the string is or begins with: renamed once. */
+	for (k = 0; k < np; k++) {
+		fl = strlen(from[k]);
+		if (strncmp(s, from[k], fl) == 0 && (s[fl] == '\0' ||
+		    s[fl] == ':') && (best == np || fl > bl))
+			best = k, bl = fl;
+	}
+	if (best == np)
+		return;
+	if ((n = malloc(strlen(to[best]) + strlen(s + bl) + 1)) == NULL)
+		return;		/* then it differs, as it would */
+	sprintf(n, "%s%s", to[best], s + bl);
+	json_string_set(v, n);
+	free(n);
 }
 
 /*
  * Results of one turn made in different folders name its files
  * differently ("t1/map.json", "map.json"): where the files of want and got
- * (/files) pair one to one by their SHA-256, got's names are changed to
- * want's, in every string that is a name or a message that begins with
- * it.  True when a name was changed.
+ * (/files) pair one to one by their SHA-256 (each of got's files paired
+ * once, in their order where several have one SHA-256), got's names are
+ * changed to want's, all at once, in every string that is a name or a
+ * message that begins with it.  True when a name was changed.
  */
 static bool
 same_names(const json_t *want, json_t *got)
 {
 	const json_t	*wf = json_object_get(want, "files"), *we;
 	json_t		*gf = json_object_get(got, "files"), *ge;
-	const char	*wn, *gn, *ws, *gs;
-	size_t		 i, j, n;
+	const char	*wn, *gn, *ws, *gs, **to = NULL;
+	char		**from = NULL;
+	bool		*used = NULL;
+	size_t		 i, j, n, np = 0;
 	bool		 changed = false;
 
 	if (!json_is_array(wf) || !json_is_array(gf) ||
-	    (n = json_array_size(wf)) != json_array_size(gf))
+	    (n = json_array_size(wf)) != json_array_size(gf) || n == 0)
 		return false;
+	if ((used = calloc(n, sizeof(*used))) == NULL ||
+	    (from = calloc(n, sizeof(*from))) == NULL ||
+	    (to = calloc(n, sizeof(*to))) == NULL)
+		goto out;
 	/* Pair every file first: a partial pairing changes nothing. */
-	for (i = 0; i < n; i++) {
-		we = json_array_get(wf, i);
-		ws = json_string_value(json_object_get(we, "sha256"));
-		for (j = 0; j < n; j++) {
-			ge = json_array_get(gf, j);
-			gs = json_string_value(json_object_get(ge, "sha256"));
-			if (ws != NULL && gs != NULL && strcmp(ws, gs) == 0)
-				break;
-		}
-		if (j == n)
-			return false;
-	}
 	for (i = 0; i < n; i++) {
 		we = json_array_get(wf, i);
 		ws = json_string_value(json_object_get(we, "sha256"));
@@ -1935,19 +1942,32 @@ same_names(const json_t *want, json_t *got)
 		for (j = 0; j < n; j++) {
 			ge = json_array_get(gf, j);
 			gs = json_string_value(json_object_get(ge, "sha256"));
-			gn = json_string_value(json_object_get(ge, "file"));
-			if (strcmp(ws, gs) != 0 || wn == NULL || gn == NULL ||
-			    strcmp(wn, gn) == 0)
-				continue;
-			/* A copy: the string renamed is gn itself. */
-			if ((gn = strdup(gn)) == NULL)
-				return changed;
-			rename_in(got, gn, wn);
-			free((char *)gn);
-			changed = true;
-			break;
+			if (!used[j] && ws != NULL && gs != NULL &&
+			    strcmp(ws, gs) == 0)
+				break;
 		}
+		if (j == n)
+			goto out;
+		used[j] = true;
+		gn = json_string_value(json_object_get(json_array_get(gf, j),
+		    "file"));
+		if (wn == NULL || gn == NULL || strcmp(wn, gn) == 0)
+			continue;
+		/* Copies: the strings renamed are gn themselves. */
+		if ((from[np] = strdup(gn)) == NULL)
+			goto out;
+		to[np++] = wn;
 	}
+	if (np > 0) {
+		rename_in(got, from, to, np);
+		changed = true;
+	}
+out:
+	for (i = 0; i < np; i++)
+		free(from[i]);
+	free(from);
+	free(to);
+	free(used);
 	return changed;
 }
 

@@ -293,5 +293,18 @@ $py -c 'import json, sys; j = json.load(open(sys.argv[1])); j["orders"][0]["stat
 "$arbiter" --verify "$tmp/archive/t2" >"$tmp/verify" 2>&1
 check "but not once a ruling in it is changed" [ $? -eq 1 ]
 
+# Two inputs with the same text (the map given again as orders, refused):
+# made from the parent folder, the files pair one to one, each renamed
+# once, and the case verifies.
+mkdir "$tmp/same"
+cp -R "$mp/d-secret-turn2/map.json" "$mp/d-secret-turn2/orders" \
+    "$tmp/same/"
+cp "$tmp/same/map.json" "$tmp/same/orders/zmap.json"
+(cd "$tmp" && "$arbiter" --secret "$mp/d-secret-turn2/umpire.key" \
+    same/map.json same/orders/*.json >"$tmp/same/expected.json")
+"$arbiter" --verify "$tmp/same" >"$tmp/verify" 2>&1
+check "two files with one SHA-256, from the parent folder: verified" \
+    [ $? -eq 0 ]
+
 echo "fair dice: $pass passed, $fail failed"
 [ $fail -eq 0 ]
