@@ -3197,7 +3197,7 @@ run(int argc, char **argv, struct arb_turn *t)
 		goto out;
 	}
 	/* The key on a map with a plain seed: fair from the next turn. */
-	if ((secret != NULL || replay != NULL) && !arb_turn_committed(t))
+	if (secret != NULL && !arb_turn_committed(t))
 		fprintf(stderr, "%s: %s: warning: this turn was not committed "
 		    "to its dice: they come from the map's plain seed, which "
 		    "players could try out beforehand; its next map commits "

@@ -306,5 +306,19 @@ cp "$tmp/same/map.json" "$tmp/same/orders/zmap.json"
 check "two files with one SHA-256, from the parent folder: verified" \
     [ $? -eq 0 ]
 
+# A keyed turn on a plain seed: the umpire's run says the turn was not
+# committed; the replay of its archive (--replay, --verify) does not, so
+# the archive needs no expected.err.
+(cd "$mp/d-secret-starts" && "$arbiter" --secret umpire.key map.json \
+    orders/*.json >/dev/null 2>"$tmp/err")
+check "--secret on a plain seed: the turn was not committed" \
+    grep -q 'warning: this turn was not committed' "$tmp/err"
+mkdir "$tmp/plainkeyed"
+cp -R "$mp/d-secret-starts/map.json" "$mp/d-secret-starts/orders" \
+    "$mp/d-secret-starts/expected.json" \
+    "$mp/d-secret-starts/expected.next.json" "$tmp/plainkeyed/"
+"$arbiter" --verify "$tmp/plainkeyed" >"$tmp/verify" 2>&1
+check "its archive without expected.err verifies" [ $? -eq 0 ]
+
 echo "fair dice: $pass passed, $fail failed"
 [ $fail -eq 0 ]
