@@ -2384,7 +2384,7 @@ verify(const char *argv0, int ndirs, char **dirs)
  * not dumpable: no core file, and no other process of the user may read
  * its memory through ptrace or /proc (arbiter(1), SECURITY).
  */
-static void
+void
 no_dumps(void)
 {
 	struct rlimit	 rl;
@@ -2829,7 +2829,7 @@ run(int argc, char **argv, struct arb_turn *t)
 	int		 nfiles;
 	bool		 verifying = false, turn_opts = false, seeded = false;
 	const char	*auditing = NULL, *game = NULL, *replay = NULL;
-	const char	*png = NULL;
+	const char	*png = NULL, *cnames[3];
 	bool		 committing = false;
 	int		 ch, i, nops, rc, nstd, threads = 2;
 
@@ -3012,6 +3012,13 @@ run(int argc, char **argv, struct arb_turn *t)
 			usage(stderr);
 			return EXIT_USAGE;
 		}
+		/* Before anything is read: the output is neither the key
+		 * nor the map, and the map is not the key. */
+		cnames[0] = output_set ? output : "-";
+		cnames[1] = cnames[2] = NULL;
+		if ((rc = check_names(argv[0], NULL, 0, cnames, secret,
+		    NULL)) != 0)
+			return rc;
 		return commit_map(secret, game, argv[0], output_set ? output :
 		    NULL);
 	}

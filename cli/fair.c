@@ -160,6 +160,7 @@ commit_map(const char *secret, const char *game, const char *path,
 	}
 	v = json_object_get(map, "turn");
 	turn = json_is_integer(v) ? (long)json_integer_value(v) : 1;
+	no_dumps();
 	if ((rc = read_secret(secret, key)) != 0)
 		goto out;
 	arb_commitment(key, game, turn, hex);

@@ -124,6 +124,26 @@ $py -c 'import json, sys; j = json.load(open(sys.argv[1])); del j["game"]; json.
 check "--commit of a map without a game and no --game: 64" [ $? -eq 64 ]
 check "and no file written" [ ! -e "$tmp/ng.json" ]
 
+# --commit's files: the key is neither the output nor the map, nor the
+# map the output; the key is left as it was.
+cp "$mp/d-secret-starts/umpire.key" "$mp/d-secret-starts/map.json" "$tmp/"
+"$arbiter" --secret "$tmp/umpire.key" --commit -o "$tmp/umpire.key" \
+    "$tmp/map.json" >"$tmp/out" 2>"$tmp/err"
+check "--commit -o the key: 64" [ $? -eq 64 ]
+check "and the key is left as it was" \
+    cmp -s "$tmp/umpire.key" "$mp/d-secret-starts/umpire.key"
+"$arbiter" --secret "$tmp/umpire.key" --commit "$tmp/umpire.key" \
+    >"$tmp/out" 2>"$tmp/err"
+check "--commit of the key as the map: 64" [ $? -eq 64 ]
+check "and nothing of the key in the message" \
+    sh -c "! grep -q 'near\|expected' '$tmp/err'"
+"$arbiter" --secret "$tmp/umpire.key" --commit -o "$tmp/map.json" \
+    "$tmp/map.json" >"$tmp/out" 2>"$tmp/err"
+check "--commit -o the map: 64" [ $? -eq 64 ]
+check "and the map is left as it was" \
+    cmp -s "$tmp/map.json" "$mp/d-secret-starts/map.json"
+rm "$tmp/umpire.key" "$tmp/map.json"
+
 # The player's audit, in one command, without the key, from another
 # folder than the turn's: each turn of the chain passes.
 mkdir "$tmp/game"
