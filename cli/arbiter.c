@@ -3012,6 +3012,8 @@ run(int argc, char **argv, struct arb_turn *t)
 			usage(stderr);
 			return EXIT_USAGE;
 		}
+		if (game != NULL && !name_is_utf8(game, "game name"))
+			return EXIT_USAGE;
 		/* Before anything is read: the output is neither the key
 		 * nor the map, and the map is not the key. */
 		cnames[0] = output_set ? output : "-";

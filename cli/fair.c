@@ -86,6 +86,7 @@ committed(const json_t *map, const char *game, const char *commitment)
 {
 	json_t		*out = json_object(), *d = json_object(), *v;
 	const char	*key;
+	bool		 turn = false;
 
 	if (out == NULL || d == NULL ||
 	    json_object_set_new(d, "commitment", json_string(commitment)))
@@ -99,10 +100,16 @@ committed(const json_t *map, const char *game, const char *commitment)
 			goto fail;
 		if (json_object_set(out, key, v) != 0)
 			goto fail;
-		if (strcmp(key, "turn") == 0 &&
-		    json_object_set(out, "dice", d) != 0)
-			goto fail;
+		if (strcmp(key, "turn") == 0) {
+			turn = true;
+			if (json_object_set(out, "dice", d) != 0)
+				goto fail;
+		}
 	}
+	/* A map without "turn" (turn 1): the game and the dice last. */
+	if (!turn && (json_object_set_new(out, "game", json_string(game)) !=
+	    0 || json_object_set(out, "dice", d) != 0))
+		goto fail;
 	json_decref(d);
 	return out;
 fail:
@@ -166,7 +173,7 @@ commit_map(const char *secret, const char *game, const char *path,
 	arb_commitment(key, game, turn, hex);
 	if ((out = committed(map, game, hex)) == NULL ||
 	    (dump = json_dumps(out, JSON_INDENT(2) |
-	    JSON_REAL_PRECISION(15))) == NULL) {
+	    JSON_REAL_PRECISION(17))) == NULL) {
 		wipe(key, sizeof(key));
 		rc = nomem();
 		goto out;

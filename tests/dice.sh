@@ -144,6 +144,26 @@ check "and the map is left as it was" \
     cmp -s "$tmp/map.json" "$mp/d-secret-starts/map.json"
 rm "$tmp/umpire.key" "$tmp/map.json"
 
+# --commit of a map without "turn" (turn 1) adds its game and dice; a
+# --game that is not UTF-8 is 64; reals are kept exactly.
+$py -c 'import json, sys; j = json.load(open(sys.argv[1])); del j["turn"]; json.dump(j, open(sys.argv[2], "w"))' "$mp/d-secret-starts/map.json" "$tmp/noturn.json"
+"$arbiter" --secret "$mp/d-secret-starts/umpire.key" --commit \
+    "$tmp/noturn.json" >"$tmp/nt.json" 2>"$tmp/err"
+check "--commit of a map without a turn: its dice" \
+    [ "$(json "$tmp/nt.json" 'j["dice"]["commitment"]')" = \
+    "$(json "$mp/d-secret-turn1/map.json" 'j["dice"]["commitment"]')" ]
+"$arbiter" --secret "$mp/d-secret-starts/umpire.key" --commit \
+    --game "$(printf 'g\377')" "$mp/d-secret-starts/map.json" \
+    >"$tmp/out" 2>"$tmp/err"
+check "--commit --game not UTF-8: 64" [ $? -eq 64 ]
+sed 's/"x": 8.29289321881,/"x": 8.292893218813452,/' \
+    "$top/fixtures/arcane-legions/b-not-adjacent/map.json" >"$tmp/real.json"
+"$arbiter" --secret "$mp/d-secret-starts/umpire.key" --commit \
+    --game reals "$tmp/real.json" >"$tmp/rc.json" 2>"$tmp/err"
+check "--commit keeps a real exactly" $py -c 'import json, sys
+f = lambda p: [u["pose"] for u in json.load(open(p))["units"]]
+sys.exit(f(sys.argv[1]) != f(sys.argv[2]))' "$tmp/real.json" "$tmp/rc.json"
+
 # The player's audit, in one command, without the key, from another
 # folder than the turn's: each turn of the chain passes.
 mkdir "$tmp/game"
