@@ -49,6 +49,7 @@ fair_loaded(struct arb_turn *t, struct ld *ld, const struct jv *root)
 		ld_pop(ld);
 	}
 	t->key_seen = t->key_set || t->reveal_set || t->next_set;
+	t->fair_read = true;
 	if (d == NULL) {
 		/* A plain seed; with the key, the next map commits. */
 		if (t->key_set && t->game == NULL)
@@ -119,9 +120,9 @@ fair_begin(struct arb_turn *t)
 	struct arb_error *e = t->mem.err;
 
 	/* A key given after the map was not checked against it. */
-	if (t->key_set && !t->key_seen)
-		t_fail(t, ARB_EINTERNAL, "arb_turn_set_secret() after "
-		    "arb_turn_load_map()");
+	if ((t->key_set && !t->key_seen) || t->fair_late)
+		t_fail(t, ARB_EINTERNAL, "arb_turn_set_secret() or "
+		    "arb_turn_set_reveal() after arb_turn_load_map()");
 	if (t->committed && !fair_umpires(t) && !t->seed_set &&
 	    !(t->flags & ARB_CHECK)) {
 		snprintf(e->file, sizeof(e->file), "%s", t->mapfile);
