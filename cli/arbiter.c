@@ -1514,13 +1514,16 @@ case_refusal(const char *name, size_t len)
 {
 	static const char *const writes[] = {
 		"output", "next", "svg", "svg-next", "trace-file", "outdir",
-		"new-secret", NULL
+		"new-secret", "png", NULL
 	};
+	static const char *const reads[] = { "audit", "replay", NULL };
 	static const char *const all[] = {
 		"check", "trace", "strict", "text", "seed", "ruleset",
 		"threads", "for", "reach", "unit", "rolls", "output", "next",
 		"svg", "svg-next", "trace-file", "outdir", "new-secret",
-		"secret", "verify", "max-input", "help", "version", NULL
+		"secret", "verify", "max-input", "help", "version", "audit",
+		"commit", "game", "replay", "png", "png-width", "orders-json",
+		"orders-text", NULL
 	};
 	int	 k, hits = 0;
 
@@ -1528,6 +1531,10 @@ case_refusal(const char *name, size_t len)
 		if (strlen(writes[k]) == len && strncmp(name, writes[k],
 		    len) == 0)
 			return "writes a file";
+	for (k = 0; reads[k] != NULL; k++)
+		if (strlen(reads[k]) == len && strncmp(name, reads[k],
+		    len) == 0)
+			return "names a file";
 	if (len == 6 && strncmp(name, "secret", len) == 0)
 		return "names a key";
 	if (len == 6 && strncmp(name, "verify", len) == 0)
