@@ -55,8 +55,8 @@ usage(FILE *fp)
 	    "       %s --new-secret file\n"
 	    "       %s --secret file --commit [--game name] [-o map.json] "
 	    "map.json\n"
-	    "       %s [--rolls file] --audit result.json map.json "
-	    "[player=]orders.json ...\n"
+	    "       %s [--rolls file] --audit result.json [-n next.json]\n"
+	    "               map.json [player=]orders.json ...\n"
 	    "       %s --orders-json | --orders-text map.json orders\n",
 	    progname, progname, progname, progname, progname, progname,
 	    progname);
@@ -2837,7 +2837,7 @@ run(int argc, char **argv, struct arb_turn *t)
 	bool		 verifying = false, turn_opts = false, seeded = false;
 	const char	*auditing = NULL, *game = NULL, *replay = NULL;
 	const char	*png = NULL, *cnames[3];
-	bool		 committing = false;
+	bool		 committing = false, not_audit = false;
 	int		 ch, i, nops, rc, nstd, threads = 2;
 
 	while ((ch = getopt_long(argc, argv, "chn:o:r:s:tV", longopts,
@@ -2846,6 +2846,9 @@ run(int argc, char **argv, struct arb_turn *t)
 		 * --rolls is the one --audit takes too. */
 		if (strchr("cnorstTXSPGgFDAUHpw", ch) != NULL)
 			turn_opts = true;
+		/* --audit takes -n (the next map) too. */
+		if (strchr("corstTXSPGgFDAUHpwy", ch) != NULL)
+			not_audit = true;
 		switch (ch) {
 		case 'a':
 			auditing = optarg;
@@ -3033,7 +3036,7 @@ run(int argc, char **argv, struct arb_turn *t)
 	}
 	if (auditing != NULL) {
 		/* The player's audit: without the key. */
-		if (verifying || turn_opts || secret != NULL) {
+		if (verifying || not_audit || secret != NULL) {
 			if (secret != NULL)
 				fprintf(stderr, "%s: --audit needs no key, "
 				    "and takes none\n", progname);
@@ -3041,7 +3044,7 @@ run(int argc, char **argv, struct arb_turn *t)
 				usage(stderr);
 			return EXIT_USAGE;
 		}
-		return audit(auditing, argc, argv, rolls);
+		return audit(auditing, argc, argv, rolls, next);
 	}
 	if (replay != NULL && (secret != NULL || seeded || rolls != NULL)) {
 		fprintf(stderr, "%s: --replay takes the dice from the result's "

@@ -64,7 +64,8 @@ int	 commit_map(const char *secret, const char *game, const char *map,
  * commitment it records, before the map is loaded: 0, or an exit status
  * after a message. */
 int	 replay_from(struct arb_turn *t, const char *result);
-/* arbiter --audit RESULT map.json [player=]orders... */
-int	 audit(const char *result, int argc, char **argv, const char *rolls);
+/* arbiter [--rolls F] --audit RESULT [-n NEXT] map.json [player=]orders */
+int	 audit(const char *result, int argc, char **argv, const char *rolls,
+	    const char *next);
 
 #endif /* ARBITER_CLI_H */

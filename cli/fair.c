@@ -470,8 +470,61 @@ result_seed(const json_t *d, unsigned long long *seed)
 	return true;
 }
 
+/*
+ * The next map (-n), which the players were sent for the next turn: it
+ * carries the commitment the result records, for the game and turn after
+ * this one.  Only then does the next commitment bind the umpire.
+ */
+static void
+check_next(struct audit *a, const char *path, const json_t *map,
+    const char *recorded)
+{
+	json_t		*nx;
+	json_error_t	 je;
+	const json_t	*v;
+	const char	*c, *g, *ng;
+	char		 what[700], why[700];
+	long		 turn, nturn;
+
+	snprintf(what, sizeof(what), "the next map %s carries the next "
+	    "commitment the result records, for the next turn", path);
+	if ((nx = json_load_file(path, JSON_REJECT_DUPLICATES, &je)) ==
+	    NULL) {
+		snprintf(why, sizeof(why), "it cannot be read as JSON: %d:%d: "
+		    "%s", je.line, je.column, je.text);
+		verdict(a, AUDIT_FILE, what, why);
+		return;
+	}
+	c = json_string_value(json_object_get(json_object_get(nx, "dice"),
+	    "commitment"));
+	g = json_string_value(json_object_get(map, "game"));
+	ng = json_string_value(json_object_get(nx, "game"));
+	v = json_object_get(map, "turn");
+	turn = json_is_integer(v) ? (long)json_integer_value(v) : 1;
+	v = json_object_get(nx, "turn");
+	nturn = json_is_integer(v) ? (long)json_integer_value(v) : 1;
+	if (recorded == NULL)
+		snprintf(why, sizeof(why), "the result records no next "
+		    "commitment");
+	else if (c == NULL || strcmp(c, recorded) != 0)
+		snprintf(why, sizeof(why), "its commitment is %.16s%s, the "
+		    "result's %.16s...: the result or the next map was "
+		    "changed", c != NULL ? c : "missing", c != NULL ? "..." :
+		    "", recorded);
+	else if (g == NULL || ng == NULL || strcmp(g, ng) != 0)
+		snprintf(why, sizeof(why), "it is another game's");
+	else if (nturn != turn + 1)
+		snprintf(why, sizeof(why), "it is turn %ld's, not turn %ld's",
+		    nturn, turn + 1);
+	else
+		why[0] = '\0';
+	verdict(a, AUDIT_FILE, what, why[0] != '\0' ? why : NULL);
+	json_decref(nx);
+}
+
 int
-audit(const char *rpath, int argc, char **argv, const char *rollspath)
+audit(const char *rpath, int argc, char **argv, const char *rollspath,
+    const char *nextpath)
 {
 	struct audit	 a = { 0, 0, 0 };
 	struct input	*in = NULL;
@@ -650,6 +703,10 @@ audit(const char *rpath, int argc, char **argv, const char *rollspath)
 		    "/dice/next_commitment of 64 hexadecimal digits, so the "
 		    "next turn's dice are not fixed yet");
 	}
+	if (nextpath != NULL)
+		check_next(&a, nextpath, map, has_next ?
+		    json_string_value(json_object_get(d, "next_commitment")) :
+		    NULL);
 
 	/* The replay, from the files under the names the result records. */
 	if (!replayable) {

@@ -273,6 +273,21 @@ cp "$tmp/parent2.json" "$tmp/dupcase/expected.json"
 "$arbiter" --verify "$tmp/dupcase" >"$tmp/verify" 2>&1
 check "and passes without the key twice" [ $? -eq 0 ]
 
+# The next commitment binds the umpire only once the next map carries
+# it: -n NEXT checks that it does, for the next turn of the game.
+"$arbiter" --audit "$g/result.json" -n "$tmp/game/t3/map.json" \
+    "$g/map.json" "$g"/orders/*.json >"$tmp/audit" 2>&1
+check "--audit -n the next map: 0" [ $? -eq 0 ]
+check "saying the next map carries the commitment" \
+    grep -q '^ok the next map .* carries the next commitment' "$tmp/audit"
+$py -c 'import json, sys; j = json.load(open(sys.argv[1])); j["dice"]["next_commitment"] = "0" * 64; json.dump(j, open(sys.argv[2], "w"), indent=2)' "$g/result.json" "$tmp/next.json"
+"$arbiter" --audit "$tmp/next.json" -n "$tmp/game/t3/map.json" \
+    "$g/map.json" "$g"/orders/*.json >"$tmp/audit" 2>&1
+check "a forged next commitment, -n the next map: 2" [ $? -eq 2 ]
+"$arbiter" --audit "$g/result.json" -n "$g/map.json" "$g/map.json" \
+    "$g"/orders/*.json >"$tmp/audit" 2>&1
+check "-n a map that is not the next: 2" [ $? -eq 2 ]
+
 # --replay: the umpire's run without the key, and its usage.
 (cd "$mp/d-secret-turn2" && "$arbiter" --replay expected.json -n "$tmp/rnext.json" map.json orders/*.json >"$tmp/replay.json" 2>"$tmp/err")
 check "--replay gives the umpire's result" cmp -s "$tmp/replay.json" "$mp/d-secret-turn2/expected.json"
