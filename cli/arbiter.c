@@ -3086,9 +3086,9 @@ run(int argc, char **argv, struct arb_turn *t)
 		rc = reach_query(t, argc, argv, reach, with, nwith, output,
 		    textual, check || next != NULL || tracefile != NULL ||
 		    trace || strict || rolls != NULL || secret != NULL ||
-		    seeded || ruleset != NULL || svg != NULL || svgnext != NULL ||
-		    png != NULL ||
-		    forp != NULL || outdir != NULL);
+		    seeded || ruleset != NULL || svg != NULL ||
+		    svgnext != NULL || png != NULL || forp != NULL ||
+		    outdir != NULL);
 		free(with);
 		return rc;
 	}

@@ -40,29 +40,43 @@ json() {
 	$py -c 'import json, sys; j = json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
 }
 
-check "turn 2's map is turn 1's next map" cmp -s "$mp/d-secret-turn1/expected.next.json" "$mp/d-secret-turn2/map.json"
-check "turn 3's map is turn 2's next map" cmp -s "$mp/d-secret-turn2/expected.next.json" "$mp/d-secret-turn3/map.json"
+check "turn 2's map is turn 1's next map" \
+    cmp -s "$mp/d-secret-turn1/expected.next.json" "$mp/d-secret-turn2/map.json"
+check "turn 3's map is turn 2's next map" \
+    cmp -s "$mp/d-secret-turn2/expected.next.json" "$mp/d-secret-turn3/map.json"
 for n in 1 2 3; do
 	d=$mp/d-secret-turn$n
 	r=$(json "$d/expected.json" 'j["dice"]["reveal"]')
 	seed=$(json "$d/expected.json" 'j["dice"]["seed"]')
 	c=$(json "$d/map.json" 'j["dice"]["commitment"]')
-	check "turn $n: the result's commitment is the map's" [ "$(json "$d/expected.json" 'j["dice"]["commitment"]')" = "$c" ]
-	check "turn $n: SHA-256 of the reveal is the commitment" [ "$(printf '%s' "$r" | $py -c 'import hashlib, sys; print(hashlib.sha256(bytes.fromhex(sys.stdin.read())).hexdigest())')" = "$c" ]
-	check "turn $n: the reveal, seed and commitment are the key's" [ "$($py "$top/tests/fairdice.py" derive "$d/umpire.key" casebook-fair $n)" = "$r $seed $c" ]
-	check "turn $n: the seed is the reveal's first 8 bytes mod 2^63-1" [ "$($py -c 'import sys; print(int(sys.argv[1][:16], 16) % (2**63 - 1))' "$r")" = "$seed" ]
-	check "turn $n: the top-level seed is the revealed one" [ "$(json "$d/expected.json" 'j["seed"]')" = "$seed" ]
+	check "turn $n: the result's commitment is the map's" \
+	    [ "$(json "$d/expected.json" 'j["dice"]["commitment"]')" = "$c" ]
+	check "turn $n: SHA-256 of the reveal is the commitment" \
+	    [ "$(printf '%s' "$r" | $py -c 'import hashlib, sys; print(hashlib.sha256(bytes.fromhex(sys.stdin.read())).hexdigest())')" = "$c" ]
+	check "turn $n: the reveal, seed and commitment are the key's" \
+	    [ "$($py "$top/tests/fairdice.py" derive "$d/umpire.key" casebook-fair $n)" = "$r $seed $c" ]
+	check "turn $n: the seed is the reveal's first 8 bytes mod 2^63-1" \
+	    [ "$($py -c 'import sys; print(int(sys.argv[1][:16], 16) % (2**63 - 1))' "$r")" = "$seed" ]
+	check "turn $n: the top-level seed is the revealed one" \
+	    [ "$(json "$d/expected.json" 'j["seed"]')" = "$seed" ]
 	# Replay: the map with the revealed seed in place of its commitment.
 	$py -c 'import json, sys; j = json.load(open(sys.argv[1])); del j["dice"]; j["seed"] = int(sys.argv[2]); json.dump(j, open(sys.argv[3], "w"))' "$d/map.json" "$seed" "$tmp/plain.json"
-	(cd "$d" && "$arbiter" "$tmp/plain.json" orders/*.json >"$tmp/replay.json")
-	check "turn $n: arbiter replays the draws from the revealed seed" [ "$(json "$tmp/replay.json" 'j["dice"]["draws"]')" = "$(json "$d/expected.json" 'j["dice"]["draws"]')" ]
-	check "turn $n: and the orders' rulings" [ "$(json "$tmp/replay.json" 'j["orders"]')" = "$(json "$d/expected.json" 'j["orders"]')" ]
+	(cd "$d" && "$arbiter" "$tmp/plain.json" orders/*.json \
+	    >"$tmp/replay.json")
+	check "turn $n: arbiter replays the draws from the revealed seed" \
+	    [ "$(json "$tmp/replay.json" 'j["dice"]["draws"]')" = "$(json "$d/expected.json" 'j["dice"]["draws"]')" ]
+	check "turn $n: and the orders' rulings" \
+	    [ "$(json "$tmp/replay.json" 'j["orders"]')" = "$(json "$d/expected.json" 'j["orders"]')" ]
 	sides=$(json "$d/expected.json" '" ".join(str(x["sides"]) for x in j["dice"]["draws"])')
-	check "turn $n: fairdice.py replays the same values" [ "$($py "$top/tests/fairdice.py" draws "$seed" $sides | tr '\n' ' ')" = "$(json "$d/expected.json" '" ".join(str(x["value"]) for x in j["dice"]["draws"])') " ]
-	check "turn $n: the next map has no plain seed" [ "$(json "$d/expected.next.json" '"seed" in j')" = False ]
+	check "turn $n: fairdice.py replays the same values" \
+	    [ "$($py "$top/tests/fairdice.py" draws "$seed" $sides | tr '\n' ' ')" = "$(json "$d/expected.json" '" ".join(str(x["value"]) for x in j["dice"]["draws"])') " ]
+	check "turn $n: the next map has no plain seed" \
+	    [ "$(json "$d/expected.next.json" '"seed" in j')" = False ]
 done
-check "replay by --seed: turn 1's draws" [ "$(json "$mp/d-replay-seed/expected.json" 'j["dice"]["draws"]')" = "$(json "$mp/d-secret-turn1/expected.json" 'j["dice"]["draws"]')" ]
-check "replay by --seed: turn 1's rulings" [ "$(json "$mp/d-replay-seed/expected.json" 'j["orders"]')" = "$(json "$mp/d-secret-turn1/expected.json" 'j["orders"]')" ]
+check "replay by --seed: turn 1's draws" \
+    [ "$(json "$mp/d-replay-seed/expected.json" 'j["dice"]["draws"]')" = "$(json "$mp/d-secret-turn1/expected.json" 'j["dice"]["draws"]')" ]
+check "replay by --seed: turn 1's rulings" \
+    [ "$(json "$mp/d-replay-seed/expected.json" 'j["orders"]')" = "$(json "$mp/d-secret-turn1/expected.json" 'j["orders"]')" ]
 
 # Not predictable: turn 2's seed and commitment are not turn 1's plus one,
 # nor anything a player can compute from what turn 1 revealed.
@@ -79,7 +93,9 @@ for g in (h((int.from_bytes(r1, "big") + 1).to_bytes(32, "big")),
           h(s.to_bytes(8, "big")), h(str(s).encode()),
           h(hashlib.sha256(r1).digest())):
     print(g)' "$r1" "$s1")
-check "turn 2's commitment is none derived from turn 1's reveal or seed plus one" sh -c "! printf '%s\n' '$guesses' | grep -qx '$c2'"
+check \
+    "turn 2's commitment is none derived from turn 1's reveal or seed plus one" \
+    sh -c "! printf '%s\n' '$guesses' | grep -qx '$c2'"
 
 # --check shows no roll: not in the result, not in the trace.  Three orders
 # depend on the dice: s1 (marshes), c1 (the charge) and r1 (the retreat
@@ -90,9 +106,13 @@ for c in d-check-no-key d-check-secret; do
 	(cd "$mp/$c" && "$arbiter" $key $(cat args) --trace-file "$tmp/trace.jsonl" map.json orders/*.json >"$tmp/check.json"
 	 "$arbiter" $key $(cat args) --trace-file "$tmp/trace.txt" --text map.json orders/*.json >/dev/null)
 	cat "$tmp/check.json" "$tmp/trace.jsonl" "$tmp/trace.txt" >"$tmp/all"
-	check "$c: neither the seed nor the reveal" sh -c "! grep -q -e '$s1' -e '$r1' -e 'reveal' '$tmp/all'"
-	check "$c: no roll, value, draw or seed" sh -c "! grep -qi -e '\"roll\": *[0-9]' -e 'roll=[0-9]' -e 'value' -e 'draws' -e 'd[49] [0-9]' -e 'seed' '$tmp/all'"
-	check "$c: the dice outcomes are named" [ "$(grep -c depends_on_dice "$tmp/check.json")" -eq 3 ]
+	check "$c: neither the seed nor the reveal" \
+	    sh -c "! grep -q -e '$s1' -e '$r1' -e 'reveal' '$tmp/all'"
+	check "$c: no roll, value, draw or seed" \
+	    sh -c \
+	    "! grep -qi -e '\"roll\": *[0-9]' -e 'roll=[0-9]' -e 'value' -e 'draws' -e 'd[49] [0-9]' -e 'seed' '$tmp/all'"
+	check "$c: the dice outcomes are named" \
+	    [ "$(grep -c depends_on_dice "$tmp/check.json")" -eq 3 ]
 done
 
 # The files part: the SHA-256 of every input as read, the map first, then
@@ -103,24 +123,30 @@ for c in d-secret-turn1 d-rolls; do
 	got=$(json "$d/expected.json" '"\n".join(f["file"] + " " + f["sha256"] for f in j["files"])')
 	check "$c: the files part is sha256sum's" [ "$want" = "$got" ]
 done
-check "the secret is not among the files" sh -c "! grep -q umpire.key '$mp/d-secret-turn1/expected.json'"
+check "the secret is not among the files" \
+    sh -c "! grep -q umpire.key '$mp/d-secret-turn1/expected.json'"
 
 # Fair from the first turn (issue 30): --commit makes turn 1's map from a
 # map with a plain seed, with arbiter alone.
 "$arbiter" --secret "$mp/d-secret-starts/umpire.key" --commit \
     "$mp/d-secret-starts/map.json" -o "$tmp/committed.json"
-check "--commit makes d-secret-turn1's map, byte for byte" cmp -s "$tmp/committed.json" "$mp/d-secret-turn1/map.json"
+check "--commit makes d-secret-turn1's map, byte for byte" \
+    cmp -s "$tmp/committed.json" "$mp/d-secret-turn1/map.json"
 "$arbiter" --secret "$mp/d-secret-starts/umpire.key" --commit --game other \
     "$mp/d-secret-starts/map.json" >"$tmp/other.json"
-check "--commit --game names the game" [ "$(json "$tmp/other.json" 'j["game"]')" = other ]
-check "and commits to that game's dice" [ "$(json "$tmp/other.json" 'j["dice"]["commitment"]')" = "$($py "$top/tests/fairdice.py" derive "$mp/d-secret-starts/umpire.key" other 1 | cut -d' ' -f3)" ]
+check "--commit --game names the game" \
+    [ "$(json "$tmp/other.json" 'j["game"]')" = other ]
+check "and commits to that game's dice" \
+    [ "$(json "$tmp/other.json" 'j["dice"]["commitment"]')" = "$($py "$top/tests/fairdice.py" derive "$mp/d-secret-starts/umpire.key" other 1 | cut -d' ' -f3)" ]
 "$arbiter" --commit "$mp/d-secret-starts/map.json" >"$tmp/out" 2>"$tmp/err"
 check "--commit without the key: 64" [ $? -eq 64 ]
-"$arbiter" --secret "$mp/d-secret-starts/umpire.key" --commit "$mp/d-secret-turn1/map.json" >"$tmp/out" 2>"$tmp/err"
+"$arbiter" --secret "$mp/d-secret-starts/umpire.key" --commit \
+    "$mp/d-secret-turn1/map.json" >"$tmp/out" 2>"$tmp/err"
 check "--commit of a map that commits already: 65" [ $? -eq 65 ]
 check "and nothing on standard output" [ ! -s "$tmp/out" ]
 $py -c 'import json, sys; j = json.load(open(sys.argv[1])); del j["game"]; json.dump(j, open(sys.argv[2], "w"))' "$mp/d-secret-starts/map.json" "$tmp/nogame.json"
-"$arbiter" --secret "$mp/d-secret-starts/umpire.key" --commit -o "$tmp/ng.json" "$tmp/nogame.json" 2>"$tmp/err"
+"$arbiter" --secret "$mp/d-secret-starts/umpire.key" --commit -o \
+    "$tmp/ng.json" "$tmp/nogame.json" 2>"$tmp/err"
 check "--commit of a map without a game and no --game: 64" [ $? -eq 64 ]
 check "and no file written" [ ! -e "$tmp/ng.json" ]
 
@@ -169,11 +195,14 @@ sys.exit(f(sys.argv[1]) != f(sys.argv[2]))' "$tmp/real.json" "$tmp/rc.json"
 mkdir "$tmp/game"
 for n in 1 2 3; do
 	mkdir "$tmp/game/t$n"
-	cp -R "$mp/d-secret-turn$n/map.json" "$mp/d-secret-turn$n/orders" "$tmp/game/t$n/"
+	cp -R "$mp/d-secret-turn$n/map.json" "$mp/d-secret-turn$n/orders" \
+	    "$tmp/game/t$n/"
 	cp "$mp/d-secret-turn$n/expected.json" "$tmp/game/t$n/result.json"
-	(cd "$tmp" && "$arbiter" --audit game/t$n/result.json game/t$n/map.json game/t$n/orders/*.json >"$tmp/audit" 2>&1)
+	(cd "$tmp" && "$arbiter" --audit game/t$n/result.json \
+	    game/t$n/map.json game/t$n/orders/*.json >"$tmp/audit" 2>&1)
 	check "turn $n: --audit passes" [ $? -eq 0 ]
-	check "turn $n: it says what it checked" grep -q '^audit: 7 passed, 0 failed$' "$tmp/audit"
+	check "turn $n: it says what it checked" \
+	    grep -q '^audit: 7 passed, 0 failed$' "$tmp/audit"
 done
 # audit NAME STATUS RESULT MAP ORDERS...: --audit fails with STATUS.
 audit_fails() {
@@ -186,24 +215,35 @@ audit_fails() {
 }
 g=$tmp/game/t2
 $py -c 'import json, sys; j = json.load(open(sys.argv[1])); j["dice"]["draws"][0]["value"] = 3 - j["dice"]["draws"][0]["value"] % 2; json.dump(j, open(sys.argv[2], "w"), indent=2)' "$g/result.json" "$tmp/roll.json"
-audit_fails "a tampered roll" 1 "$tmp/roll.json" "$g/map.json" "$g"/orders/*.json
+audit_fails "a tampered roll" 1 "$tmp/roll.json" "$g/map.json" \
+    "$g"/orders/*.json
 cp "$g/orders/french.json" "$tmp/french.json"
 printf ' ' >>"$tmp/french.json"
-audit_fails "a tampered orders file" 2 "$g/result.json" "$g/map.json" "$g/orders/allies.json" "$tmp/french.json"
+audit_fails "a tampered orders file" 2 "$g/result.json" "$g/map.json" \
+    "$g/orders/allies.json" "$tmp/french.json"
 cp "$g/map.json" "$tmp/map.json"
 printf ' ' >>"$tmp/map.json"
-audit_fails "a tampered map" 2 "$g/result.json" "$tmp/map.json" "$g"/orders/*.json
+audit_fails "a tampered map" 2 "$g/result.json" "$tmp/map.json" \
+    "$g"/orders/*.json
 $py -c 'import json, sys; j = json.load(open(sys.argv[1])); r = j["dice"]["reveal"]; j["dice"]["reveal"] = ("0" if r[0] != "0" else "1") + r[1:]; json.dump(j, open(sys.argv[2], "w"), indent=2)' "$g/result.json" "$tmp/reveal.json"
-audit_fails "a wrong revealed value" 3 "$tmp/reveal.json" "$g/map.json" "$g"/orders/*.json
+audit_fails "a wrong revealed value" 3 "$tmp/reveal.json" "$g/map.json" \
+    "$g"/orders/*.json
 $py -c 'import json, sys; j = json.load(open(sys.argv[1])); j["seed"] = j["dice"]["seed"] = 42; del j["seed_text"], j["dice"]["seed_text"]; json.dump(j, open(sys.argv[2], "w"), indent=2)' "$g/result.json" "$tmp/seed.json"
-audit_fails "a result from another seed" 4 "$tmp/seed.json" "$g/map.json" "$g"/orders/*.json
-(cd "$mp/d-secret-starts" && "$arbiter" --audit expected.json map.json orders/*.json >"$tmp/audit" 2>&1)
+audit_fails "a result from another seed" 4 "$tmp/seed.json" "$g/map.json" \
+    "$g"/orders/*.json
+(cd "$mp/d-secret-starts" && "$arbiter" --audit expected.json map.json \
+    orders/*.json >"$tmp/audit" 2>&1)
 check "a turn on a plain seed: --audit exits 5" [ $? -eq 5 ]
-check "and says the map did not commit" grep -q '^not ok the map commits to the turn.s dice: the map has a plain seed' "$tmp/audit"
+check "and says the map did not commit" \
+    grep -q \
+    '^not ok the map commits to the turn.s dice: the map has a plain seed' \
+    "$tmp/audit"
 check "but its replay matches" grep -q '^ok the turn replays' "$tmp/audit"
-"$arbiter" --audit "$g/result.json" "$g/map.json" "$g/orders/allies.json" >"$tmp/audit" 2>&1
+"$arbiter" --audit "$g/result.json" "$g/map.json" "$g/orders/allies.json" \
+    >"$tmp/audit" 2>&1
 check "an orders file left out: --audit exits 2" [ $? -eq 2 ]
-"$arbiter" --secret "$mp/d-secret-turn2/umpire.key" --audit "$g/result.json" "$g/map.json" "$g"/orders/*.json >"$tmp/audit" 2>&1
+"$arbiter" --secret "$mp/d-secret-turn2/umpire.key" --audit "$g/result.json" \
+    "$g/map.json" "$g"/orders/*.json >"$tmp/audit" 2>&1
 check "--audit takes no key: 64" [ $? -eq 64 ]
 
 # --audit with --rolls: a rolls turn on a plain seed passes; on a map
@@ -289,18 +329,28 @@ check "a forged next commitment, -n the next map: 2" [ $? -eq 2 ]
 check "-n a map that is not the next: 2" [ $? -eq 2 ]
 
 # --replay: the umpire's run without the key, and its usage.
-(cd "$mp/d-secret-turn2" && "$arbiter" --replay expected.json -n "$tmp/rnext.json" map.json orders/*.json >"$tmp/replay.json" 2>"$tmp/err")
-check "--replay gives the umpire's result" cmp -s "$tmp/replay.json" "$mp/d-secret-turn2/expected.json"
-check "and the umpire's next map" cmp -s "$tmp/rnext.json" "$mp/d-secret-turn2/expected.next.json"
-(cd "$mp/d-secret-turn2" && "$arbiter" --replay expected.json --secret umpire.key map.json orders/*.json >"$tmp/out" 2>"$tmp/err")
+(cd "$mp/d-secret-turn2" && "$arbiter" --replay expected.json -n \
+    "$tmp/rnext.json" map.json orders/*.json >"$tmp/replay.json" 2>"$tmp/err")
+check "--replay gives the umpire's result" \
+    cmp -s "$tmp/replay.json" "$mp/d-secret-turn2/expected.json"
+check "and the umpire's next map" \
+    cmp -s "$tmp/rnext.json" "$mp/d-secret-turn2/expected.next.json"
+(cd "$mp/d-secret-turn2" && "$arbiter" --replay expected.json --secret \
+    umpire.key map.json orders/*.json >"$tmp/out" 2>"$tmp/err")
 check "--replay with --secret: 64" [ $? -eq 64 ]
-(cd "$mp/d-secret-turn2" && "$arbiter" --replay "$mp/d-secret-turn3/expected.json" map.json orders/*.json >"$tmp/out" 2>"$tmp/err")
+(cd "$mp/d-secret-turn2" && "$arbiter" --replay \
+    "$mp/d-secret-turn3/expected.json" map.json orders/*.json >"$tmp/out" \
+    2>"$tmp/err")
 check "--replay of another turn's result: 65" [ $? -eq 65 ]
-check "saying the value does not give the commitment" grep -q 'revealed value does not give this commitment' "$tmp/err"
+check "saying the value does not give the commitment" \
+    grep -q 'revealed value does not give this commitment' "$tmp/err"
 check "and writing nothing" [ ! -s "$tmp/out" ]
-(cd "$mp/d-secret-turn2" && "$arbiter" --replay "$mp/d-replay-seed/expected.json" map.json orders/*.json >"$tmp/out" 2>"$tmp/err")
+(cd "$mp/d-secret-turn2" && "$arbiter" --replay \
+    "$mp/d-replay-seed/expected.json" map.json orders/*.json >"$tmp/out" \
+    2>"$tmp/err")
 check "--replay of a result made without the key: 65" [ $? -eq 65 ]
-check "saying there is nothing to replay from" grep -q 'nothing to replay from' "$tmp/err"
+check "saying there is nothing to replay from" \
+    grep -q 'nothing to replay from' "$tmp/err"
 
 # Exact numbers for readers that take JSON numbers as doubles (jq 1.6,
 # JavaScript): the seed read so is rounded, seed_text is not, and a replay
@@ -308,14 +358,21 @@ check "saying there is nothing to replay from" grep -q 'nothing to replay from' 
 d=$mp/d-secret-turn2
 rounded=$($py -c 'import json, sys; print(int(json.load(open(sys.argv[1]), parse_int=float)["dice"]["seed"]))' "$d/expected.json")
 exact=$($py -c 'import json, sys; print(json.load(open(sys.argv[1]), parse_int=float)["dice"]["seed_text"])' "$d/expected.json")
-check "read as doubles, the seed rounds" [ "$rounded" != "$(json "$d/expected.json" 'j["dice"]["seed"]')" ]
-check "seed_text is the seed exactly" [ "$exact" = "$(json "$d/expected.json" 'j["dice"]["seed"]')" ]
-check "and the top-level seed_text too" [ "$($py -c 'import json, sys; print(json.load(open(sys.argv[1]), parse_int=float)["seed_text"])' "$d/expected.json")" = "$exact" ]
+check "read as doubles, the seed rounds" \
+    [ "$rounded" != "$(json "$d/expected.json" 'j["dice"]["seed"]')" ]
+check "seed_text is the seed exactly" \
+    [ "$exact" = "$(json "$d/expected.json" 'j["dice"]["seed"]')" ]
+check "and the top-level seed_text too" \
+    [ "$($py -c 'import json, sys; print(json.load(open(sys.argv[1]), parse_int=float)["seed_text"])' "$d/expected.json")" = "$exact" ]
 $py -c 'import json, sys; j = json.load(open(sys.argv[1])); del j["dice"]; j["seed"] = 1; json.dump(j, open(sys.argv[2], "w"))' "$d/map.json" "$tmp/plain.json"
-(cd "$d" && "$arbiter" -s "$exact" "$tmp/plain.json" orders/*.json >"$tmp/replay.json")
-check "a replay with seed_text rolls the result's dice" [ "$(json "$tmp/replay.json" 'j["dice"]["draws"]')" = "$(json "$d/expected.json" 'j["dice"]["draws"]')" ]
-(cd "$d" && "$arbiter" -s "$rounded" "$tmp/plain.json" orders/*.json >"$tmp/replay.json")
-check "and one with the rounded seed does not" [ "$(json "$tmp/replay.json" 'j["dice"]["draws"]')" != "$(json "$d/expected.json" 'j["dice"]["draws"]')" ]
+(cd "$d" && "$arbiter" -s "$exact" "$tmp/plain.json" orders/*.json \
+    >"$tmp/replay.json")
+check "a replay with seed_text rolls the result's dice" \
+    [ "$(json "$tmp/replay.json" 'j["dice"]["draws"]')" = "$(json "$d/expected.json" 'j["dice"]["draws"]')" ]
+(cd "$d" && "$arbiter" -s "$rounded" "$tmp/plain.json" orders/*.json \
+    >"$tmp/replay.json")
+check "and one with the rounded seed does not" \
+    [ "$(json "$tmp/replay.json" 'j["dice"]["draws"]')" != "$(json "$d/expected.json" 'j["dice"]["draws"]')" ]
 
 # The archive verifies without the key, after it is copied elsewhere, and
 # not once it is tampered with.
@@ -334,11 +391,14 @@ check "a tampered orders file fails --verify" [ $? -eq 1 ]
 $py -c 'import json, sys; j = json.load(open(sys.argv[1])); r = j["dice"]["reveal"]; j["dice"]["reveal"] = ("0" if r[0] != "0" else "1") + r[1:]; json.dump(j, open(sys.argv[1], "w"), indent=2)' "$tmp/moved/t3/expected.json"
 "$arbiter" --verify "$tmp/moved/t3" >"$tmp/verify" 2>&1
 check "a wrong revealed value fails --verify" [ $? -eq 1 ]
-check "saying so" grep -q 'revealed value does not give this commitment' "$tmp/verify"
+check "saying so" \
+    grep -q 'revealed value does not give this commitment' "$tmp/verify"
 
 # A result made from the parent folder verifies as one made in the turn's.
-(cd "$tmp/archive" && "$arbiter" --secret "$mp/d-secret-turn2/umpire.key" -n t2/next.json t2/map.json t2/orders/*.json >"$tmp/parent.json")
-check "made from the parent folder, it names t2/map.json" grep -q '"file": "t2/map.json"' "$tmp/parent.json"
+(cd "$tmp/archive" && "$arbiter" --secret "$mp/d-secret-turn2/umpire.key" -n \
+    t2/next.json t2/map.json t2/orders/*.json >"$tmp/parent.json")
+check "made from the parent folder, it names t2/map.json" \
+    grep -q '"file": "t2/map.json"' "$tmp/parent.json"
 cp "$tmp/parent.json" "$tmp/archive/t2/expected.json"
 rm "$tmp/archive/t2/next.json"
 "$arbiter" --verify "$tmp/archive/t2" >"$tmp/verify" 2>&1

@@ -1031,8 +1031,9 @@ test_late_fair(void)
 	struct arb_error e;
 	unsigned char	 r[32];
 	size_t		 n = 0;
-	char		*map = read_all("fixtures/aeonis/demo-turn/map.json", &n);
+	char		*map;
 
+	map = read_all("fixtures/aeonis/demo-turn/map.json", &n);
 	CHECK(map != NULL);
 	if (map == NULL)
 		return;

@@ -53,13 +53,14 @@ fair_loaded(struct arb_turn *t, struct ld *ld, const struct jv *root)
 	if (d == NULL) {
 		/* A plain seed; with the key, the next map commits. */
 		if (t->key_set && t->game == NULL)
-			ld_fail(ld, "the umpire's secret is given but the map "
-			    "names no game: a map must name its game (\"game\") "
-			    "to commit to its next turn's dice");
+			ld_fail(ld, "the umpire's secret is given but the "
+			    "map names no game: a map must name its game "
+			    "(\"game\") to commit to its next turn's dice");
 		if (t->reveal_set)
-			ld_fail(ld, "a replay from a revealed value, but the map "
-			    "does not commit to its dice (it has a plain seed): "
-			    "there is nothing to check the value against");
+			ld_fail(ld, "a replay from a revealed value, but the "
+			    "map does not commit to its dice (it has a plain "
+			    "seed): there is nothing to check the value "
+			    "against");
 		return;
 	}
 	ld_push(ld, "dice");
@@ -127,9 +128,9 @@ fair_begin(struct arb_turn *t)
 	    !(t->flags & ARB_CHECK)) {
 		snprintf(e->file, sizeof(e->file), "%s", t->mapfile);
 		snprintf(e->pointer, sizeof(e->pointer), "/dice");
-		t_fail(t, ARB_EDATA, "the map commits to its dice: adjudicating "
-		    "it needs the umpire's secret (--secret), or, to replay a "
-		    "revealed turn, its seed (--seed)");
+		t_fail(t, ARB_EDATA, "the map commits to its dice: "
+		    "adjudicating it needs the umpire's secret (--secret), or, "
+		    "to replay a revealed turn, its seed (--seed)");
 	}
 	if (t->rollsfile != NULL)
 		t->dsrc = DS_ROLLS;
