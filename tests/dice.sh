@@ -328,6 +328,15 @@ check "a forged next commitment, -n the next map: 2" [ $? -eq 2 ]
     "$g"/orders/*.json >"$tmp/audit" 2>&1
 check "-n a map that is not the next: 2" [ $? -eq 2 ]
 
+# A replay that does not load (two files bound to one player, as this
+# result says): its own message and 65, not "a ruling was changed".
+$py -c 'import json, sys; j = json.load(open(sys.argv[1])); j["files"][1]["player"] = "french"; json.dump(j, open(sys.argv[2], "w"), indent=2)' "$g/result.json" "$tmp/bind.json"
+"$arbiter" --audit "$tmp/bind.json" "$g/map.json" "$g"/orders/*.json \
+    >"$tmp/audit" 2>&1
+check "a replay that does not load: 65" [ $? -eq 65 ]
+check "saying the replay could not be made" \
+    grep -q '^not ok .*the replay could not be made' "$tmp/audit"
+
 # --replay: the umpire's run without the key, and its usage.
 (cd "$mp/d-secret-turn2" && "$arbiter" --replay expected.json -n \
     "$tmp/rnext.json" map.json orders/*.json >"$tmp/replay.json" 2>"$tmp/err")
