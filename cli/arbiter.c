@@ -55,8 +55,8 @@ usage(FILE *fp)
 	    "       %s --new-secret file\n"
 	    "       %s --secret file --commit [--game name] [-o map.json] "
 	    "map.json\n"
-	    "       %s [--rolls file] --audit result.json map.json "
-	    "[player=]orders.json ...\n"
+	    "       %s [--rolls file] --audit result.json [-n next.json]\n"
+	    "               map.json [player=]orders.json ...\n"
 	    "       %s --orders-json | --orders-text map.json orders\n",
 	    progname, progname, progname, progname, progname, progname,
 	    progname);
@@ -1514,13 +1514,16 @@ case_refusal(const char *name, size_t len)
 {
 	static const char *const writes[] = {
 		"output", "next", "svg", "svg-next", "trace-file", "outdir",
-		"new-secret", NULL
+		"new-secret", "png", NULL
 	};
+	static const char *const reads[] = { "audit", "replay", NULL };
 	static const char *const all[] = {
 		"check", "trace", "strict", "text", "seed", "ruleset",
 		"threads", "for", "reach", "unit", "rolls", "output", "next",
 		"svg", "svg-next", "trace-file", "outdir", "new-secret",
-		"secret", "verify", "max-input", "help", "version", NULL
+		"secret", "verify", "max-input", "help", "version", "audit",
+		"commit", "game", "replay", "png", "png-width", "orders-json",
+		"orders-text", NULL
 	};
 	int	 k, hits = 0;
 
@@ -1528,6 +1531,10 @@ case_refusal(const char *name, size_t len)
 		if (strlen(writes[k]) == len && strncmp(name, writes[k],
 		    len) == 0)
 			return "writes a file";
+	for (k = 0; reads[k] != NULL; k++)
+		if (strlen(reads[k]) == len && strncmp(name, reads[k],
+		    len) == 0)
+			return "names a file";
 	if (len == 6 && strncmp(name, "secret", len) == 0)
 		return "names a key";
 	if (len == 6 && strncmp(name, "verify", len) == 0)
@@ -1873,61 +1880,68 @@ json_differs(const char *what, const json_t *want, const json_t *got,
 
 /* In v, every string that is from or begins with "from:" now names to. */
 static void
-rename_in(json_t *v, const char *from, const char *to)
+rename_in(json_t *v, char *const *from, const char *const *to, size_t np)
 {
 	const char	*s, *key;
 	json_t		*e;
 	char		*n;
-	size_t		 i, fl = strlen(from);
+	size_t		 i, k, fl, best = np, bl = 0;
 
 	if (json_is_object(v)) {
 		json_object_foreach(v, key, e)
-			rename_in(e, from, to);
-	} else if (json_is_array(v)) {
-		json_array_foreach(v, i, e)
-			rename_in(e, from, to);
-	} else if ((s = json_string_value(v)) != NULL &&
-	    strncmp(s, from, fl) == 0 && (s[fl] == '\0' || s[fl] == ':')) {
-		if ((n = malloc(strlen(to) + strlen(s + fl) + 1)) == NULL)
-			return;		/* then it differs, as it would */
-		sprintf(n, "%s%s", to, s + fl);
-		json_string_set(v, n);
-		free(n);
+			rename_in(e, from, to, np);
+		return;
 	}
+	if (json_is_array(v)) {
+		json_array_foreach(v, i, e)
+			rename_in(e, from, to, np);
+		return;
+	}
+	if ((s = json_string_value(v)) == NULL)
+		return;
+	/* The longest name the string is or begins with: renamed once. */
+	for (k = 0; k < np; k++) {
+		fl = strlen(from[k]);
+		if (strncmp(s, from[k], fl) == 0 && (s[fl] == '\0' ||
+		    s[fl] == ':') && (best == np || fl > bl))
+			best = k, bl = fl;
+	}
+	if (best == np)
+		return;
+	if ((n = malloc(strlen(to[best]) + strlen(s + bl) + 1)) == NULL)
+		return;		/* then it differs, as it would */
+	sprintf(n, "%s%s", to[best], s + bl);
+	json_string_set(v, n);
+	free(n);
 }
 
 /*
  * Results of one turn made in different folders name its files
  * differently ("t1/map.json", "map.json"): where the files of want and got
- * (/files) pair one to one by their SHA-256, got's names are changed to
- * want's, in every string that is a name or a message that begins with
- * it.  True when a name was changed.
+ * (/files) pair one to one by their SHA-256 (each of got's files paired
+ * once, in their order where several have one SHA-256), got's names are
+ * changed to want's, all at once, in every string that is a name or a
+ * message that begins with it.  True when a name was changed.
  */
 static bool
 same_names(const json_t *want, json_t *got)
 {
 	const json_t	*wf = json_object_get(want, "files"), *we;
 	json_t		*gf = json_object_get(got, "files"), *ge;
-	const char	*wn, *gn, *ws, *gs;
-	size_t		 i, j, n;
+	const char	*wn, *gn, *ws, *gs, **to = NULL;
+	char		**from = NULL;
+	bool		*used = NULL;
+	size_t		 i, j, n, np = 0;
 	bool		 changed = false;
 
 	if (!json_is_array(wf) || !json_is_array(gf) ||
-	    (n = json_array_size(wf)) != json_array_size(gf))
+	    (n = json_array_size(wf)) != json_array_size(gf) || n == 0)
 		return false;
+	if ((used = calloc(n, sizeof(*used))) == NULL ||
+	    (from = calloc(n, sizeof(*from))) == NULL ||
+	    (to = calloc(n, sizeof(*to))) == NULL)
+		goto out;
 	/* Pair every file first: a partial pairing changes nothing. */
-	for (i = 0; i < n; i++) {
-		we = json_array_get(wf, i);
-		ws = json_string_value(json_object_get(we, "sha256"));
-		for (j = 0; j < n; j++) {
-			ge = json_array_get(gf, j);
-			gs = json_string_value(json_object_get(ge, "sha256"));
-			if (ws != NULL && gs != NULL && strcmp(ws, gs) == 0)
-				break;
-		}
-		if (j == n)
-			return false;
-	}
 	for (i = 0; i < n; i++) {
 		we = json_array_get(wf, i);
 		ws = json_string_value(json_object_get(we, "sha256"));
@@ -1935,19 +1949,32 @@ same_names(const json_t *want, json_t *got)
 		for (j = 0; j < n; j++) {
 			ge = json_array_get(gf, j);
 			gs = json_string_value(json_object_get(ge, "sha256"));
-			gn = json_string_value(json_object_get(ge, "file"));
-			if (strcmp(ws, gs) != 0 || wn == NULL || gn == NULL ||
-			    strcmp(wn, gn) == 0)
-				continue;
-			/* A copy: the string renamed is gn itself. */
-			if ((gn = strdup(gn)) == NULL)
-				return changed;
-			rename_in(got, gn, wn);
-			free((char *)gn);
-			changed = true;
-			break;
+			if (!used[j] && ws != NULL && gs != NULL &&
+			    strcmp(ws, gs) == 0)
+				break;
 		}
+		if (j == n)
+			goto out;
+		used[j] = true;
+		gn = json_string_value(json_object_get(json_array_get(gf, j),
+		    "file"));
+		if (wn == NULL || gn == NULL || strcmp(wn, gn) == 0)
+			continue;
+		/* Copies: the strings renamed are gn themselves. */
+		if ((from[np] = strdup(gn)) == NULL)
+			goto out;
+		to[np++] = wn;
 	}
+	if (np > 0) {
+		rename_in(got, from, to, np);
+		changed = true;
+	}
+out:
+	for (i = 0; i < np; i++)
+		free(from[i]);
+	free(from);
+	free(to);
+	free(used);
 	return changed;
 }
 
@@ -2009,14 +2036,16 @@ same_json(const char *what, const char *file, const struct buf *want,
 	free(gu);
 	if (same)
 		return true;
-	if ((w = json_loadb(want->p, want->len, JSON_DECODE_ANY, &je)) ==
-	    NULL) {
+	/* A key twice is refused: readers differ on which value holds,
+	 * and jansson would keep one of them unseen. */
+	if ((w = json_loadb(want->p, want->len, JSON_DECODE_ANY |
+	    JSON_REJECT_DUPLICATES, &je)) == NULL) {
 		snprintf(reason, size, "%s is not JSON: %d:%d: %s", file,
 		    je.line, je.column, je.text);
 		return false;
 	}
-	if ((g = json_loadb(got->p, got->len, JSON_DECODE_ANY, &je)) ==
-	    NULL) {
+	if ((g = json_loadb(got->p, got->len, JSON_DECODE_ANY |
+	    JSON_REJECT_DUPLICATES, &je)) == NULL) {
 		snprintf(reason, size, "%s is not JSON: %d:%d: %s", what,
 		    je.line, je.column, je.text);
 		json_decref(w);
@@ -2103,7 +2132,8 @@ first_line(const struct buf *a, const struct buf *b)
 static bool
 umpires(const struct buf *want)
 {
-	json_t	*r = json_loadb(want->p, want->len, 0, NULL), *d;
+	json_t	*r = json_loadb(want->p, want->len, JSON_REJECT_DUPLICATES,
+	    NULL), *d;
 	bool	 yes;
 
 	d = json_object_get(r, "dice");
@@ -2361,7 +2391,7 @@ verify(const char *argv0, int ndirs, char **dirs)
  * not dumpable: no core file, and no other process of the user may read
  * its memory through ptrace or /proc (arbiter(1), SECURITY).
  */
-static void
+void
 no_dumps(void)
 {
 	struct rlimit	 rl;
@@ -2812,15 +2842,19 @@ run(int argc, char **argv, struct arb_turn *t)
 	int		 nfiles;
 	bool		 verifying = false, turn_opts = false, seeded = false;
 	const char	*auditing = NULL, *game = NULL, *replay = NULL;
-	const char	*png = NULL;
-	bool		 committing = false;
+	const char	*png = NULL, *cnames[3];
+	bool		 committing = false, not_audit = false;
 	int		 ch, i, nops, rc, nstd, threads = 2;
 
 	while ((ch = getopt_long(argc, argv, "chn:o:r:s:tV", longopts,
 	    NULL)) != -1) {
-		/* Options for one turn, which --verify does not take. */
-		if (strchr("cnorstTXRSPGgFDAUHpw", ch) != NULL)
+		/* Options for one turn, which --verify does not take;
+		 * --rolls is the one --audit takes too. */
+		if (strchr("cnorstTXSPGgFDAUHpw", ch) != NULL)
 			turn_opts = true;
+		/* --audit takes -n (the next map) too. */
+		if (strchr("corstTXSPGgFDAUHpwy", ch) != NULL)
+			not_audit = true;
 		switch (ch) {
 		case 'a':
 			auditing = optarg;
@@ -2977,7 +3011,7 @@ run(int argc, char **argv, struct arb_turn *t)
 	argv += optind;
 	if (newsecret != NULL) {
 		/* Alone: a key is made apart from any turn. */
-		if (argc > 0 || verifying || turn_opts) {
+		if (argc > 0 || verifying || turn_opts || rolls != NULL) {
 			usage(stderr);
 			return EXIT_USAGE;
 		}
@@ -2994,12 +3028,21 @@ run(int argc, char **argv, struct arb_turn *t)
 			usage(stderr);
 			return EXIT_USAGE;
 		}
+		if (game != NULL && !name_is_utf8(game, "game name"))
+			return EXIT_USAGE;
+		/* Before anything is read: the output is neither the key
+		 * nor the map, and the map is not the key. */
+		cnames[0] = output_set ? output : "-";
+		cnames[1] = cnames[2] = NULL;
+		if ((rc = check_names(argv[0], NULL, 0, cnames, secret,
+		    NULL)) != 0)
+			return rc;
 		return commit_map(secret, game, argv[0], output_set ? output :
 		    NULL);
 	}
 	if (auditing != NULL) {
 		/* The player's audit: without the key. */
-		if (verifying || turn_opts || secret != NULL) {
+		if (verifying || not_audit || secret != NULL) {
 			if (secret != NULL)
 				fprintf(stderr, "%s: --audit needs no key, "
 				    "and takes none\n", progname);
@@ -3007,7 +3050,7 @@ run(int argc, char **argv, struct arb_turn *t)
 				usage(stderr);
 			return EXIT_USAGE;
 		}
-		return audit(auditing, argc, argv, rolls);
+		return audit(auditing, argc, argv, rolls, next);
 	}
 	if (replay != NULL && (secret != NULL || seeded || rolls != NULL)) {
 		fprintf(stderr, "%s: --replay takes the dice from the result's "
@@ -3025,7 +3068,7 @@ run(int argc, char **argv, struct arb_turn *t)
 		    "neither --secret nor --rolls\n", progname);
 		return EXIT_USAGE;
 	}
-	if (argc < 1 || (verifying && turn_opts)) {
+	if (argc < 1 || (verifying && (turn_opts || rolls != NULL))) {
 		usage(stderr);
 		return EXIT_USAGE;
 	}
@@ -3034,7 +3077,8 @@ run(int argc, char **argv, struct arb_turn *t)
 		return verify(argv0, argc, argv);
 	}
 	if (orders_as != 0) {
-		if (turn_opts || reach != NULL || nwith > 0) {
+		if (turn_opts || rolls != NULL || reach != NULL ||
+		    nwith > 0) {
 			fprintf(stderr, "%s: --orders-json and --orders-text "
 			    "take only the map and one orders file\n",
 			    progname);
@@ -3048,9 +3092,9 @@ run(int argc, char **argv, struct arb_turn *t)
 		rc = reach_query(t, argc, argv, reach, with, nwith, output,
 		    textual, check || next != NULL || tracefile != NULL ||
 		    trace || strict || rolls != NULL || secret != NULL ||
-		    seeded || ruleset != NULL || svg != NULL || svgnext != NULL ||
-		    png != NULL ||
-		    forp != NULL || outdir != NULL);
+		    seeded || ruleset != NULL || svg != NULL ||
+		    svgnext != NULL || png != NULL || forp != NULL ||
+		    outdir != NULL);
 		free(with);
 		return rc;
 	}
@@ -3178,7 +3222,7 @@ run(int argc, char **argv, struct arb_turn *t)
 		goto out;
 	}
 	/* The key on a map with a plain seed: fair from the next turn. */
-	if ((secret != NULL || replay != NULL) && !arb_turn_committed(t))
+	if (secret != NULL && !arb_turn_committed(t))
 		fprintf(stderr, "%s: %s: warning: this turn was not committed "
 		    "to its dice: they come from the map's plain seed, which "
 		    "players could try out beforehand; its next map commits "

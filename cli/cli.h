@@ -44,6 +44,9 @@ char	*slurp(const char *path, size_t *len, int *rc);
  * message. */
 int	 read_secret(const char *path, unsigned char *key);
 void	 wipe(void *, size_t);
+/* No core dump of the process, and (Linux) no reading its memory: before
+ * the key is read. */
+void	 no_dumps(void);
 int	 hexval(int c);		/* 0-15, or -1 */
 /* Writes len bytes to path ("-": standard output) whole or not at all:
  * 0, or an exit status after a message. */
@@ -61,7 +64,8 @@ int	 commit_map(const char *secret, const char *game, const char *map,
  * commitment it records, before the map is loaded: 0, or an exit status
  * after a message. */
 int	 replay_from(struct arb_turn *t, const char *result);
-/* arbiter --audit RESULT map.json [player=]orders... */
-int	 audit(const char *result, int argc, char **argv, const char *rolls);
+/* arbiter [--rolls F] --audit RESULT [-n NEXT] map.json [player=]orders */
+int	 audit(const char *result, int argc, char **argv, const char *rolls,
+	    const char *next);
 
 #endif /* ARBITER_CLI_H */

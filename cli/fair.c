@@ -64,7 +64,9 @@ load_object(const char *path, const char *what, char **text, size_t *len,
 	if ((*text = slurp(path, len, rc)) == NULL)
 		return NULL;
 	*rc = 0;
-	if ((v = json_loadb(*text, *len, 0, &je)) == NULL) {
+	/* A key twice is refused: readers differ on which value holds. */
+	if ((v = json_loadb(*text, *len, JSON_REJECT_DUPLICATES, &je)) ==
+	    NULL) {
 		fprintf(stderr, "%s: %s:%d:%d: not %s: %s\n", progname, path,
 		    je.line, je.column, what, je.text);
 		free(*text);
@@ -84,6 +86,7 @@ committed(const json_t *map, const char *game, const char *commitment)
 {
 	json_t		*out = json_object(), *d = json_object(), *v;
 	const char	*key;
+	bool		 turn = false;
 
 	if (out == NULL || d == NULL ||
 	    json_object_set_new(d, "commitment", json_string(commitment)))
@@ -97,10 +100,16 @@ committed(const json_t *map, const char *game, const char *commitment)
 			goto fail;
 		if (json_object_set(out, key, v) != 0)
 			goto fail;
-		if (strcmp(key, "turn") == 0 &&
-		    json_object_set(out, "dice", d) != 0)
-			goto fail;
+		if (strcmp(key, "turn") == 0) {
+			turn = true;
+			if (json_object_set(out, "dice", d) != 0)
+				goto fail;
+		}
 	}
+	/* A map without "turn" (turn 1): the game and the dice last. */
+	if (!turn && (json_object_set_new(out, "game", json_string(game)) !=
+	    0 || json_object_set(out, "dice", d) != 0))
+		goto fail;
 	json_decref(d);
 	return out;
 fail:
@@ -158,12 +167,13 @@ commit_map(const char *secret, const char *game, const char *path,
 	}
 	v = json_object_get(map, "turn");
 	turn = json_is_integer(v) ? (long)json_integer_value(v) : 1;
+	no_dumps();
 	if ((rc = read_secret(secret, key)) != 0)
 		goto out;
 	arb_commitment(key, game, turn, hex);
 	if ((out = committed(map, game, hex)) == NULL ||
 	    (dump = json_dumps(out, JSON_INDENT(2) |
-	    JSON_REAL_PRECISION(15))) == NULL) {
+	    JSON_REAL_PRECISION(17))) == NULL) {
 		wipe(key, sizeof(key));
 		rc = nomem();
 		goto out;
@@ -306,19 +316,65 @@ read_input(struct input *in)
 	return 0;
 }
 
-/* The result's name for the file whose SHA-256 is sha, or NULL. */
-static const char *
-recorded_name(const json_t *files, const char *sha)
+/*
+ * Which entry of the result's files is in: the map only the first, an
+ * orders file only an orders entry (one with a "status"), the rolls only
+ * the entry without; each entry one input's only, the first unused one
+ * with in's SHA-256, so that files with the same text pair in their
+ * order.  The entry's index, or -1.
+ */
+static long
+match_entry(const json_t *files, const struct input *in, int kind,
+    bool *used)
 {
 	const json_t	*f;
-	size_t		 i;
+	const char	*s;
+	size_t		 k;
 
-	json_array_foreach(files, i, f)
-		if (json_is_string(json_object_get(f, "sha256")) &&
-		    strcmp(json_string_value(json_object_get(f, "sha256")),
-		    sha) == 0)
-			return json_string_value(json_object_get(f, "file"));
-	return NULL;
+	json_array_foreach(files, k, f) {
+		if (used[k] || (kind == 0) != (k == 0))
+			continue;
+		if (kind != 0 && (kind == 1) !=
+		    (json_object_get(f, "status") != NULL))
+			continue;
+		s = json_string_value(json_object_get(f, "sha256"));
+		if (s != NULL && strcmp(s, in->sha) == 0) {
+			used[k] = true;
+			return (long)k;
+		}
+	}
+	return -1;
+}
+
+/* Why in matches no entry: its digest is the map's, or an entry's that
+ * another input took, or none. */
+static void
+why_unmatched(const json_t *files, const struct input *in, int kind,
+    char *why, size_t size)
+{
+	const json_t	*f;
+	const char	*s;
+	size_t		 k;
+
+	json_array_foreach(files, k, f) {
+		s = json_string_value(json_object_get(f, "sha256"));
+		if (s == NULL || strcmp(s, in->sha) != 0)
+			continue;
+		if (k == 0 && kind != 0)
+			snprintf(why, size, "it is the map, given again as "
+			    "%s", kind == 1 ? "orders" : "the rolls");
+		else if (k == 0 || kind == 0)
+			snprintf(why, size, "it is an orders or rolls file, "
+			    "given as the map (the map comes first)");
+		else
+			snprintf(why, size, "the result records it once "
+			    "(%s), and it is given again",
+			    json_string_value(json_object_get(f, "file")));
+		return;
+	}
+	snprintf(why, size, "its SHA-256 is %.16s..., which the result "
+	    "records for no %s: it was changed, or it is another turn's",
+	    in->sha, kind == 0 ? "map" : "file");
 }
 
 /* The turn adjudicated again from the files under their recorded names:
@@ -340,8 +396,10 @@ replay(struct input *in, int n, const unsigned char *r,
 	if (committed)
 		arb_turn_set_reveal(t, r, next);
 	else {
-		/* A plain seed, whose next map may commit. */
-		arb_turn_set_seed(t, seed);
+		/* A plain seed, whose next map may commit; a rolls turn
+		 * has no seed to give. */
+		if (rolls == NULL)
+			arb_turn_set_seed(t, seed);
 		if (next != NULL)
 			arb_turn_set_reveal(t, NULL, next);
 	}
@@ -412,11 +470,64 @@ result_seed(const json_t *d, unsigned long long *seed)
 	return true;
 }
 
+/*
+ * The next map (-n), which the players were sent for the next turn: it
+ * carries the commitment the result records, for the game and turn after
+ * this one.  Only then does the next commitment bind the umpire.
+ */
+static void
+check_next(struct audit *a, const char *path, const json_t *map,
+    const char *recorded)
+{
+	json_t		*nx;
+	json_error_t	 je;
+	const json_t	*v;
+	const char	*c, *g, *ng;
+	char		 what[700], why[700];
+	long		 turn, nturn;
+
+	snprintf(what, sizeof(what), "the next map %s carries the next "
+	    "commitment the result records, for the next turn", path);
+	if ((nx = json_load_file(path, JSON_REJECT_DUPLICATES, &je)) ==
+	    NULL) {
+		snprintf(why, sizeof(why), "it cannot be read as JSON: %d:%d: "
+		    "%s", je.line, je.column, je.text);
+		verdict(a, AUDIT_FILE, what, why);
+		return;
+	}
+	c = json_string_value(json_object_get(json_object_get(nx, "dice"),
+	    "commitment"));
+	g = json_string_value(json_object_get(map, "game"));
+	ng = json_string_value(json_object_get(nx, "game"));
+	v = json_object_get(map, "turn");
+	turn = json_is_integer(v) ? (long)json_integer_value(v) : 1;
+	v = json_object_get(nx, "turn");
+	nturn = json_is_integer(v) ? (long)json_integer_value(v) : 1;
+	if (recorded == NULL)
+		snprintf(why, sizeof(why), "the result records no next "
+		    "commitment");
+	else if (c == NULL || strcmp(c, recorded) != 0)
+		snprintf(why, sizeof(why), "its commitment is %.16s%s, the "
+		    "result's %.16s...: the result or the next map was "
+		    "changed", c != NULL ? c : "missing", c != NULL ? "..." :
+		    "", recorded);
+	else if (g == NULL || ng == NULL || strcmp(g, ng) != 0)
+		snprintf(why, sizeof(why), "it is another game's");
+	else if (nturn != turn + 1)
+		snprintf(why, sizeof(why), "it is turn %ld's, not turn %ld's",
+		    nturn, turn + 1);
+	else
+		why[0] = '\0';
+	verdict(a, AUDIT_FILE, what, why[0] != '\0' ? why : NULL);
+	json_decref(nx);
+}
+
 int
-audit(const char *rpath, int argc, char **argv, const char *rollspath)
+audit(const char *rpath, int argc, char **argv, const char *rollspath,
+    const char *nextpath)
 {
 	struct audit	 a = { 0, 0, 0 };
-	struct input	*in = NULL, rolls;
+	struct input	*in = NULL;
 	json_t		*res = NULL, *map = NULL, *got = NULL, *files, *d, *f;
 	unsigned char	 r[HASHLEN], next[HASHLEN], h[HASHLEN], c[HASHLEN];
 	char		*rtext = NULL, *out = NULL, why[700], what[700];
@@ -425,9 +536,9 @@ audit(const char *rpath, int argc, char **argv, const char *rollspath)
 	size_t		 rlen, outlen, k;
 	unsigned long long seed = 0, rseed;
 	bool		 committed, has_next = false, replayable = true;
-	int		 i, rc = 0;
+	bool		*used = NULL;
+	int		 i, nin = 0, rc = 0;
 
-	memset(&rolls, 0, sizeof(rolls));
 	if (argc < 1) {
 		fprintf(stderr, "%s: --audit RESULT needs the map and the "
 		    "orders files of the turn\n", progname);
@@ -436,6 +547,13 @@ audit(const char *rpath, int argc, char **argv, const char *rollspath)
 	if ((res = load_object(rpath, "a result: JSON", &rtext, &rlen,
 	    &rc)) == NULL)
 		return rc;
+	if (json_object_get(res, "for") != NULL) {
+		fprintf(stderr, "%s: %s: a player's report (--for), not a "
+		    "result: the audit needs the umpire's full result, which "
+		    "the report cuts\n", progname, rpath);
+		rc = EXIT_DATA;
+		goto out;
+	}
 	files = json_object_get(res, "files");
 	d = json_object_get(res, "dice");
 	if (!json_is_array(files) || json_array_size(files) < 1 ||
@@ -446,7 +564,9 @@ audit(const char *rpath, int argc, char **argv, const char *rollspath)
 		goto out;
 	}
 	source = json_string_value(json_object_get(d, "source"));
-	if ((in = calloc((size_t)argc, sizeof(*in))) == NULL) {
+	nin = argc + (rollspath != NULL ? 1 : 0);
+	if ((in = calloc((size_t)nin, sizeof(*in))) == NULL ||
+	    (used = calloc(json_array_size(files), sizeof(*used))) == NULL) {
 		rc = nomem();
 		goto out;
 	}
@@ -464,44 +584,46 @@ audit(const char *rpath, int argc, char **argv, const char *rollspath)
 			goto out;
 	}
 	if (rollspath != NULL) {
-		rolls.path = rollspath;
-		if ((rc = read_input(&rolls)) != 0)
+		in[argc].path = rollspath;
+		if ((rc = read_input(&in[argc])) != 0)
 			goto out;
-		rolls.recorded = json_string_value(json_object_get(d,
-		    "rolls"));
-		if (rolls.recorded == NULL)
-			rolls.recorded = rollspath;
 	}
 
-	/* Each file given is one the result records (the map first), and
-	 * the result records no file that was not given. */
-	for (i = 0; i < argc; i++) {
-		s = json_string_value(json_object_get(json_array_get(files, 0),
-		    "sha256"));
-		if (i > 0 || (s != NULL && strcmp(s, in[0].sha) == 0))
-			in[i].recorded = recorded_name(files, in[i].sha);
+	/* Each file given is one the result records (the map first, the
+	 * rolls last), each entry one file's, and the result records no
+	 * file that was not given.  An orders file is replayed bound to
+	 * the player its entry records, as the umpire's run bound it. */
+	for (i = 0; i < nin; i++) {
+		int	 kind = i == 0 ? 0 : i < argc ? 1 : 2;
+		long	 m = match_entry(files, &in[i], kind, used);
+
+		if (m >= 0) {
+			f = json_array_get(files, (size_t)m);
+			in[i].recorded = json_string_value(json_object_get(f,
+			    "file"));
+			if (in[i].recorded == NULL)
+				in[i].recorded = in[i].path;
+			if (json_is_string(json_object_get(f, "player")))
+				in[i].player = json_string_value(
+				    json_object_get(f, "player"));
+		} else
+			why_unmatched(files, &in[i], kind, why, sizeof(why));
 		snprintf(what, sizeof(what), "%s is the %s the result records",
-		    in[i].path, i == 0 ? "map" : "file");
-		snprintf(why, sizeof(why), "its SHA-256 is %.16s..., which the "
-		    "result records for no %s: it was changed, or it is "
-		    "another turn's", in[i].sha, i == 0 ? "map" : "file");
-		verdict(&a, AUDIT_FILE, what, in[i].recorded == NULL ? why :
-		    NULL);
-		if (in[i].recorded == NULL)
+		    in[i].path, kind == 0 ? "map" : kind == 1 ? "file" :
+		    "rolls file");
+		verdict(&a, AUDIT_FILE, what, m < 0 ? why : NULL);
+		if (m < 0)
 			replayable = false;
 	}
 	json_array_foreach(files, k, f) {
-		s = json_string_value(json_object_get(f, "sha256"));
-		for (i = 0; i < argc; i++)
-			if (s != NULL && strcmp(s, in[i].sha) == 0)
-				break;
-		if (i < argc)
+		if (used[k])
 			continue;
 		s = json_string_value(json_object_get(f, "file"));
 		snprintf(what, sizeof(what), "every file the result records "
 		    "is given");
-		snprintf(why, sizeof(why), "%s is not (give it too)",
-		    s != NULL ? s : "a file");
+		snprintf(why, sizeof(why), "%s is not (give it too%s)",
+		    s != NULL ? s : "a file", k > 0 && json_object_get(f,
+		    "status") == NULL ? ", with --rolls" : "");
 		verdict(&a, AUDIT_FILE, what, why);
 		replayable = false;
 	}
@@ -509,20 +631,30 @@ audit(const char *rpath, int argc, char **argv, const char *rollspath)
 	/* The dice. */
 	s = json_string_value(json_object_get(d, "next_commitment"));
 	has_next = s != NULL && unhex(s, next);
-	map = json_loadb(in[0].text, in[0].len, 0, NULL);
+	map = json_loadb(in[0].text, in[0].len, JSON_REJECT_DUPLICATES,
+	    NULL);
 	s = json_string_value(json_object_get(json_object_get(map, "dice"),
 	    "commitment"));
 	committed = s != NULL && unhex(s, c);
 	if (source != NULL && strcmp(source, "rolls") == 0) {
+		s = json_string_value(json_object_get(d, "rolls"));
 		snprintf(what, sizeof(what), "the dice are the rolls of %s, as "
 		    "the result says (arbiter does not vouch for rolls from "
-		    "outside)", rolls.recorded != NULL ? rolls.recorded :
-		    "a rolls file");
+		    "outside)", s != NULL ? s : "a rolls file");
 		verdict(&a, AUDIT_UNFAIR, what, rollspath == NULL ?
 		    "the rolls file is not given (--rolls FILE)" : NULL);
 		if (rollspath == NULL)
 			replayable = false;
-		committed = false;
+		if (committed)
+			verdict(&a, AUDIT_UNFAIR, "the dice are the ones the "
+			    "map commits to", "the dice came from a rolls "
+			    "file on a map that commits to its dice: the "
+			    "commitment does not bind them (the umpire could "
+			    "pick every die after the orders were in)");
+		/* The replay is given R where there is one, for the next
+		 * map's commitment; the dice are the rolls. */
+		s = json_string_value(json_object_get(d, "reveal"));
+		committed = committed && unhex(s, r);
 	} else if (!committed) {
 		verdict(&a, AUDIT_UNFAIR, "the map commits to the turn's dice",
 		    "the map has a plain seed, so its dice could have been "
@@ -571,6 +703,10 @@ audit(const char *rpath, int argc, char **argv, const char *rollspath)
 		    "/dice/next_commitment of 64 hexadecimal digits, so the "
 		    "next turn's dice are not fixed yet");
 	}
+	if (nextpath != NULL)
+		check_next(&a, nextpath, map, has_next ?
+		    json_string_value(json_object_get(d, "next_commitment")) :
+		    NULL);
 
 	/* The replay, from the files under the names the result records. */
 	if (!replayable) {
@@ -579,16 +715,19 @@ audit(const char *rpath, int argc, char **argv, const char *rollspath)
 		goto out;
 	}
 	if ((rc = replay(in, argc, r, has_next ? next : NULL, committed, seed,
-	    rollspath != NULL ? &rolls : NULL,
+	    rollspath != NULL ? &in[argc] : NULL,
 	    json_object_get(res, "trace") != NULL, &out, &outlen)) != 0) {
-		if (rc == EXIT_DATA) {
-			verdict(&a, AUDIT_REPLAY, "the turn replays to the "
-			    "result", "the replay failed (above)");
-			rc = 0;
-		}
+		/* Not a changed ruling: the files, under the names and
+		 * players the result records, do not load as a turn. */
+		if (rc == EXIT_DATA)
+			verdict(&a, EXIT_DATA, "the turn replays to the "
+			    "result", "the replay could not be made (above): "
+			    "the files given do not make the turn the result "
+			    "records");
 		goto out;
 	}
-	if ((got = json_loadb(out, outlen, 0, NULL)) == NULL) {
+	if ((got = json_loadb(out, outlen, JSON_REJECT_DUPLICATES, NULL)) ==
+	    NULL) {
 		rc = nomem();
 		goto out;
 	}
@@ -607,10 +746,10 @@ out:
 	free(out);
 	json_decref(got);
 	json_decref(map);
-	for (i = 0; in != NULL && i < argc; i++)
+	for (i = 0; in != NULL && i < nin; i++)
 		free(in[i].text);
 	free(in);
-	free(rolls.text);
+	free(used);
 	json_decref(res);
 	free(rtext);
 	return rc != 0 ? rc : a.status;

@@ -175,7 +175,8 @@ void		 arb_turn_echo(struct arb_turn *t, int on);
  * dice is then checked against it as it loads (ARB_EDATA at
  * /dice/commitment when the key does not give the commitment), its dice
  * come from the key, and the next map commits to the next turn's.  The
- * key is copied, and wiped by arb_turn_free().
+ * key is copied, and wiped by arb_turn_free().  Given after the map, it
+ * makes arb_turn_run() fail with ARB_EINTERNAL.
  */
 #define ARB_SECRET_LEN	32
 int		 arb_secret_new(unsigned char *key);
@@ -186,7 +187,8 @@ void		 arb_turn_set_secret(struct arb_turn *t,
  * A replay of the umpire's turn without the key (arbiter(1), --replay and
  * --audit): reveal is the turn's R as its result revealed it, next the
  * next map's commitment as the result recorded it; each ARB_SECRET_LEN
- * bytes, copied, or NULL.  Call before arb_turn_load_map().  With reveal,
+ * bytes, copied, or NULL.  Call before arb_turn_load_map() (after it,
+ * arb_turn_run() fails with ARB_EINTERNAL).  With reveal,
  * the map must commit to its dice, and to SHA-256(reveal) (else ARB_EDATA
  * at /dice/commitment), and the turn's seed is the one R gives; without
  * it, the map has a plain seed (the turn before a game's dice were

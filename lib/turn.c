@@ -583,6 +583,8 @@ arb_turn_set_secret(struct arb_turn *t, const unsigned char *key)
 {
 	memcpy(t->key, key, sizeof(t->key));
 	t->key_set = true;
+	if (t->fair_read)
+		t->fair_late = true;	/* arb_turn_run() fails */
 }
 
 void
@@ -597,6 +599,9 @@ arb_turn_set_reveal(struct arb_turn *t, const unsigned char *reveal,
 		memcpy(t->next_commitment, next, sizeof(t->next_commitment));
 		t->next_set = true;
 	}
+	/* Not checked against the map's commitment: arb_turn_run() fails. */
+	if (t->fair_read && (reveal != NULL || next != NULL))
+		t->fair_late = true;
 }
 
 void

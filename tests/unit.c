@@ -1022,6 +1022,49 @@ read_all(const char *path, size_t *len)
 	return p;
 }
 
+/* The key or a revealed value given after the map was not checked
+ * against its commitment: the run fails, as the library was misused. */
+static void
+test_late_fair(void)
+{
+	struct arb_turn	*t;
+	struct arb_error e;
+	unsigned char	 r[32];
+	size_t		 n = 0;
+	char		*map;
+
+	map = read_all("fixtures/aeonis/demo-turn/map.json", &n);
+	CHECK(map != NULL);
+	if (map == NULL)
+		return;
+	memset(r, 7, sizeof(r));
+	t = arb_turn_new();
+	CHECK(arb_turn_load_map(t, "map.json", map, n, &e) == 0);
+	arb_turn_set_reveal(t, r, NULL);
+	CHECK(arb_turn_run(t, 0, &e) == -1 && e.code == ARB_EINTERNAL);
+	arb_turn_free(t);
+	t = arb_turn_new();
+	CHECK(arb_turn_load_map(t, "map.json", map, n, &e) == 0);
+	arb_turn_set_reveal(t, NULL, r);
+	CHECK(arb_turn_run(t, 0, &e) == -1 && e.code == ARB_EINTERNAL);
+	arb_turn_free(t);
+	free(map);
+	/* With the key before the map (which names its game), a next
+	 * commitment after it. */
+	if ((map = read_all("fixtures/morne-plaine/d-secret-starts/map.json",
+	    &n)) == NULL) {
+		CHECK(map != NULL);
+		return;
+	}
+	t = arb_turn_new();
+	arb_turn_set_secret(t, r);
+	CHECK(arb_turn_load_map(t, "map.json", map, n, &e) == 0);
+	arb_turn_set_reveal(t, NULL, r);
+	CHECK(arb_turn_run(t, 0, &e) == -1 && e.code == ARB_EINTERNAL);
+	arb_turn_free(t);
+	free(map);
+}
+
 /* Nothing is read into a turn once it has run: orders or rolls loaded
  * after the run would be named in the result as evidence the ruling
  * never used. */
@@ -1206,6 +1249,7 @@ main(void)
 	test_ahead();
 	test_pool_pass();
 	test_after_run();
+	test_late_fair();
 	test_reach();
 	test_reach_ahead();
 	printf("unit: %d passed, %d failed\n", passed, failed);

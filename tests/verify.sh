@@ -184,6 +184,25 @@ done <<'LIST'
 --rolls out.json|--rolls out.json
 --rolls|-t --rolls
 LIST
+# The reason given for each option a case may not have (issue 30
+# review 10): the fair dice', the PNG's and the orders forms' too.
+while IFS='|' read -r args why; do
+	rm -rf evil
+	cp -R good evil
+	printf '%s\n' "$args" >evil/args
+	expect 1 "args $args" "$arbiter" --verify evil
+	check "args $args: $why" grep -q "^not ok evil: args: ${args%%=*} $why" \
+	    "$tmp/out"
+done <<'LIST'
+--replay=x|names a file
+--audit=x|names a file
+--commit|is not an option of a case
+--game=g|is not an option of a case
+--png=x|writes a file
+--png-width=64|is not an option of a case
+--orders-json|is not an option of a case
+--orders-text|is not an option of a case
+LIST
 # Options that stay in the case are run as before.
 for args in '-t --threads 1' '--threads=1 --trace' '-t --strict' \
     '-t -r aeonis' '--trace --ruleset=aeonis'; do

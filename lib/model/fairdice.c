@@ -49,16 +49,18 @@ fair_loaded(struct arb_turn *t, struct ld *ld, const struct jv *root)
 		ld_pop(ld);
 	}
 	t->key_seen = t->key_set || t->reveal_set || t->next_set;
+	t->fair_read = true;
 	if (d == NULL) {
 		/* A plain seed; with the key, the next map commits. */
 		if (t->key_set && t->game == NULL)
-			ld_fail(ld, "the umpire's secret is given but the map "
-			    "names no game: a map must name its game (\"game\") "
-			    "to commit to its next turn's dice");
+			ld_fail(ld, "the umpire's secret is given but the "
+			    "map names no game: a map must name its game "
+			    "(\"game\") to commit to its next turn's dice");
 		if (t->reveal_set)
-			ld_fail(ld, "a replay from a revealed value, but the map "
-			    "does not commit to its dice (it has a plain seed): "
-			    "there is nothing to check the value against");
+			ld_fail(ld, "a replay from a revealed value, but the "
+			    "map does not commit to its dice (it has a plain "
+			    "seed): there is nothing to check the value "
+			    "against");
 		return;
 	}
 	ld_push(ld, "dice");
@@ -119,16 +121,16 @@ fair_begin(struct arb_turn *t)
 	struct arb_error *e = t->mem.err;
 
 	/* A key given after the map was not checked against it. */
-	if (t->key_set && !t->key_seen)
-		t_fail(t, ARB_EINTERNAL, "arb_turn_set_secret() after "
-		    "arb_turn_load_map()");
+	if ((t->key_set && !t->key_seen) || t->fair_late)
+		t_fail(t, ARB_EINTERNAL, "arb_turn_set_secret() or "
+		    "arb_turn_set_reveal() after arb_turn_load_map()");
 	if (t->committed && !fair_umpires(t) && !t->seed_set &&
 	    !(t->flags & ARB_CHECK)) {
 		snprintf(e->file, sizeof(e->file), "%s", t->mapfile);
 		snprintf(e->pointer, sizeof(e->pointer), "/dice");
-		t_fail(t, ARB_EDATA, "the map commits to its dice: adjudicating "
-		    "it needs the umpire's secret (--secret), or, to replay a "
-		    "revealed turn, its seed (--seed)");
+		t_fail(t, ARB_EDATA, "the map commits to its dice: "
+		    "adjudicating it needs the umpire's secret (--secret), or, "
+		    "to replay a revealed turn, its seed (--seed)");
 	}
 	if (t->rollsfile != NULL)
 		t->dsrc = DS_ROLLS;

@@ -511,6 +511,8 @@ struct arb_turn {
 	/* A replay without the key (arb_turn_set_reveal()): R as the
 	 * result revealed it, and the next map's commitment it recorded. */
 	bool			 reveal_set, next_set;
+	/* The map's dice read (fair_loaded()); a key or R given after. */
+	bool			 fair_read, fair_late;
 	unsigned char		 next_commitment[32];
 	unsigned char		 mapsha[32];
 	const char		*rollsfile;	/* --rolls, or NULL */
