@@ -319,7 +319,7 @@ to_utf8(const unsigned char *s, size_t len, const char *charset,
 	struct buf	 u = { NULL, 0, 0, true };
 	const char	*from = NULL;
 	char		 tmp[1024], *in, *o;
-	size_t		 inleft, oleft, i;
+	size_t		 inleft, oleft, i, k;
 	iconv_t		 cd = (iconv_t)-1;
 
 	if (charset != NULL) {
@@ -366,15 +366,20 @@ to_utf8(const unsigned char *s, size_t len, const char *charset,
 	put(&u, tmp, sizeof(tmp) - oleft);
 	g_mime_iconv_close(cd);
 lines:
-	/* CRLF, and any run of CRs before a LF, is LF. */
-	for (i = 0; i < u.n; i++) {
-		size_t	 k = i;
-
+	/* CRLF, and any run of CRs before a LF, is LF: each run of CRs is
+	 * scanned once (a run kept is written whole). */
+	for (i = 0; i < u.n; i = k) {
+		k = i;
 		while (k < u.n && u.p[k] == '\r')
 			k++;
-		if (k > i && k < u.n && u.p[k] == '\n')
-			i = k;
-		put(out, u.p + i, 1);
+		if (k == i) {
+			put(out, u.p + i, 1);
+			k++;
+		} else if (k < u.n && u.p[k] == '\n') {
+			put(out, "\n", 1);
+			k++;
+		} else
+			put(out, u.p + i, k - i);
 	}
 	if (!u.ok)
 		out->ok = false;
