@@ -36,6 +36,11 @@
  * level to parse a deep nest (40 s for 64 MiB of it), and no mail a
  * player writes comes near. */
 #define MAIL_PARTS	1000
+/* A mail with more lines that begin with "--" (every part's boundary is
+ * one) than this is refused before GMime parses it: GMime keeps an
+ * object of some 1.3 KB a part, and a part can be 5 bytes ("--q" and a
+ * blank line), so the parts, not the bytes, would bound its memory. */
+#define MAIL_BOUNDARIES	10000
 
 static pthread_once_t	 once = PTHREAD_ONCE_INIT;
 
@@ -558,6 +563,22 @@ containers(const char *s, size_t len, size_t max)
 	return n;
 }
 
+/* How many lines of the text begin with "--", up to max + 1. */
+static size_t
+boundaries(const char *s, size_t len, size_t max)
+{
+	const char	*end = s + len, *e;
+	size_t		 n = 0;
+
+	for (; s < end && n <= max; s = e + 1) {
+		if (end - s >= 2 && s[0] == '-' && s[1] == '-')
+			n++;
+		if ((e = memchr(s, '\n', (size_t)(end - s))) == NULL)
+			break;
+	}
+	return n;
+}
+
 /* The header's value, decoded, trimmed; "" when absent. */
 static char *
 field(GMimeMessage *m, const char *name)
@@ -622,6 +643,16 @@ mail_read(const char *text, size_t len, struct mail *m)
 
 		len -= e != NULL ? (size_t)(e + 1 - text) : len;
 		text = e != NULL ? e + 1 : text + len;
+	}
+	if (boundaries(text, len, MAIL_BOUNDARIES) > MAIL_BOUNDARIES) {
+		m->reason = R_BAD_MAIL;
+		why = g_strdup_printf("not a mail arbiter reads: it has more "
+		    "than %d part boundaries (lines that begin with \"--\")",
+		    MAIL_BOUNDARIES);
+		id = g_strdup("");
+		from = g_strdup("");
+		date = g_strdup("");
+		goto out;
 	}
 	if (containers(text, len, MAIL_PARTS) > MAIL_PARTS) {
 		m->reason = R_BAD_MAIL;
