@@ -4,10 +4,10 @@
  *
  * The formats layer (format.h): an orders file that is a mail, as a mail
  * client saves it (arbiter-orders(5), MAIL).  GMime parses the message
- * (this is the only file that includes it); the first part, in the
- * message's order and at any nesting, that holds orders is taken: a
- * text/plain part with the line "arbiter orders ...", or a JSON object
- * with "orders".  Its transfer encoding is undone by GMime, its charset
+ * (this is the only file that includes it); the part, in the message's
+ * order and at any nesting, that holds orders is taken: a text/plain part
+ * with the whole line "arbiter orders NAME turn N ...", or a JSON object
+ * with "orders" (two such parts refuse the mail).  Its transfer encoding is undone by GMime, its charset
  * converted to UTF-8 (GMime's iconv names), format=flowed lines joined
  * (RFC 3676), and the text goes to the orders reader.  mail_read() knows
  * no turn and never jumps: everything it returns lives in one malloc'ed
@@ -201,27 +201,80 @@ word(const unsigned char **s, const unsigned char *end, const char *w)
 	return true;
 }
 
-/* Whether a line of the text starts (after spaces) with "arbiter
- * orders": the text form's header. */
+/* Spaces at *s: *s moved past them; whether there were any. */
+static bool
+spaces(const unsigned char **s, const unsigned char *end)
+{
+	const unsigned char	*b = *s;
+	size_t			 k;
+
+	while ((k = uspace(*s, end)) > 0)
+		*s += k;
+	return *s > b;
+}
+
+/* A word at *s (a name, or a quoted one): *s moved past it. */
+static bool
+name(const unsigned char **s, const unsigned char *end)
+{
+	const unsigned char	*p = *s;
+
+	if (p < end && *p == '"') {
+		for (p++; p < end && *p != '"'; p++)
+			;
+		if (p == end)
+			return false;
+		*s = p + 1;
+		return true;
+	}
+	if (end - p >= 3 && memcmp(p, "\xe2\x80\x9c", 3) == 0) {
+		for (p += 3; end - p >= 3 && memcmp(p, "\xe2\x80\x9d", 3) != 0;
+		    p++)
+			;
+		if (end - p < 3)
+			return false;
+		*s = p + 3;
+		return true;
+	}
+	while (p < end && uspace(p, end) == 0 && *p != '\r' && *p != '#')
+		p++;
+	if (p == *s)
+		return false;
+	*s = p;
+	return true;
+}
+
+/*
+ * Whether a line of the text is, whole, the text form's header:
+ * "arbiter orders NAME turn N [map HASH]" (case ignored, Unicode spaces
+ * as spaces, N digits), perhaps with a comment ("# ...") after it.  A
+ * sentence ("Arbiter orders for turn 3 attached.") is not.
+ */
 static bool
 has_header(const char *text, size_t len)
 {
 	const unsigned char	*s = (const unsigned char *)text;
-	const unsigned char	*end = s + len, *e;
-	size_t			 k;
+	const unsigned char	*end = s + len, *e, *d;
 
 	for (; s < end; s = e + 1) {
 		if ((e = memchr(s, '\n', (size_t)(end - s))) == NULL)
 			e = end;
-		while ((k = uspace(s, e)) > 0)
-			s += k;
-		if (!word(&s, e, "arbiter"))
+		spaces(&s, e);
+		if (!word(&s, e, "arbiter") || !spaces(&s, e) ||
+		    !word(&s, e, "orders") || !spaces(&s, e) ||
+		    !name(&s, e) || !spaces(&s, e) ||
+		    !word(&s, e, "turn") || !spaces(&s, e))
 			continue;
-		if (uspace(s, e) == 0)
+		for (d = s; s < e && *s >= '0' && *s <= '9'; s++)
+			;
+		if (s == d || (s < e && uspace(s, e) == 0 && *s != '\r' &&
+		    *s != '#'))
 			continue;
-		while ((k = uspace(s, e)) > 0)
-			s += k;
-		if (word(&s, e, "orders"))
+		spaces(&s, e);
+		if (word(&s, e, "map") && (!spaces(&s, e) || !name(&s, e)))
+			continue;
+		spaces(&s, e);
+		if (s == e || *s == '#' || (*s == '\r' && s + 1 == e))
 			return true;
 	}
 	return false;
@@ -439,6 +492,7 @@ unflow(const char *s, size_t len, bool delsp, struct buf *out)
 
 struct walk {
 	GMimePart	*found;		/* the part taken */
+	GMimePart	*second;	/* another that holds orders */
 	int		 kind;
 	struct buf	 text;		/* its text */
 	bool		 plain, html;	/* parts seen */
@@ -513,6 +567,18 @@ leaf(struct walk *w, GMimeObject *o)
 		return;
 	w->plain = w->plain || g_mime_content_type_is_type(ct, "text",
 	    "plain");
+	if (w->found != NULL) {		/* is there a second? */
+		struct buf	 keep = w->text;
+
+		w->text.p = NULL;
+		part_text(w, part, ct);
+		if ((text && has_header(w->text.p, w->text.n)) ||
+		    has_json_orders(w->text.p, w->text.n))
+			w->second = part;
+		free(w->text.p);
+		w->text = keep;
+		return;
+	}
 	part_text(w, part, ct);
 	if (w->text.n == 0)
 		return;
@@ -531,11 +597,11 @@ walk(struct walk *w, GMimeObject *o, int depth)
 	GMimeMessage	*m;
 	int		 i, n;
 
-	if (o == NULL || w->found != NULL || w->nomem || depth > MAIL_DEPTH)
+	if (o == NULL || w->second != NULL || w->nomem || depth > MAIL_DEPTH)
 		return;
 	if (GMIME_IS_MULTIPART(o)) {
 		n = g_mime_multipart_get_count(GMIME_MULTIPART(o));
-		for (i = 0; i < n && w->found == NULL; i++)
+		for (i = 0; i < n && w->second == NULL; i++)
 			walk(w, g_mime_multipart_get_part(GMIME_MULTIPART(o),
 			    i), depth + 1);
 	} else if (GMIME_IS_MESSAGE_PART(o)) {
@@ -577,6 +643,21 @@ boundaries(const char *s, size_t len, size_t max)
 			break;
 	}
 	return n;
+}
+
+/* A part as the result names it: its content type, and its file name
+ * in parentheses. */
+static char *
+part_name(GMimePart *part)
+{
+	const char	*fn = g_mime_part_get_filename(part);
+	char		*ct, *s;
+
+	ct = g_mime_content_type_get_mime_type(
+	    g_mime_object_get_content_type(GMIME_OBJECT(part)));
+	s = fn != NULL ? g_strdup_printf("%s (%s)", ct, fn) : g_strdup(ct);
+	g_free(ct);
+	return s;
 }
 
 /* The header's value, decoded, trimmed; "" when absent. */
@@ -633,7 +714,6 @@ mail_read(const char *text, size_t len, struct mail *m)
 	size_t		 o_text = 0, o_why = 0, o_part = 0;
 	size_t		 o_id, o_from, o_date;
 	char		*id = NULL, *from = NULL, *date = NULL, *why = NULL;
-	char		*ct;
 
 	memset(m, 0, sizeof(*m));
 	memset(&w, 0, sizeof(w));
@@ -682,15 +762,17 @@ mail_read(const char *text, size_t len, struct mail *m)
 	from = field(msg, "From");
 	date = field(msg, "Date");
 	walk(&w, g_mime_message_get_mime_part(msg), 0);
-	if (w.found != NULL) {
-		const char	*fn = g_mime_part_get_filename(w.found);
-		GMimeContentType *t = g_mime_object_get_content_type(
-				    GMIME_OBJECT(w.found));
+	if (w.second != NULL && !w.nomem) {
+		char	*a = part_name(w.found), *b2 = part_name(w.second);
 
-		ct = g_mime_content_type_get_mime_type(t);
-		why = fn != NULL ? g_strdup_printf("%s (%s)", ct, fn) :
-		    g_strdup(ct);
-		g_free(ct);
+		m->reason = R_BAD_MAIL;
+		why = g_strdup_printf("two parts of the mail hold orders, %s "
+		    "and %s: send them in one part only (a letter quoted "
+		    "without \">\" holds its header line)", a, b2);
+		g_free(a);
+		g_free(b2);
+	} else if (w.found != NULL) {
+		why = part_name(w.found);
 		m->kind = w.kind;
 	} else if (w.nomem) {
 		why = g_strdup("");
