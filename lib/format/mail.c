@@ -361,14 +361,26 @@ valid_utf8(const unsigned char *s, size_t len)
 	return true;
 }
 
+/* Whether the text has a byte past ASCII. */
+static bool
+multibyte(const unsigned char *s, size_t len)
+{
+	size_t	 i;
+
+	for (i = 0; i < len; i++)
+		if (s[i] >= 0x80)
+			return true;
+	return false;
+}
+
 /*
  * The part's bytes (transfer encoding undone) in the charset named, into
  * out as UTF-8, with CRLF (and CRs before a LF) as LF.  A charset iconv
  * does not know, and US-ASCII, UTF-8 or none, read as UTF-8 when the
- * bytes are, else as
- * Windows-1252, which is also how ISO-8859-1 is read (its C1 controls
- * are never meant in a mail); a sequence the charset does not have is
- * U+FFFD.
+ * bytes are, and so are ISO-8859-1 and Windows-1252 when the bytes are
+ * UTF-8 with a multi-byte sequence; else as Windows-1252, which is also
+ * how ISO-8859-1 is read (its C1 controls are never meant in a mail); a
+ * sequence the charset does not have is U+FFFD.
  */
 static void
 to_utf8(const unsigned char *s, size_t len, const char *charset,
@@ -379,19 +391,26 @@ to_utf8(const unsigned char *s, size_t len, const char *charset,
 	char		 tmp[1024], *in, *o;
 	size_t		 inleft, oleft, i, k;
 	iconv_t		 cd = (iconv_t)-1;
+	bool		 latin = false;
 
 	if (charset != NULL) {
 		from = g_mime_charset_canon_name(charset);
-		if (g_ascii_strcasecmp(from, "iso-8859-1") == 0 ||
+		latin = g_ascii_strcasecmp(from, "iso-8859-1") == 0 ||
+		    g_ascii_strcasecmp(from, "windows-1252") == 0 ||
+		    g_ascii_strcasecmp(from, "windows-cp1252") == 0 ||
+		    g_ascii_strcasecmp(from, "cp1252") == 0;
+		if (latin ||
 		    g_ascii_strcasecmp(from, "us-ascii") == 0 ||
 		    g_ascii_strcasecmp(from, "utf-8") == 0)
 			from = NULL;
 		else
 			cd = g_mime_iconv_open("UTF-8", from);
 	}
-	if (cd == (iconv_t)-1 && (charset == NULL ||
-	    g_ascii_strcasecmp(g_mime_charset_canon_name(charset),
-	    "iso-8859-1") != 0) && valid_utf8(s, len)) {
+	/* UTF-8 labelled Latin-1 (a mail program that labels by its code
+	 * page): valid UTF-8 with a multi-byte sequence is taken as UTF-8,
+	 * which Latin-1 text almost never is. */
+	if (cd == (iconv_t)-1 && valid_utf8(s, len) && (!latin ||
+	    multibyte(s, len))) {
 		put(&u, s, len);
 		goto lines;
 	}
