@@ -737,6 +737,10 @@ mail_read(const char *text, size_t len, struct mail *m)
 	memset(m, 0, sizeof(*m));
 	memset(&w, 0, sizeof(w));
 	pthread_once(&once, init);
+	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) {
+		text += 3;	/* a byte-order mark, as mail_is() skips it */
+		len -= 3;
+	}
 	if (len >= 5 && memcmp(text, "From ", 5) == 0) {
 		const char *e = memchr(text, '\n', len);	/* mbox */
 
