@@ -515,6 +515,7 @@ struct walk {
 	int		 kind;
 	struct buf	 text;		/* its text */
 	bool		 plain, html;	/* parts seen */
+	bool		 noboundary;	/* a multipart without one */
 	bool		 nomem;
 };
 
@@ -584,8 +585,7 @@ leaf(struct walk *w, GMimeObject *o)
 		w->html = true;
 	if (!text && !json)
 		return;
-	w->plain = w->plain || g_mime_content_type_is_type(ct, "text",
-	    "plain");
+	w->plain = w->plain || text;
 	if (w->found != NULL) {		/* is there a second? */
 		struct buf	 keep = w->text;
 
@@ -619,6 +619,9 @@ walk(struct walk *w, GMimeObject *o, int depth)
 	if (o == NULL || w->second != NULL || w->nomem || depth > MAIL_DEPTH)
 		return;
 	if (GMIME_IS_MULTIPART(o)) {
+		if (g_mime_object_get_content_type_parameter(o, "boundary") ==
+		    NULL)
+			w->noboundary = true;
 		n = g_mime_multipart_get_count(GMIME_MULTIPART(o));
 		for (i = 0; i < n && w->second == NULL; i++)
 			walk(w, g_mime_multipart_get_part(GMIME_MULTIPART(o),
@@ -799,6 +802,11 @@ mail_read(const char *text, size_t len, struct mail *m)
 		m->kind = w.kind;
 	} else if (w.nomem) {
 		why = g_strdup("");
+	} else if (w.noboundary) {
+		m->reason = R_BAD_MAIL;
+		why = g_strdup("not a mail arbiter reads: a multipart without "
+		    "a boundary (its Content-Type has no \"boundary\" "
+		    "parameter)");
 	} else if (w.html && !w.plain) {
 		m->reason = R_HTML_ONLY;
 		why = g_strdup("the mail has HTML only: send the orders as "
