@@ -209,6 +209,35 @@ nest(int n, int want)
 	free(s);
 }
 
+/* A multipart of n empty parts, its type written as ctype, the orders
+ * in the last part: read (want 0), or refused as bad_mail past 10000
+ * boundaries before GMime parses it (1). */
+static void
+parts(int n, const char *ctype, int want)
+{
+	struct mail	 m;
+	char		*s, what[200];
+	size_t		 len = 0, cap = (size_t)n * 8 + 512;
+	int		 i;
+
+	if ((s = malloc(cap)) == NULL)
+		abort();
+	len += (size_t)snprintf(s + len, cap - len, "From: a@b\nMIME-Version: "
+	    "1.0\nContent-Type: %s; boundary=q\n\n", ctype);
+	for (i = 0; i < n - 1; i++)
+		len += (size_t)snprintf(s + len, cap - len, "--q\n");
+	len += (size_t)snprintf(s + len, cap - len, "--q\nContent-Type: "
+	    "text/plain\n\narbiter orders red turn 4\nend\n--q--\n");
+	if (!mail_read(s, len, &m))
+		abort();
+	snprintf(what, sizeof(what), "%d parts, \"%s\": %s", n, ctype,
+	    want == 1 ? "refused, bad_mail" : "the orders read");
+	report(want == 1 ? m.kind == 0 && m.reason == R_BAD_MAIL :
+	    m.kind == MAIL_TEXT, what, m.why);
+	mail_free(&m);
+	free(s);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -232,6 +261,10 @@ main(int argc, char **argv)
 	nest(33, 1);
 	nest(1000, 1);
 	nest(1001, 2);
+	parts(2000, "multipart/mixed", 0);
+	parts(200000, "multipart/mixed", 1);
+	parts(200000, "multipart (x)/mixed", 1);
+	parts(200000, "multipart\n /mixed", 1);
 	printf("mail: %d passed, %d failed\n", pass, fail);
 	return fail != 0;
 }

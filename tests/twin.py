@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Orders as text (issue 27): a result and its twin's are the same apart
-from the orders files' names, digests and form, the canonical lines a
+from the orders files' names, digests and form (a mail's "mail" member
+among it), the canonical lines a
 text's orders carry ("text"), and where in its file each problem is.
 
 usage: twin.py result.json twin-result.json
@@ -15,8 +16,8 @@ LOC = re.compile(r'^\S.*?:\d+:\d+: (.*?)( at /\S*)?$', re.S)
 def norm(v):
     if isinstance(v, dict):
         return {k: norm(x) for k, x in v.items()
-                if k not in ('file', 'sha256', 'form', 'text', 'line',
-                             'column')}
+                if k not in ('file', 'sha256', 'form', 'mail', 'text',
+                             'line', 'column')}
     if isinstance(v, list):
         return [norm(x) for x in v]
     if isinstance(v, str):

@@ -4,10 +4,10 @@
  *
  * The formats layer (format.h): an orders file that is a mail, as a mail
  * client saves it (arbiter-orders(5), MAIL).  GMime parses the message
- * (this is the only file that includes it); the first part, in the
- * message's order and at any nesting, that holds orders is taken: a
- * text/plain part with the line "arbiter orders ...", or a JSON object
- * with "orders".  Its transfer encoding is undone by GMime, its charset
+ * (this is the only file that includes it); the part, in the message's
+ * order and at any nesting, that holds orders is taken: a text/plain part
+ * with the whole line "arbiter orders NAME turn N ...", or a JSON object
+ * with "orders" (two such parts refuse the mail).  Its transfer encoding is undone by GMime, its charset
  * converted to UTF-8 (GMime's iconv names), format=flowed lines joined
  * (RFC 3676), and the text goes to the orders reader.  mail_read() knows
  * no turn and never jumps: everything it returns lives in one malloc'ed
@@ -36,6 +36,11 @@
  * level to parse a deep nest (40 s for 64 MiB of it), and no mail a
  * player writes comes near. */
 #define MAIL_PARTS	1000
+/* A mail with more lines that begin with "--" (every part's boundary is
+ * one) than this is refused before GMime parses it: GMime keeps an
+ * object of some 1.3 KB a part, and a part can be 5 bytes ("--q" and a
+ * blank line), so the parts, not the bytes, would bound its memory. */
+#define MAIL_BOUNDARIES	10000
 
 static pthread_once_t	 once = PTHREAD_ONCE_INIT;
 
@@ -196,27 +201,80 @@ word(const unsigned char **s, const unsigned char *end, const char *w)
 	return true;
 }
 
-/* Whether a line of the text starts (after spaces) with "arbiter
- * orders": the text form's header. */
+/* Spaces at *s: *s moved past them; whether there were any. */
+static bool
+spaces(const unsigned char **s, const unsigned char *end)
+{
+	const unsigned char	*b = *s;
+	size_t			 k;
+
+	while ((k = uspace(*s, end)) > 0)
+		*s += k;
+	return *s > b;
+}
+
+/* A word at *s (a name, or a quoted one): *s moved past it. */
+static bool
+name(const unsigned char **s, const unsigned char *end)
+{
+	const unsigned char	*p = *s;
+
+	if (p < end && *p == '"') {
+		for (p++; p < end && *p != '"'; p++)
+			;
+		if (p == end)
+			return false;
+		*s = p + 1;
+		return true;
+	}
+	if (end - p >= 3 && memcmp(p, "\xe2\x80\x9c", 3) == 0) {
+		for (p += 3; end - p >= 3 && memcmp(p, "\xe2\x80\x9d", 3) != 0;
+		    p++)
+			;
+		if (end - p < 3)
+			return false;
+		*s = p + 3;
+		return true;
+	}
+	while (p < end && uspace(p, end) == 0 && *p != '\r' && *p != '#')
+		p++;
+	if (p == *s)
+		return false;
+	*s = p;
+	return true;
+}
+
+/*
+ * Whether a line of the text is, whole, the text form's header:
+ * "arbiter orders NAME turn N [map HASH]" (case ignored, Unicode spaces
+ * as spaces, N digits), perhaps with a comment ("# ...") after it.  A
+ * sentence ("Arbiter orders for turn 3 attached.") is not.
+ */
 static bool
 has_header(const char *text, size_t len)
 {
 	const unsigned char	*s = (const unsigned char *)text;
-	const unsigned char	*end = s + len, *e;
-	size_t			 k;
+	const unsigned char	*end = s + len, *e, *d;
 
 	for (; s < end; s = e + 1) {
 		if ((e = memchr(s, '\n', (size_t)(end - s))) == NULL)
 			e = end;
-		while ((k = uspace(s, e)) > 0)
-			s += k;
-		if (!word(&s, e, "arbiter"))
+		spaces(&s, e);
+		if (!word(&s, e, "arbiter") || !spaces(&s, e) ||
+		    !word(&s, e, "orders") || !spaces(&s, e) ||
+		    !name(&s, e) || !spaces(&s, e) ||
+		    !word(&s, e, "turn") || !spaces(&s, e))
 			continue;
-		if (uspace(s, e) == 0)
+		for (d = s; s < e && *s >= '0' && *s <= '9'; s++)
+			;
+		if (s == d || (s < e && uspace(s, e) == 0 && *s != '\r' &&
+		    *s != '#'))
 			continue;
-		while ((k = uspace(s, e)) > 0)
-			s += k;
-		if (word(&s, e, "orders"))
+		spaces(&s, e);
+		if (word(&s, e, "map") && (!spaces(&s, e) || !name(&s, e)))
+			continue;
+		spaces(&s, e);
+		if (s == e || *s == '#' || (*s == '\r' && s + 1 == e))
 			return true;
 	}
 	return false;
@@ -303,14 +361,26 @@ valid_utf8(const unsigned char *s, size_t len)
 	return true;
 }
 
+/* Whether the text has a byte past ASCII. */
+static bool
+multibyte(const unsigned char *s, size_t len)
+{
+	size_t	 i;
+
+	for (i = 0; i < len; i++)
+		if (s[i] >= 0x80)
+			return true;
+	return false;
+}
+
 /*
  * The part's bytes (transfer encoding undone) in the charset named, into
  * out as UTF-8, with CRLF (and CRs before a LF) as LF.  A charset iconv
  * does not know, and US-ASCII, UTF-8 or none, read as UTF-8 when the
- * bytes are, else as
- * Windows-1252, which is also how ISO-8859-1 is read (its C1 controls
- * are never meant in a mail); a sequence the charset does not have is
- * U+FFFD.
+ * bytes are, and so are ISO-8859-1 and Windows-1252 when the bytes are
+ * UTF-8 with a multi-byte sequence; else as Windows-1252, which is also
+ * how ISO-8859-1 is read (its C1 controls are never meant in a mail); a
+ * sequence the charset does not have is U+FFFD.
  */
 static void
 to_utf8(const unsigned char *s, size_t len, const char *charset,
@@ -319,21 +389,28 @@ to_utf8(const unsigned char *s, size_t len, const char *charset,
 	struct buf	 u = { NULL, 0, 0, true };
 	const char	*from = NULL;
 	char		 tmp[1024], *in, *o;
-	size_t		 inleft, oleft, i;
+	size_t		 inleft, oleft, i, k;
 	iconv_t		 cd = (iconv_t)-1;
+	bool		 latin = false;
 
 	if (charset != NULL) {
 		from = g_mime_charset_canon_name(charset);
-		if (g_ascii_strcasecmp(from, "iso-8859-1") == 0 ||
+		latin = g_ascii_strcasecmp(from, "iso-8859-1") == 0 ||
+		    g_ascii_strcasecmp(from, "windows-1252") == 0 ||
+		    g_ascii_strcasecmp(from, "windows-cp1252") == 0 ||
+		    g_ascii_strcasecmp(from, "cp1252") == 0;
+		if (latin ||
 		    g_ascii_strcasecmp(from, "us-ascii") == 0 ||
 		    g_ascii_strcasecmp(from, "utf-8") == 0)
 			from = NULL;
 		else
 			cd = g_mime_iconv_open("UTF-8", from);
 	}
-	if (cd == (iconv_t)-1 && (charset == NULL ||
-	    g_ascii_strcasecmp(g_mime_charset_canon_name(charset),
-	    "iso-8859-1") != 0) && valid_utf8(s, len)) {
+	/* UTF-8 labelled Latin-1 (a mail program that labels by its code
+	 * page): valid UTF-8 with a multi-byte sequence is taken as UTF-8,
+	 * which Latin-1 text almost never is. */
+	if (cd == (iconv_t)-1 && valid_utf8(s, len) && (!latin ||
+	    multibyte(s, len))) {
 		put(&u, s, len);
 		goto lines;
 	}
@@ -366,15 +443,20 @@ to_utf8(const unsigned char *s, size_t len, const char *charset,
 	put(&u, tmp, sizeof(tmp) - oleft);
 	g_mime_iconv_close(cd);
 lines:
-	/* CRLF, and any run of CRs before a LF, is LF. */
-	for (i = 0; i < u.n; i++) {
-		size_t	 k = i;
-
+	/* CRLF, and any run of CRs before a LF, is LF: each run of CRs is
+	 * scanned once (a run kept is written whole). */
+	for (i = 0; i < u.n; i = k) {
+		k = i;
 		while (k < u.n && u.p[k] == '\r')
 			k++;
-		if (k > i && k < u.n && u.p[k] == '\n')
-			i = k;
-		put(out, u.p + i, 1);
+		if (k == i) {
+			put(out, u.p + i, 1);
+			k++;
+		} else if (k < u.n && u.p[k] == '\n') {
+			put(out, "\n", 1);
+			k++;
+		} else
+			put(out, u.p + i, k - i);
 	}
 	if (!u.ok)
 		out->ok = false;
@@ -429,9 +511,11 @@ unflow(const char *s, size_t len, bool delsp, struct buf *out)
 
 struct walk {
 	GMimePart	*found;		/* the part taken */
+	GMimePart	*second;	/* another that holds orders */
 	int		 kind;
 	struct buf	 text;		/* its text */
 	bool		 plain, html;	/* parts seen */
+	bool		 noboundary;	/* a multipart without one */
 	bool		 nomem;
 };
 
@@ -501,8 +585,19 @@ leaf(struct walk *w, GMimeObject *o)
 		w->html = true;
 	if (!text && !json)
 		return;
-	w->plain = w->plain || g_mime_content_type_is_type(ct, "text",
-	    "plain");
+	w->plain = w->plain || text;
+	if (w->found != NULL) {		/* is there a second? */
+		struct buf	 keep = w->text;
+
+		w->text.p = NULL;
+		part_text(w, part, ct);
+		if ((text && has_header(w->text.p, w->text.n)) ||
+		    has_json_orders(w->text.p, w->text.n))
+			w->second = part;
+		free(w->text.p);
+		w->text = keep;
+		return;
+	}
 	part_text(w, part, ct);
 	if (w->text.n == 0)
 		return;
@@ -521,11 +616,14 @@ walk(struct walk *w, GMimeObject *o, int depth)
 	GMimeMessage	*m;
 	int		 i, n;
 
-	if (o == NULL || w->found != NULL || w->nomem || depth > MAIL_DEPTH)
+	if (o == NULL || w->second != NULL || w->nomem || depth > MAIL_DEPTH)
 		return;
 	if (GMIME_IS_MULTIPART(o)) {
+		if (g_mime_object_get_content_type_parameter(o, "boundary") ==
+		    NULL)
+			w->noboundary = true;
 		n = g_mime_multipart_get_count(GMIME_MULTIPART(o));
-		for (i = 0; i < n && w->found == NULL; i++)
+		for (i = 0; i < n && w->second == NULL; i++)
 			walk(w, g_mime_multipart_get_part(GMIME_MULTIPART(o),
 			    i), depth + 1);
 	} else if (GMIME_IS_MESSAGE_PART(o)) {
@@ -551,6 +649,37 @@ containers(const char *s, size_t len, size_t max)
 			n++;
 	}
 	return n;
+}
+
+/* How many lines of the text begin with "--", up to max + 1. */
+static size_t
+boundaries(const char *s, size_t len, size_t max)
+{
+	const char	*end = s + len, *e;
+	size_t		 n = 0;
+
+	for (; s < end && n <= max; s = e + 1) {
+		if (end - s >= 2 && s[0] == '-' && s[1] == '-')
+			n++;
+		if ((e = memchr(s, '\n', (size_t)(end - s))) == NULL)
+			break;
+	}
+	return n;
+}
+
+/* A part as the result names it: its content type, and its file name
+ * in parentheses. */
+static char *
+part_name(GMimePart *part)
+{
+	const char	*fn = g_mime_part_get_filename(part);
+	char		*ct, *s;
+
+	ct = g_mime_content_type_get_mime_type(
+	    g_mime_object_get_content_type(GMIME_OBJECT(part)));
+	s = fn != NULL ? g_strdup_printf("%s (%s)", ct, fn) : g_strdup(ct);
+	g_free(ct);
+	return s;
 }
 
 /* The header's value, decoded, trimmed; "" when absent. */
@@ -607,16 +736,29 @@ mail_read(const char *text, size_t len, struct mail *m)
 	size_t		 o_text = 0, o_why = 0, o_part = 0;
 	size_t		 o_id, o_from, o_date;
 	char		*id = NULL, *from = NULL, *date = NULL, *why = NULL;
-	char		*ct;
 
 	memset(m, 0, sizeof(*m));
 	memset(&w, 0, sizeof(w));
 	pthread_once(&once, init);
+	if (len >= 3 && memcmp(text, "\xef\xbb\xbf", 3) == 0) {
+		text += 3;	/* a byte-order mark, as mail_is() skips it */
+		len -= 3;
+	}
 	if (len >= 5 && memcmp(text, "From ", 5) == 0) {
 		const char *e = memchr(text, '\n', len);	/* mbox */
 
 		len -= e != NULL ? (size_t)(e + 1 - text) : len;
 		text = e != NULL ? e + 1 : text + len;
+	}
+	if (boundaries(text, len, MAIL_BOUNDARIES) > MAIL_BOUNDARIES) {
+		m->reason = R_BAD_MAIL;
+		why = g_strdup_printf("not a mail arbiter reads: it has more "
+		    "than %d part boundaries (lines that begin with \"--\")",
+		    MAIL_BOUNDARIES);
+		id = g_strdup("");
+		from = g_strdup("");
+		date = g_strdup("");
+		goto out;
 	}
 	if (containers(text, len, MAIL_PARTS) > MAIL_PARTS) {
 		m->reason = R_BAD_MAIL;
@@ -646,18 +788,25 @@ mail_read(const char *text, size_t len, struct mail *m)
 	from = field(msg, "From");
 	date = field(msg, "Date");
 	walk(&w, g_mime_message_get_mime_part(msg), 0);
-	if (w.found != NULL) {
-		const char	*fn = g_mime_part_get_filename(w.found);
-		GMimeContentType *t = g_mime_object_get_content_type(
-				    GMIME_OBJECT(w.found));
+	if (w.second != NULL && !w.nomem) {
+		char	*a = part_name(w.found), *b2 = part_name(w.second);
 
-		ct = g_mime_content_type_get_mime_type(t);
-		why = fn != NULL ? g_strdup_printf("%s (%s)", ct, fn) :
-		    g_strdup(ct);
-		g_free(ct);
+		m->reason = R_BAD_MAIL;
+		why = g_strdup_printf("two parts of the mail hold orders, %s "
+		    "and %s: send them in one part only (a letter quoted "
+		    "without \">\" holds its header line)", a, b2);
+		g_free(a);
+		g_free(b2);
+	} else if (w.found != NULL) {
+		why = part_name(w.found);
 		m->kind = w.kind;
 	} else if (w.nomem) {
 		why = g_strdup("");
+	} else if (w.noboundary) {
+		m->reason = R_BAD_MAIL;
+		why = g_strdup("not a mail arbiter reads: a multipart without "
+		    "a boundary (its Content-Type has no \"boundary\" "
+		    "parameter)");
 	} else if (w.html && !w.plain) {
 		m->reason = R_HTML_ONLY;
 		why = g_strdup("the mail has HTML only: send the orders as "
