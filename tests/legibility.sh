@@ -1,0 +1,35 @@
+#!/bin/sh
+# Legibility of the pictures (issue 29), in headless Chromium
+# (tests/legibility.py says what is measured): every golden picture
+# (fixtures/*/*/expected.svg, doc/demo-turn.svg) and the umpire's picture
+# of random turns of every rule system (tests/prop turn RULESET SEED DIR
+# contend: moves that head where another player's moves end, so that
+# stacks and fights are crowded), seeds 1 to LEGIBILITY_N (default 4).
+# Ends with "legibility: N passed, N failed (...)".  -v lists each fault.
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top" || exit 70
+arbiter=${ARBITER:-$top/arbiter}
+prop=$top/tests/prop
+n=${LEGIBILITY_N:-4}
+tmp=$(mktemp -d) || exit 70
+trap 'rm -rf "$tmp"' EXIT INT TERM
+pics=
+for rs in aeonis territory morne-plaine xconq arcane-legions; do
+	s=1
+	while [ "$s" -le "$n" ]; do
+		d=$tmp/$rs-$s
+		if "$prop" turn "$rs" "$s" "$d" contend 2>/dev/null &&
+		    (cd "$d" && "$arbiter" -o /dev/null --svg "$d/turn.svg" \
+		    map.json orders/*.json 2>/dev/null) &&
+		    [ -s "$d/turn.svg" ]; then
+			pics="$pics $d/turn.svg"
+		else
+			echo "not ok 0 - $rs random turn $s: no picture" \
+			    "(tests/prop turn $rs $s DIR contend)"
+		fi
+		s=$((s + 1))
+	done
+done
+# shellcheck disable=SC2086
+python3 tests/legibility.py "$@" fixtures/*/*/expected.svg doc/demo-turn.svg \
+    $pics | sed "s|$tmp/\([a-z-]*\)-\([0-9]*\)/turn.svg|random turn \2 of \1|"
