@@ -97,8 +97,10 @@ SCRIPT = r"""
     const r = g.querySelector('rect, polygon.base');
     if (r) {
       const bb = r.getBBox();
+      const inv = r.getScreenCTM().inverse();
       badges.push({el: r, g: g, box: boxOf(r, bb.x, bb.y, bb.width,
-          bb.height)});
+          bb.height), has: (x, y) => r.isPointInFill(new DOMPoint(
+          inv.a * x + inv.c * y + inv.e, inv.b * x + inv.d * y + inv.f))});
     }
   }
   for (const el of document.querySelectorAll('line, polyline, path, rect, ' +
@@ -148,6 +150,7 @@ SCRIPT = r"""
         };
         const hr = k * Math.max(vb.width, vb.height) + 1;
         const ep = toPage(el, e[0], e[1]);
+        mk.tip = ep;
         mk.hbox = {x0: ep[0] - hr, y0: ep[1] - hr, x1: ep[0] + hr,
             y1: ep[1] + hr};
       }
@@ -161,6 +164,26 @@ SCRIPT = r"""
     };
     marks.push(mk);
   }
+  /* What is painted over a mark hides it: a badge or a territory's
+   * circle drawn after it. */
+  const lids = [...document.querySelectorAll('g.unit rect, g.unit ' +
+      'polygon.base, g.loss rect, circle.territory')].map(el => {
+    const bb = el.getBBox();
+    const inv = el.getScreenCTM().inverse();
+    return {el: el, box: boxOf(el, bb.x, bb.y, bb.width, bb.height),
+        has: (x, y) => el.isPointInFill(new DOMPoint(
+            inv.a * x + inv.c * y + inv.e, inv.b * x + inv.d * y + inv.f))};
+  });
+  const after = (a, b) => !!(a.compareDocumentPosition(b) &
+      Node.DOCUMENT_POSITION_FOLLOWING);
+  const hidden = (mk, x, y) => lids.some(l => after(mk.el, l.el) &&
+      l.box.x0 <= x && x <= l.box.x1 && l.box.y0 <= y && y <= l.box.y1 &&
+      l.has(x, y));
+  const haloed = t => {
+    const cs = getComputedStyle(t);
+    return cs.stroke !== 'none' && parseFloat(cs.strokeWidth) >= 2 &&
+        cs.paintOrder.startsWith('stroke');
+  };
   const faults = [];
   const q = s => JSON.stringify(s);
   for (let i = 0; i < texts.length; i++)
@@ -173,9 +196,14 @@ SCRIPT = r"""
           ' pixels high']);
     for (const mk of marks) {
       if (mk.g && mk.g === t.g) continue;
+      /* A text with a halo, painted over the mark, stays readable. */
+      if (haloed(t.el) && after(mk.el, t.el)) continue;
       let hit = false;
-      if (meet(mk.box, t.box, 0) && grid(t.box, mk.body)) hit = 'by';
-      else if (mk.head && meet(mk.hbox, t.box, 0) && grid(t.box, mk.head))
+      if (meet(mk.box, t.box, 0) && grid(t.box, (x, y) => mk.body(x, y) &&
+          !hidden(mk, x, y)))
+        hit = 'by';
+      else if (mk.head && meet(mk.hbox, t.box, 0) && grid(t.box,
+          (x, y) => mk.head(x, y) && !hidden(mk, x, y)))
         hit = 'by the arrowhead of';
       if (hit)
         faults.push(['covered', q(t.s) + ' ' + hit + ' ' + mk.name]);
@@ -198,9 +226,11 @@ SCRIPT = r"""
     for (const mk of marks) {
       if (mk.g === b.g) continue;
       let hit = false;
-      if (!mk.shaft && meet(mk.box, b.box, 0) && grid(b.box, mk.body))
+      if (!after(mk.el, b.el) && !mk.shaft && meet(mk.box, b.box, 0) &&
+          grid(b.box, (x, y) => b.has(x, y) && mk.body(x, y)))
         hit = 'under';
-      else if (mk.head && meet(mk.hbox, b.box, 0) && grid(b.box, mk.head))
+      else if (mk.head && meet(mk.hbox, b.box, 0) && grid(b.box,
+          (x, y) => b.has(x, y) && mk.head(x, y) && !hidden(mk, x, y)))
         hit = 'under the arrowhead of';
       if (hit)
         faults.push(['badge', name(b.el) + ' ' + hit + ' ' + mk.name]);
@@ -211,6 +241,10 @@ SCRIPT = r"""
            Node.DOCUMENT_POSITION_FOLLOWING))
         faults.push(['badge', name(b.el) + ' under the text ' + q(t.s)]);
   }
+  for (const mk of marks)
+    if (mk.head && mk.tip && hidden(mk, mk.tip[0], mk.tip[1]))
+      faults.push(['covered', 'the arrowhead of ' + mk.name +
+          ' under a badge or a territory']);
   return {texts: texts.length, badges: badges.length, marks: marks.length,
       faults: faults};
 })()
