@@ -13,7 +13,7 @@ prop=$top/tests/prop
 n=${LEGIBILITY_N:-4}
 tmp=$(mktemp -d) || exit 70
 trap 'rm -rf "$tmp"' EXIT INT TERM
-pics=
+pics= bad=0
 for rs in aeonis territory morne-plaine xconq arcane-legions; do
 	s=1
 	while [ "$s" -le "$n" ]; do
@@ -26,10 +26,18 @@ for rs in aeonis territory morne-plaine xconq arcane-legions; do
 		else
 			echo "not ok 0 - $rs random turn $s: no picture" \
 			    "(tests/prop turn $rs $s DIR contend)"
+			bad=$((bad + 1))
 		fi
 		s=$((s + 1))
 	done
 done
 # shellcheck disable=SC2086
 python3 tests/legibility.py "$@" fixtures/*/*/expected.svg doc/demo-turn.svg \
-    $pics | sed "s|$tmp/\([a-z-]*\)-\([0-9]*\)/turn.svg|random turn \2 of \1|"
+    $pics >"$tmp/out"
+status=$?
+sed "s|$tmp/\([a-z-]*\)-\([0-9]*\)/turn.svg|random turn \2 of \1|" "$tmp/out"
+if [ "$bad" -gt 0 ]; then
+	echo "legibility, turns not drawn: 0 passed, $bad failed"
+	exit 1
+fi
+exit $status
