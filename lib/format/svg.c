@@ -258,8 +258,9 @@ brightness(const char *c)
 	    114 * (v & 255)) / 1000);
 }
 
-/* Each player's colour: the one named by its name, else the palette's
- * next not taken (after the palette, again from its start). */
+/* Each player's colour: the map's (display.colours), else the one named
+ * by its name, else the palette's next not taken (after the palette,
+ * again from its start). */
 static void
 player_colours(struct pic *pc)
 {
@@ -271,6 +272,11 @@ player_colours(struct pic *pc)
 	memset(taken, 0, sizeof(taken));
 	for (i = 0; i < t->players.n; i++) {
 		pc->pcol[i] = NULL;
+		/* The map's own (display.colours) first. */
+		if (t->disp_col != NULL && t->disp_col[i] != NULL) {
+			pc->pcol[i] = t->disp_col[i];
+			continue;
+		}
 		for (k = 0; k < sizeof(pnamed) / sizeof(pnamed[0]); k++)
 			if (strcasecmp(t->players.v[i].name, pnamed[k][0]) ==
 			    0)
