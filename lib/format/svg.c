@@ -8,7 +8,9 @@
  * where the map's "display" puts them or where Graphviz lays them out,
  * the table's terrain pieces and bases), the units, each order's move as
  * an arrow coloured by its status, stops, losses, eliminations, attacks,
- * and a legend.  With SVG_NEXT, the board as the next turn begins,
+ * and a legend.  With SVG_START, the board as this turn begins (owners,
+ * counters, units and strengths before any order or upkeep); with
+ * SVG_NEXT, the board as the next turn begins,
  * without arrows or marks.  For one player whose map hides the orders
  * (reveal_orders false), the other players' arrows are left out.
  *
@@ -151,6 +153,8 @@ static const char *const status_word[] = {
 #define D_SIDE		0x10000
 #define D_CONN		0x20000
 
+#define NOMARKS	(SVG_NEXT | SVG_START)	/* a board, without what happened */
+
 struct pic {
 	struct arb_turn	*t;
 	FILE		*fp;
@@ -256,6 +260,16 @@ brightness(const char *c)
 
 	return (int)((299 * (v >> 16 & 255) + 587 * (v >> 8 & 255) +
 	    114 * (v & 255)) / 1000);
+}
+
+/* Cell c's owner as the picture shows it: at the start, or now. */
+static int
+owner(const struct pic *pc, int c)
+{
+	const struct board *b = &pc->t->board;
+
+	return (pc->flags & SVG_START) && b->owner0 != NULL ? b->owner0[c] :
+	    b->cells[c].owner;
 }
 
 /* Each player's colour: the map's (display.colours), else the one named
@@ -653,12 +667,12 @@ draw_hexes(struct pic *pc, bool labels)
 			fprintf(pc->fp, "\" fill=\"url(#pat-%s)\"/>\n",
 			    tpattern(b, ce->terrain));
 		}
-		if (ce->owner >= 0) {
+		if (owner(pc, c) >= 0) {
 			fprintf(pc->fp, "<polygon class=\"owner\" points=\"");
 			hex_points(pc, c, 3);
 			fprintf(pc->fp, "\" fill=\"none\" stroke=\"%s\" "
 			    "stroke-width=\"3\" stroke-opacity=\"0.7\"/>\n",
-			    pcolour(pc, ce->owner));
+			    pcolour(pc, owner(pc, c)));
 		}
 	}
 	if (labels && b->sides.n > 0) {
@@ -713,14 +727,15 @@ draw_graph(struct pic *pc, int pass)
 			    "cx=\"%d\" cy=\"%d\" r=\"%d\" fill=\"%s\" "
 			    "stroke=\"%s\" stroke-width=\"%d\"/>\n", pc->x[c],
 			    pc->y[c], NODER, tcolour(b, ce->terrain),
-			    ce->owner >= 0 ? pcolour(pc, ce->owner) :
-			    "#777777", ce->owner >= 0 ? 4 : 1);
+			    owner(pc, c) >= 0 ? pcolour(pc, owner(pc, c)) :
+			    "#777777", owner(pc, c) >= 0 ? 4 : 1);
 			continue;
 		}
 		text_fit(pc, pc->x[c], pc->y[c] - 8, 10, "#000000",
 		    b->names[c], 2 * NODER - 8);
 		if (cx != NULL && cx[0].name != NULL && b->cx[0] != NULL) {
 			snprintf(buf, sizeof(buf), "%s %d", cx[0].name,
+			    (pc->flags & SVG_START) ? b->cx0[0][c] :
 			    b->cx[0][c]);
 			text_fit(pc, pc->x[c], pc->y[c] + 5, 9, "#000000",
 			    buf, 2 * NODER - 4);
@@ -860,6 +875,8 @@ unit_cell(const struct pic *pc, const struct unit *u)
 	if (pc->t->board.kind == BOARD_TABLE ||
 	    ((u->gone || u->left) && (pc->flags & SVG_NEXT)))
 		return -1;
+	if (pc->flags & SVG_START)
+		return u->from >= 0 ? u->from : u->at;
 	return u->at >= 0 ? u->at : u->from;
 }
 
@@ -867,7 +884,7 @@ unit_cell(const struct pic *pc, const struct unit *u)
 static int
 loss_cell(const struct pic *pc, const struct loss *l)
 {
-	if (pc->t->board.kind == BOARD_TABLE || (pc->flags & SVG_NEXT))
+	if (pc->t->board.kind == BOARD_TABLE || (pc->flags & NOMARKS))
 		return -1;
 	if (l->unit >= 0)
 		return unit_cell(pc, &pc->t->units.v[l->unit]);
@@ -934,7 +951,7 @@ draw_loss(struct pic *pc, size_t li)
 		y = stack_top(pc, c) + pc->nstack[c];
 		pc->nstack[c] += LOSSH + 1;
 	} else if (pc->t->board.kind == BOARD_TABLE && l->unit >= 0 &&
-	    !(pc->flags & SVG_NEXT)) {
+	    !(pc->flags & NOMARKS)) {
 		/* On a table, under the unit's base, else above it, else
 		 * left or right of it: where no base is. */
 		size_t	 k;
@@ -984,10 +1001,14 @@ draw_unit(struct pic *pc, int ui)
 	size_t		 i;
 	int		 x, y, c, h;
 	bool		 gone = u->gone || u->left;
+	bool		 start = (pc->flags & SVG_START) != 0;
+	int		 strength = start ? u->strength0 : u->strength;
 
 	if (gone && (pc->flags & SVG_NEXT))
 		return;
-	unit_spot(pc, u, false, &x, &y);
+	if (start)
+		gone = false;
+	unit_spot(pc, u, start, &x, &y);
 	if (x < 0)
 		return;
 	ink = brightness(pcolour(pc, u->player)) > 140 ? "#000000" :
@@ -998,11 +1019,12 @@ draw_unit(struct pic *pc, int ui)
 		ink = "#000000";	/* on its faded badge */
 	}
 	if (b->kind == BOARD_TABLE) {
-		table_base(pc, u, &u->pose, pcolour(pc, u->player), gone ?
+		table_base(pc, u, start ? &u->pose0 : &u->pose,
+		    pcolour(pc, u->player), gone ?
 		    " fill-opacity=\"0.3\"" : "");
 		text_fit(pc, x, y - 3, 8, ink, u->id, 36);
 		snprintf(buf, sizeof(buf), "%.24s %d",
-		    t->types.v[u->type].name, u->strength);
+		    t->types.v[u->type].name, strength);
 		utf8_mend(buf);
 		text_fit(pc, x, y + 7, 8, ink, buf, 36);
 		if (gone)
@@ -1026,13 +1048,13 @@ draw_unit(struct pic *pc, int ui)
 	    " fill-opacity=\"0.25\" stroke-dasharray=\"3 2\"" : "");
 	if (pc->compact[c]) {
 		snprintf(buf, sizeof(buf), "%.20s %.20s %d", u->id,
-		    t->types.v[u->type].name, u->strength);
+		    t->types.v[u->type].name, strength);
 		utf8_mend(buf);
 		text_fit(pc, x, y + 8, 8, ink, buf, BADGEW - 4);
 	} else {
 		text_fit(pc, x, y + 8, 8, ink, u->id, BADGEW - 4);
 		snprintf(buf, sizeof(buf), "%.24s %d",
-		    t->types.v[u->type].name, u->strength);
+		    t->types.v[u->type].name, strength);
 		utf8_mend(buf);
 		text_fit(pc, x, y + 17, 8, ink, buf, BADGEW - 4);
 	}
@@ -1564,7 +1586,7 @@ legend(struct pic *pc)
 		    "a base where its move began");
 		y += 15;
 	}
-	if (!(pc->flags & SVG_NEXT) && pc->player >= 0 && !view_reveals(t)) {
+	if (!(pc->flags & NOMARKS) && pc->player >= 0 && !view_reveals(t)) {
 		text(pc, x, y, 10, "start", "#000000",
 		    "the others' orders are not shown");
 		y += 15;
@@ -1703,7 +1725,7 @@ emit_svg(struct arb_turn *t, int flags, int player, FILE *fp)
 	fputs("<defs>\n", fp);
 	/* The arrowheads: one a status for each player's colour, and
 	 * grey ones for the legend (k-). */
-	for (p = -1; p < (int)t->players.n && !(flags & SVG_NEXT); p++)
+	for (p = -1; p < (int)t->players.n && !(flags & NOMARKS); p++)
 		for (i = 0; i < sizeof(statuses) / sizeof(statuses[0]); i++)
 			marker(&pc, p, statuses[i]);
 	/* The terrains' patterns (tpatterns). */
@@ -1736,9 +1758,9 @@ emit_svg(struct arb_turn *t, int flags, int player, FILE *fp)
 	}
 	snprintf(title, sizeof(title), "%.40s, turn %ld%s%.80s%s",
 	    t->rs->name, (long)t->number + ((flags & SVG_NEXT) ? 1 : 0),
-	    (flags & SVG_NEXT) ? " begins" : player >= 0 ? ", as " : "",
-	    player >= 0 && !(flags & SVG_NEXT) ? t->players.v[player].name :
-	    "", player >= 0 && !(flags & SVG_NEXT) ? " sees it" : "");
+	    (flags & NOMARKS) ? " begins" : player >= 0 ? ", as " : "",
+	    player >= 0 && !(flags & NOMARKS) ? t->players.v[player].name :
+	    "", player >= 0 && !(flags & NOMARKS) ? " sees it" : "");
 	utf8_mend(title);
 	text(&pc, MARGIN, 30, 16, "start", "#000000", title);
 	/* The ground, the arrows and fights over it, a graph's
@@ -1751,7 +1773,7 @@ emit_svg(struct arb_turn *t, int flags, int player, FILE *fp)
 	else
 		draw_table(&pc, false);
 	connections(&pc);
-	if (!(flags & SVG_NEXT)) {
+	if (!(flags & NOMARKS)) {
 		draw_orders(&pc);
 		draw_fights(&pc);
 	}
@@ -1767,7 +1789,7 @@ emit_svg(struct arb_turn *t, int flags, int player, FILE *fp)
 	pc.halo = false;
 	for (i = 0; i < t->units.n; i++)
 		draw_unit(&pc, (int)i);
-	if (!(flags & SVG_NEXT))
+	if (!(flags & NOMARKS))
 		draw_marks(&pc);
 	legend(&pc);
 	fputs("</svg>\n", fp);
