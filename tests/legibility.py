@@ -167,7 +167,7 @@ SCRIPT = r"""
   /* What is painted over a mark hides it: a badge or a territory's
    * circle drawn after it. */
   const lids = [...document.querySelectorAll('g.unit rect, g.unit ' +
-      'polygon.base, g.loss rect, circle.territory')].map(el => {
+      'polygon.base, g.loss rect, g.stopped rect, circle.territory')].map(el => {
     const bb = el.getBBox();
     const inv = el.getScreenCTM().inverse();
     return {el: el, box: boxOf(el, bb.x, bb.y, bb.width, bb.height),

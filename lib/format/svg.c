@@ -152,6 +152,7 @@ static const char *const status_word[] = {
 #define D_GHOST		0x8000
 #define D_SIDE		0x10000
 #define D_CONN		0x20000
+#define D_STOP		0x40000
 
 #define NOMARKS	(SVG_NEXT | SVG_START)	/* a board, without what happened */
 
@@ -891,6 +892,31 @@ loss_cell(const struct pic *pc, const struct loss *l)
 	return l->at;
 }
 
+static bool	 shown(const struct pic *, const struct order *);
+
+/* The order whose path unit u stopped short of (it ended in a cell of
+ * the path before its end), or NULL. */
+static const struct order *
+stopped_short(const struct pic *pc, const struct unit *u)
+{
+	struct arb_turn	*t = pc->t;
+	const struct order *o;
+	int		 j;
+
+	if ((pc->flags & NOMARKS) || u->by < 0 || u->at < 0 ||
+	    t->board.kind == BOARD_TABLE)
+		return NULL;
+	o = &t->orders.v[u->by];
+	if (o->refused || !shown(pc, o) || o->ncells < 2 ||
+	    t->rs->order_kinds[o->kind].arg != OK_PATH || o->nunits < 1 ||
+	    &t->units.v[o->units[0]] != u || u->at == o->cells[o->ncells - 1])
+		return NULL;
+	for (j = o->ncells - 2; j > 0; j--)
+		if (o->cells[j] == u->at)
+			return o;
+	return NULL;
+}
+
 static void
 stack_measure(struct pic *pc)
 {
@@ -901,8 +927,11 @@ stack_measure(struct pic *pc)
 	pc->nrows = t_alloc(t, (size_t)n * sizeof(int));
 	memset(pc->nrows, 0, (size_t)n * sizeof(int));
 	for (i = 0; i < t->units.n; i++)
-		if ((c = unit_cell(pc, &t->units.v[i])) >= 0)
+		if ((c = unit_cell(pc, &t->units.v[i])) >= 0) {
 			pc->nrows[c] += BADGEH + 1;
+			if (stopped_short(pc, &t->units.v[i]) != NULL)
+				pc->nrows[c] += LOSSH + 1;
+		}
 	for (i = 0; i < t->losses.n; i++)
 		if ((c = loss_cell(pc, &t->losses.v[i])) >= 0)
 			pc->nrows[c] += LOSSH + 1;
@@ -990,6 +1019,33 @@ draw_loss(struct pic *pc, size_t li)
 	fputs("</g>\n", pc->fp);
 }
 
+/*
+ * Where a unit stopped short of its path, a line under its badge: a
+ * black bar and "stop:" with the cause, the order's reason (a zone of
+ * control, stuck in a marsh, out of movement points).
+ */
+static void
+draw_stop(struct pic *pc, int c, const struct order *o)
+{
+	char		 buf[64], *p;
+	int		 x = pc->x[c], y = stack_top(pc, c) + pc->nstack[c];
+
+	pc->nstack[c] += LOSSH + 1;
+	pc->drawn |= D_STOP;
+	snprintf(buf, sizeof(buf), "stop: %s", o->reason == R_ZOC_STOP ?
+	    "zone of control" : o->reason == R_OK ? "ordered" :
+	    reason_name(o->reason));
+	for (p = buf; *p != '\0'; p++)
+		if (*p == '_')
+			*p = ' ';
+	fprintf(pc->fp, "<g class=\"stopped\"><rect x=\"%d\" y=\"%d\" "
+	    "width=\"%d\" height=\"%d\" fill=\"#ffffff\" stroke=\"#000000\" "
+	    "stroke-width=\"1\" stroke-dasharray=\"2 1\"/>\n", x - BADGEW / 2,
+	    y, BADGEW, LOSSH);
+	text_fit(pc, x, y + 8, 8, "#000000", buf, BADGEW - 4);
+	fputs("</g>\n", pc->fp);
+}
+
 static void
 draw_unit(struct pic *pc, int ui)
 {
@@ -1000,6 +1056,7 @@ draw_unit(struct pic *pc, int ui)
 	char		 buf[64];
 	size_t		 i;
 	int		 x, y, c, h;
+	const struct order *o;
 	bool		 gone = u->gone || u->left;
 	bool		 start = (pc->flags & SVG_START) != 0;
 	int		 strength = start ? u->strength0 : u->strength;
@@ -1068,6 +1125,8 @@ draw_unit(struct pic *pc, int ui)
 	for (i = 0; i < t->losses.n; i++)
 		if (t->losses.v[i].unit == ui)
 			draw_loss(pc, i);
+	if ((o = stopped_short(pc, u)) != NULL)
+		draw_stop(pc, c, o);
 }
 
 /* Whether the picture shows order o (a player's view of a map that hides
@@ -1522,6 +1581,14 @@ legend(struct pic *pc)
 		for (i = 0; i < sizeof(statuses) / sizeof(statuses[0]); i++)
 			if (pc->drawn >> statuses[i] & 1)
 				line_key(pc, x, &y, statuses[i]);
+	}
+	if (pc->drawn & D_STOP) {
+		fprintf(pc->fp, "<rect x=\"%d\" y=\"%d\" width=\"24\" "
+		    "height=\"11\" fill=\"#ffffff\" stroke=\"#000000\" "
+		    "stroke-dasharray=\"2 1\"/>\n", x, y - 10);
+		text(pc, x + 32, y, 10, "start", "#000000",
+		    "stop: why it stopped short");
+		y += 15;
 	}
 	if (pc->drawn & D_REST) {
 		fprintf(pc->fp, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" "
