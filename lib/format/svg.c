@@ -168,9 +168,12 @@ struct pic {
 	const char	**pcol;		/* the players' colours */
 	const char	*pattern;	/* a swatch's, or NULL */
 	bool		 halo;		/* texts over arrows: a white halo */
+	bool		 allhalo;	/* this one whatever it meets */
 	unsigned	 drawn;		/* what the legend lists: D_ bits */
 	int		*sl;		/* hexside labels placed: boxes */
 	size_t		 nsl;
+	int		*mk;		/* the arrows' and fights' boxes */
+	size_t		 nmk, mkcap;	/* (mkcap 0: a halo on every label) */
 };
 
 /* Text for XML: the five specials escaped, control characters (not
@@ -212,13 +215,59 @@ esc(FILE *fp, const char *s)
 	}
 }
 
+/* A box an arrow or a fight is drawn in (the labels drawn after it that
+ * meet one get a halo). */
+static void
+mark_box(struct pic *pc, double x0, double y0, double x1, double y1,
+    double pad)
+{
+	if (pc->nmk >= pc->mkcap)
+		return;
+	pc->mk[4 * pc->nmk] = (int)floor(fmin(x0, x1) - pad);
+	pc->mk[4 * pc->nmk + 1] = (int)floor(fmin(y0, y1) - pad);
+	pc->mk[4 * pc->nmk + 2] = (int)ceil(fmax(x0, x1) + pad);
+	pc->mk[4 * pc->nmk + 3] = (int)ceil(fmax(y0, y1) + pad);
+	pc->nmk++;
+}
+
+/*
+ * Whether a text of n bytes at (x, y) needs a halo: it is drawn over the
+ * arrows (pc->halo) and its box, reckoned wide (0.64 of its size a byte),
+ * meets an arrow's or a fight's.  The halo costs the PNG its time, so
+ * only the labels an arrow crosses have one; a picture whose marks were
+ * not all boxed (mkcap 0) gives every label one.
+ */
+static bool
+haloed(const struct pic *pc, int x, int y, int size, const char *anchor,
+    size_t n, int maxw)
+{
+	int	 w = (int)(n * (size_t)size * 64 / 100) + 4, x0, x1;
+	size_t	 i;
+
+	if (!pc->halo)
+		return false;
+	if (pc->mkcap == 0 || pc->nmk >= pc->mkcap || pc->allhalo)
+		return true;
+	if (maxw > 0 && w > maxw + 4)
+		w = maxw + 4;
+	x0 = strcmp(anchor, "start") == 0 ? x - 2 : x - w / 2;
+	x1 = x0 + w;
+	for (i = 0; i < pc->nmk; i++)
+		if (x0 < pc->mk[4 * i + 2] && pc->mk[4 * i] < x1 &&
+		    y - size - 2 < pc->mk[4 * i + 3] &&
+		    pc->mk[4 * i + 1] < y + size / 3 + 2)
+			return true;
+	return false;
+}
+
 static void
 text(struct pic *pc, int x, int y, int size, const char *anchor,
     const char *fill, const char *s)
 {
 	fprintf(pc->fp, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" "
 	    "text-anchor=\"%s\" fill=\"%s\"%s>", x, y, size, anchor, fill,
-	    pc->halo ? " stroke=\"#ffffff\" stroke-width=\"3\" "
+	    haloed(pc, x, y, size, anchor, strlen(s), 0) ?
+	    " stroke=\"#ffffff\" stroke-width=\"3\" "
 	    "stroke-linejoin=\"round\" paint-order=\"stroke\"" : "");
 	esc(pc->fp, s);
 	fputs("</text>\n", pc->fp);
@@ -241,7 +290,8 @@ text_fit(struct pic *pc, int x, int y, int size, const char *fill,
 	fprintf(pc->fp, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" "
 	    "text-anchor=\"middle\" fill=\"%s\" textLength=\"%d\" "
 	    "lengthAdjust=\"spacingAndGlyphs\"%s>", x, y, size, fill, maxw,
-	    pc->halo ? " stroke=\"#ffffff\" stroke-width=\"3\" "
+	    haloed(pc, x, y, size, "middle", strlen(s), maxw) ?
+	    " stroke=\"#ffffff\" stroke-width=\"3\" "
 	    "stroke-linejoin=\"round\" paint-order=\"stroke\"" : "");
 	esc(pc->fp, s);
 	fputs("</text>\n", pc->fp);
@@ -651,8 +701,19 @@ draw_hexes(struct pic *pc, bool labels)
 		const struct cell *ce = &b->cells[c];
 
 		if (labels) {
+			/* Over a pattern, a label not crossed by an arrow
+			 * (which would give it a halo) on a light plate. */
+			board_label(b, c, buf);
+			if (tpattern(b, ce->terrain) != NULL && !haloed(pc,
+			    pc->x[c], pc->y[c] - 20, 8, "middle", strlen(buf),
+			    0))
+				fprintf(pc->fp, "<rect class=\"plate\" x=\"%d\" "
+				    "y=\"%d\" width=\"%d\" height=\"10\" "
+				    "fill=\"#ffffff\" fill-opacity=\"0.7\"/>\n",
+				    pc->x[c] - (int)strlen(buf) * 3 - 2,
+				    pc->y[c] - 27, (int)strlen(buf) * 6 + 4);
 			text(pc, pc->x[c], pc->y[c] - 20, 8, "middle",
-			    "#333333", board_label(b, c, buf));
+			    "#333333", buf);
 			features_text(pc, c, pc->x[c], pc->y[c] + 30, 52);
 			continue;
 		}
@@ -1254,7 +1315,7 @@ arrow(struct pic *pc, const char *cls, int player, int status,
     const int *xs, const int *ys, int n, int endc, double r, bool faint)
 {
 	double		 px0, py0, px1, py1, dx, dy, len, nx, ny, tt, t0, t1;
-	double		 bx0, by0, bx1, by1;
+	double		 bx0, by0, bx1, by1, lx = 0, ly = 0;
 	int		 k, *cx, *cy;
 
 	/* Turns near the end, under the base or circle the arrow ends at,
@@ -1332,6 +1393,10 @@ arrow(struct pic *pc, const char *cls, int player, int status,
 		}
 		fprintf(pc->fp, "%s%ld,%ld", k > 0 ? " " : "", lround(px1),
 		    lround(py1));
+		if (k > 0)
+			mark_box(pc, lx, ly, px1, py1, k == n - 1 ? 10 : 4);
+		lx = px1;
+		ly = py1;
 	}
 	pc->drawn |= faint ? D_REST : 1u << status;
 	if (faint)
@@ -1465,7 +1530,7 @@ draw_fights(struct pic *pc)
 	struct arb_turn	*t = pc->t;
 	const struct board *b = &t->board;
 	size_t		 i;
-	int		 x, y;
+	int		 x, y, k;
 	const char	*col;
 
 	if (b->kind == BOARD_TABLE)
@@ -1477,6 +1542,9 @@ draw_fights(struct pic *pc)
 		if (a->target < 0 || !shown(pc, o))
 			continue;
 		pc->drawn |= D_ATTACK;
+		k = b->kind == BOARD_HEX ? HEXR - 5 : NODER + 6;
+		mark_box(pc, pc->x[a->target] - k, pc->y[a->target] - k,
+		    pc->x[a->target] + k, pc->y[a->target] + k, 2);
 		fprintf(pc->fp, "<circle class=\"attack\" cx=\"%d\" cy=\"%d\" "
 		    "r=\"%d\" fill=\"none\" stroke=\"%s\" "
 		    "stroke-width=\"2\" stroke-dasharray=\"4 2\"/>\n",
@@ -1493,6 +1561,13 @@ draw_fights(struct pic *pc)
 		col = l->order >= 0 ? pcolour(pc,
 		    t->orders.v[l->order].player) : "#cc0000";
 		pc->drawn |= l->target == l->at ? D_INVADED : D_FIGHT;
+		k = l->target != l->at ? 8 : b->kind == BOARD_HEX ? HEXR - 8 :
+		    NODER + 10;
+		x = l->target != l->at ? (pc->x[l->at] + pc->x[l->target]) / 2 :
+		    pc->x[l->at];
+		y = l->target != l->at ? (pc->y[l->at] + pc->y[l->target]) / 2 :
+		    pc->y[l->at];
+		mark_box(pc, x - k, y - k, x + k, y + k, 2);
 		if (l->target == l->at) {
 			fprintf(pc->fp, "<circle class=\"invaded\" "
 			    "cx=\"%d\" cy=\"%d\" r=\"%d\" fill=\"none\" "
@@ -1778,6 +1853,15 @@ emit_svg(struct arb_turn *t, int flags, int player, FILE *fp)
 	player_colours(&pc);
 	place(&pc);
 	stack_measure(&pc);
+	/* Room for a box a leg of every order's path and one a fight: a
+	 * table's maneuvers are not counted, so its labels all have a halo
+	 * (mkcap 0). */
+	if (b->kind != BOARD_TABLE) {
+		for (i = 0; i < t->orders.n; i++)
+			pc.mkcap += (size_t)t->orders.v[i].ncells + 2;
+		pc.mkcap += t->attacks.n + t->losses.n + 1;
+		pc.mk = t_alloc(t, pc.mkcap * 4 * sizeof(int));
+	}
 	/* The legend's height is known once it is drawn: it is drawn into
 	 * the picture's end, and the header is written with room for it
 	 * (its height has a bound from what it lists). */
