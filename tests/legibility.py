@@ -54,7 +54,8 @@ import tempfile
 SCRIPT = r"""
 (async () => {
   await document.fonts.ready;
-  const MARKS = ['move', 'target', 'stop', 'attack', 'invaded', 'fight',
+  const MARKS = ['move', 'target', 'rest', 'displaced', 'attack',
+      'invaded', 'fight',
       'tool', 'eliminated', 'base'];
   const cls = el => (el.getAttribute('class') || '').split(/\s+/);
   const toPage = (el, x, y) => {
@@ -112,7 +113,8 @@ SCRIPT = r"""
     const cs = getComputedStyle(el);
     const sw = parseFloat(cs.strokeWidth) || 0;
     const mk = {el: el, g: g, name: name(el),
-        shaft: c.includes('move') || c.includes('target'),
+        shaft: c.includes('move') || c.includes('target') ||
+            c.includes('rest') || c.includes('displaced'),
         stroke: cs.stroke !== 'none' && sw > 0, fill: cs.fill !== 'none',
         head: null};
     const bb = el.getBBox();

@@ -153,6 +153,7 @@ static const char *const status_word[] = {
 #define D_SIDE		0x10000
 #define D_CONN		0x20000
 #define D_STOP		0x40000
+#define D_DISPLACED	0x80000
 
 #define NOMARKS	(SVG_NEXT | SVG_START)	/* a board, without what happened */
 
@@ -172,6 +173,8 @@ struct pic {
 	unsigned	 drawn;		/* what the legend lists: D_ bits */
 	int		*sl;		/* hexside labels placed: boxes */
 	size_t		 nsl;
+	int		*uend;		/* by unit: where its arrows left it */
+	bool		 displaced;	/* arrow(): a displacement's */
 	int		*mk;		/* the arrows' and fights' boxes */
 	size_t		 nmk, mkcap;	/* (mkcap 0: a halo on every label) */
 };
@@ -635,7 +638,12 @@ side_label(struct pic *pc, int a, int c, int x0, int y0, int x1, int y1,
 		{ 10, 0 }, { -10, 0 }, { 10, 9 }, { -10, 9 }, { 10, -9 },
 		{ -10, -9 }, { 0, 18 }, { 0, -18 }, { 20, 0 }, { -20, 0 },
 		{ 20, 9 }, { -20, 9 }, { 20, -9 }, { -20, -9 }, { 0, 27 },
-		{ 0, -27 }, { 10, 18 }, { -10, 18 }, { 10, -18 }, { -10, -18 } };
+		{ 0, -27 }, { 10, 18 }, { -10, 18 }, { 10, -18 }, { -10, -18 },
+		{ 20, 18 }, { -20, 18 }, { 20, -18 }, { -20, -18 }, { 30, 0 },
+		{ -30, 0 }, { 30, 9 }, { -30, 9 }, { 30, -9 }, { -30, -9 },
+		{ 0, 36 }, { 0, -36 }, { 30, 18 }, { -30, 18 }, { 30, -18 },
+		{ -30, -18 }, { 40, 0 }, { -40, 0 }, { 10, 27 }, { -10, 27 },
+		{ 10, -27 }, { -10, -27 } };
 	int		 near[14], nn = 0, k, j, w, mx, my, bx0, by0, bx1, by1;
 	double		 ux, uy, len;
 	size_t		 i;
@@ -1398,7 +1406,8 @@ arrow(struct pic *pc, const char *cls, int player, int status,
 		lx = px1;
 		ly = py1;
 	}
-	pc->drawn |= faint ? D_REST : 1u << status;
+	if (!pc->displaced)
+		pc->drawn |= faint ? D_REST : 1u << status;
 	if (faint)
 		fprintf(pc->fp, "\" fill=\"none\" stroke=\"%s\" "
 		    "stroke-width=\"2\" stroke-opacity=\"0.45\" "
@@ -1406,8 +1415,9 @@ arrow(struct pic *pc, const char *cls, int player, int status,
 		    pcolour(pc, player));
 	else
 		fprintf(pc->fp, "\" fill=\"none\" stroke=\"%s\" "
-		    "stroke-width=\"3\"%s marker-end=\"url(#a%d-%s)\"/>\n",
-		    pcolour(pc, player), status_dash[status], player,
+		    "stroke-width=\"%d\"%s marker-end=\"url(#a%d-%s)\"/>\n",
+		    pcolour(pc, player), pc->displaced ? 2 : 3, pc->displaced ?
+		    " stroke-dasharray=\"3 3\"" : status_dash[status], player,
 		    status_word[status]);
 }
 
@@ -1427,8 +1437,9 @@ draw_orders(struct pic *pc)
 	int		 k, x, y, x0, y0, j, n;
 
 	cursor = t_alloc(t, t->units.n * sizeof(int) + 1);
+	pc->uend = t_alloc(t, t->units.n * sizeof(int) + 1);
 	for (i = 0; i < t->units.n; i++)
-		cursor[i] = t->units.v[i].from;
+		cursor[i] = pc->uend[i] = t->units.v[i].from;
 	for (i = 0; i < t->sequence.n; i++) {
 		const struct order *o = &t->orders.v[t->sequence.v[i]];
 		const struct okind *ok = &t->rs->order_kinds[o->kind];
@@ -1497,10 +1508,18 @@ draw_orders(struct pic *pc)
 				    NODER + 4 : 0, false);
 			for (k = 0; k < o->nunits; k++) {
 				const struct unit *v = &t->units.v[o->units[k]];
+				int	 q;
 
 				if (o->status == OS_DONE)
 					cursor[o->units[k]] = v->at >= 0 ?
 					    v->at : o->cells[n - 1];
+				if (v->by != t->sequence.v[i])
+					continue;
+				/* Where its arrow left it. */
+				pc->uend[o->units[k]] = o->cells[j];
+				for (q = 0; q <= j; q++)
+					if (o->cells[q] == v->at)
+						pc->uend[o->units[k]] = v->at;
 			}
 		} else if (ok->arg == OK_CELL && o->ncells >= 1 &&
 		    o->nunits >= 1 && cursor[o->units[0]] >= 0) {
@@ -1515,6 +1534,27 @@ draw_orders(struct pic *pc)
 				    ly, 2, o->cells[0], b->kind == BOARD_GRAPH ?
 				    NODER + 4 : 0, false);
 		}
+	}
+	/* A unit that ended where no arrow of its took it (a charge's
+	 * taking of the hex, a retreat): a thin dashed arrow from where its
+	 * arrows left it to where it is, in its player's colour. */
+	for (i = 0; i < t->units.n && b->kind != BOARD_TABLE; i++) {
+		const struct unit *u = &t->units.v[i];
+		int	 lx[2], ly[2];
+
+		if (u->at < 0 || pc->uend[i] < 0 || u->at == pc->uend[i] ||
+		    (pc->player >= 0 && u->player != pc->player &&
+		    !view_reveals(t)))
+			continue;
+		lx[0] = pc->x[pc->uend[i]];
+		ly[0] = pc->y[pc->uend[i]];
+		lx[1] = pc->x[u->at];
+		ly[1] = pc->y[u->at];
+		pc->displaced = true;
+		arrow(pc, "displaced", u->player, OS_DONE, lx, ly, 2, u->at,
+		    b->kind == BOARD_GRAPH ? NODER + 4 : 0, false);
+		pc->displaced = false;
+		pc->drawn |= D_DISPLACED;
 	}
 }
 
@@ -1663,6 +1703,15 @@ legend(struct pic *pc)
 		    "stroke-dasharray=\"2 1\"/>\n", x, y - 10);
 		text(pc, x + 32, y, 10, "start", "#000000",
 		    "stop: why it stopped short");
+		y += 15;
+	}
+	if (pc->drawn & D_DISPLACED) {
+		fprintf(pc->fp, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" "
+		    "y2=\"%d\" stroke=\"#333333\" stroke-width=\"2\" "
+		    "stroke-dasharray=\"3 3\" marker-end=\"url(#k-done)\"/>\n",
+		    x, y - 4, x + 24, y - 4);
+		text(pc, x + 32, y, 10, "start", "#000000",
+		    "moved by a fight (a charge, a retreat)");
 		y += 15;
 	}
 	if (pc->drawn & D_REST) {
@@ -1859,7 +1908,7 @@ emit_svg(struct arb_turn *t, int flags, int player, FILE *fp)
 	if (b->kind != BOARD_TABLE) {
 		for (i = 0; i < t->orders.n; i++)
 			pc.mkcap += (size_t)t->orders.v[i].ncells + 2;
-		pc.mkcap += t->attacks.n + t->losses.n + 1;
+		pc.mkcap += t->attacks.n + t->losses.n + t->units.n + 1;
 		pc.mk = t_alloc(t, pc.mkcap * 4 * sizeof(int));
 	}
 	/* The legend's height is known once it is drawn: it is drawn into
