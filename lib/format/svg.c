@@ -1432,12 +1432,27 @@ draw_orders(struct pic *pc)
 {
 	struct arb_turn	*t = pc->t;
 	const struct board *b = &t->board;
-	int		*cursor, *xs, *ys;
+	int		*cursor, *xs, *ys, *nstart;
 	size_t		 i;
 	int		 k, x, y, x0, y0, j, n;
 
 	cursor = t_alloc(t, t->units.n * sizeof(int) + 1);
 	pc->uend = t_alloc(t, t->units.n * sizeof(int) + 1);
+	/* nstart[i]: where the next path order of order i's (first) unit
+	 * begins, or -1: a pass from the end, cursor as the unit's. */
+	nstart = t_alloc(t, t->sequence.n * sizeof(int) + 1);
+	for (i = 0; i < t->units.n; i++)
+		cursor[i] = -1;
+	for (i = t->sequence.n; i-- > 0;) {
+		const struct order *o = &t->orders.v[t->sequence.v[i]];
+
+		nstart[i] = -1;
+		if (o->refused || o->nunits < 1 || o->ncells < 2 ||
+		    t->rs->order_kinds[o->kind].arg != OK_PATH)
+			continue;
+		nstart[i] = cursor[o->units[0]];
+		cursor[o->units[0]] = o->cells[0];
+	}
 	for (i = 0; i < t->units.n; i++)
 		cursor[i] = pc->uend[i] = t->units.v[i].from;
 	for (i = 0; i < t->sequence.n; i++) {
@@ -1492,10 +1507,17 @@ draw_orders(struct pic *pc)
 						break;
 				if (o->cells[j] != u->at)
 					j = n - 1;
-			} else if (o->status != OS_DONE && o->status !=
-			    OS_LEGAL && (u == NULL || u->at == o->cells[0] ||
-			    u->by != t->sequence.v[i]))
-				j = n - 1;
+			} else if (u != NULL && u->by != t->sequence.v[i] &&
+			    nstart[i] >= 0 && nstart[i] != o->cells[n - 1]) {
+				/* A later order moved it last: this one left
+				 * it where that one's path begins, when that
+				 * is on this one's path. */
+				for (j = n - 2; j > 0; j--)
+					if (o->cells[j] == nstart[i])
+						break;
+				if (o->cells[j] != nstart[i])
+					j = n - 1;
+			}
 			if (j < n - 1) {
 				fprintf(pc->fp, "<g class=\"stop\">\n");
 				arrow(pc, "rest", o->player, o->status, xs + j,
