@@ -421,7 +421,7 @@ layout_child(const struct board *b, int fd)
 	agattr(g, AGNODE, "label", "");	/* no text to measure */
 	agattr(g, AGNODE, "fixedsize", "true");
 	agattr(g, AGNODE, "width", "1.2");
-	agattr(g, AGEDGE, "len", "2.2");
+	agattr(g, AGEDGE, "len", "1.7");	/* compact: room for a stack */
 	for (i = 0; i < b->ncells; i++) {
 		snprintf(name, sizeof(name), "n%d", i);
 		if ((nodes[i] = agnode(g, name, 1)) == NULL)
@@ -1313,8 +1313,9 @@ base_r(struct pic *pc, const struct unit *u)
 /*
  * An arrow through n points (xs, ys) in player's colour, its line and
  * head by status; faint, the rest of an ordered path not gone.  Each
- * leg is drawn 4 pixels right of its way, so that two orders along one
- * edge, one each way, are drawn apart.  The last leg ends where the
+ * leg is drawn 3, 7 or 11 pixels (by player) right of its way, so that
+ * two orders along one edge, one each way or two players' one way, are
+ * drawn apart.  The last leg ends where the
  * stack of its end cell (endc) begins, or at the edge of its territory,
  * so that the head covers no badge.
  */
@@ -1324,6 +1325,9 @@ arrow(struct pic *pc, const char *cls, int player, int status,
 {
 	double		 px0, py0, px1, py1, dx, dy, len, nx, ny, tt, t0, t1;
 	double		 bx0, by0, bx1, by1, lx = 0, ly = 0;
+	/* Right of its way: by player, so that two players' orders along
+	 * one edge one way are drawn apart too. */
+	double		 off = 3 + 4 * (player % 3);
 	int		 k, *cx, *cy;
 
 	/* Turns near the end, under the base or circle the arrow ends at,
@@ -1357,8 +1361,8 @@ arrow(struct pic *pc, const char *cls, int player, int status,
 		dx = xs[j1] - xs[j];
 		dy = ys[j1] - ys[j];
 		len = hypot(dx, dy);
-		nx = len > 0 ? -dy / len * 4 : 0;
-		ny = len > 0 ? dx / len * 4 : 0;
+		nx = len > 0 ? -dy / len * off : 0;
+		ny = len > 0 ? dx / len * off : 0;
 		px1 = xs[k] + nx;
 		py1 = ys[k] + ny;
 		if (k == n - 1 && !faint) {
