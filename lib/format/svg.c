@@ -1522,6 +1522,11 @@ draw_orders(struct pic *pc)
 				if (o->cells[j] != nstart[i])
 					j = n - 1;
 			}
+			/* It did not leave the path's first cell: the whole
+			 * path is its arrow, as ordered (its status says
+			 * how it went). */
+			if (j == 0)
+				j = n - 1;
 			if (j < n - 1) {
 				fprintf(pc->fp, "<g class=\"stop\">\n");
 				arrow(pc, "rest", o->player, o->status, xs + j,
