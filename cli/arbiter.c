@@ -45,7 +45,8 @@ usage(FILE *fp)
 	    "               [--max-input bytes] [--rolls file] [--secret file]\n"
 	    "               [--strict] [--text] [--threads n]\n"
 	    "               [--trace-file file] [--svg file] [--svg-next file]"
-	    "\n               [--png file] [--png-width pixels]\n"
+	    "\n               [--svg-start file] [--png file] "
+	    "[--png-width pixels]\n"
 	    "               [--for player | --for all --outdir dir]"
 	    " [--replay result.json]"
 	    "\n               map.json [player=]orders.json ...\n"
@@ -112,6 +113,7 @@ help(void)
 	    "  -s, --seed N          use seed N for the dice, not the map's\n"
 	    "      --svg FILE        draw the turn as SVG in FILE\n"
 	    "      --svg-next FILE   draw the board as the next turn begins\n"
+	    "      --svg-start FILE  draw the board as this turn begins\n"
 	    "      --strict          fail (65) on any refused order or file, "
 	    "listing\n"
 	    "                        every problem; write nothing\n"
@@ -516,9 +518,10 @@ static const int	 fatal[] = { SIGHUP, SIGINT, SIGTERM };
  * the umpire's).  The first three are the result, the next map and the
  * trace; pictures and players' reports follow (--svg, --svg-next, --for).
  */
-#define NOUTS	(6 + 6 * 64)
-enum { W_RESULT, W_NEXT, W_TRACE, W_SVG, W_SVGNEXT, W_VIEW, W_VIEWTEXT,
-    W_PNG };
+#define NOUTS	(7 + 6 * 64)
+enum { W_RESULT, W_NEXT, W_TRACE, W_SVG, W_SVGNEXT, W_SVGSTART, W_VIEW,
+    W_VIEWTEXT, W_PNG };
+#define OPT_SVGSTART	0x101	/* --svg-start: a long option only */
 static int		 png_width;	/* --png-width, 0: the picture's */
 static int		 wkind[NOUTS] = { W_RESULT, W_NEXT, W_TRACE };
 static int		 wwho[NOUTS] = { -1, -1, -1 };
@@ -1091,8 +1094,10 @@ write_one(struct arb_turn *t, const struct out *o, int i, bool trace,
 		break;
 	case W_SVG:
 	case W_SVGNEXT:
+	case W_SVGSTART:
 		rc = arb_turn_write_svg(t, wkind[i] == W_SVGNEXT ?
-		    ARB_SVG_NEXT : 0, wwho[i], fp, &e);
+		    ARB_SVG_NEXT : wkind[i] == W_SVGSTART ? ARB_SVG_START : 0,
+		    wwho[i], fp, &e);
 		break;
 	default:
 		rc = arb_turn_write_view(t, wwho[i], (wkind[i] == W_VIEWTEXT ?
@@ -1199,10 +1204,10 @@ static int
 check_names(const char *map, struct operand *ops, int nops,
     const char *const names[], const char *secret, const char *rolls)
 {
-	static const char *const roles[] = {
+	static const char *const roles[W_PNG + 1] = {	/* by W_ */
 		"the result", "the next map", "the trace", "the picture",
-		"the next picture", "a player's report", "a player's report",
-		"the picture as PNG"
+		"the next picture", "the start picture", "a player's report",
+		"a player's report", "the picture as PNG"
 	};
 	struct ident	*ids;
 	int		 i, j, n = 0, nout, nin, rc = 0;
@@ -1513,17 +1518,17 @@ static const char *
 case_refusal(const char *name, size_t len)
 {
 	static const char *const writes[] = {
-		"output", "next", "svg", "svg-next", "trace-file", "outdir",
-		"new-secret", "png", NULL
+		"output", "next", "svg", "svg-next", "svg-start",
+		"trace-file", "outdir", "new-secret", "png", NULL
 	};
 	static const char *const reads[] = { "audit", "replay", NULL };
 	static const char *const all[] = {
 		"check", "trace", "strict", "text", "seed", "ruleset",
 		"threads", "for", "reach", "unit", "rolls", "output", "next",
-		"svg", "svg-next", "trace-file", "outdir", "new-secret",
-		"secret", "verify", "max-input", "help", "version", "audit",
-		"commit", "game", "replay", "png", "png-width", "orders-json",
-		"orders-text", NULL
+		"svg", "svg-next", "svg-start", "trace-file", "outdir",
+		"new-secret", "secret", "verify", "max-input", "help",
+		"version", "audit", "commit", "game", "replay", "png",
+		"png-width", "orders-json", "orders-text", NULL
 	};
 	int	 k, hits = 0;
 
@@ -2804,6 +2809,7 @@ run(int argc, char **argv, struct arb_turn *t)
 		/* Pictures and players' reports. */
 		{ "svg", required_argument, NULL, 'G' },
 		{ "svg-next", required_argument, NULL, 'g' },
+		{ "svg-start", required_argument, NULL, OPT_SVGSTART },
 		{ "png", required_argument, NULL, 'p' },
 		{ "png-width", required_argument, NULL, 'w' },
 		{ "for", required_argument, NULL, 'F' },
@@ -2820,7 +2826,7 @@ run(int argc, char **argv, struct arb_turn *t)
 	const char	*output = "-", *next = NULL, *tracefile = NULL;
 	const char	*ruleset = NULL, *names[NOUTS], *argv0 = argv[0];
 	const char	*svg = NULL, *svgnext = NULL, *forp = NULL;
-	const char	*outdir = NULL;
+	const char	*outdir = NULL, *svgstart = NULL;
 	char		*paths[6 * 64];
 	int		 npaths = 0;
 	bool		 output_set = false;
@@ -2950,6 +2956,9 @@ run(int argc, char **argv, struct arb_turn *t)
 		case 'g':
 			svgnext = optarg;
 			break;
+		case OPT_SVGSTART:
+			svgstart = optarg;
+			break;
 		case 'F':
 			forp = optarg;
 			break;
@@ -3024,6 +3033,7 @@ run(int argc, char **argv, struct arb_turn *t)
 		    check || next != NULL || tracefile != NULL || trace ||
 		    strict || rolls != NULL || seeded || ruleset != NULL ||
 		    svg != NULL || svgnext != NULL || forp != NULL ||
+		    svgstart != NULL ||
 		    png != NULL || reach != NULL || replay != NULL) {
 			usage(stderr);
 			return EXIT_USAGE;
@@ -3093,8 +3103,8 @@ run(int argc, char **argv, struct arb_turn *t)
 		    textual, check || next != NULL || tracefile != NULL ||
 		    trace || strict || rolls != NULL || secret != NULL ||
 		    seeded || ruleset != NULL || svg != NULL ||
-		    svgnext != NULL || png != NULL || forp != NULL ||
-		    outdir != NULL);
+		    svgnext != NULL || svgstart != NULL || png != NULL ||
+		    forp != NULL || outdir != NULL);
 		free(with);
 		return rc;
 	}
@@ -3111,7 +3121,7 @@ run(int argc, char **argv, struct arb_turn *t)
 	/* --check --text: the report is text (and so is the trace). */
 	report_text = textual && check;
 	if (check)
-		next = svgnext = NULL;	/* --check writes no next map */
+		next = svgnext = svgstart = NULL; /* --check: no next map */
 	if ((tracefile != NULL && strcmp(tracefile, "-") == 0 &&
 	    strcmp(output, "-") == 0) || (next != NULL &&
 	    strcmp(next, "-") == 0 && (strcmp(output, "-") == 0 ||
@@ -3158,6 +3168,11 @@ run(int argc, char **argv, struct arb_turn *t)
 		wkind[nnames] = W_SVGNEXT;
 		wwho[nnames] = -1;
 		names[nnames++] = svgnext;
+	}
+	if (svgstart != NULL) {
+		wkind[nnames] = W_SVGSTART;
+		wwho[nnames] = -1;
+		names[nnames++] = svgstart;
 	}
 	if (png != NULL) {
 		wkind[nnames] = W_PNG;

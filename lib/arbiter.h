@@ -285,7 +285,8 @@ int		 arb_turn_write_trace(struct arb_turn *t, int text, FILE *fp,
  * or NULL.
  *
  * arb_turn_write_svg() draws the turn as SVG (arbiter(1), --svg): with
- * ARB_SVG_NEXT the board as the next turn begins; player -1 for the
+ * ARB_SVG_NEXT the board as the next turn begins, with ARB_SVG_START as
+ * this turn begins (before any order or upkeep); player -1 for the
  * umpire's picture, else as that player sees it.  arb_turn_write_view()
  * writes the result as player sees it (arbiter-result(5), A player's
  * report): JSON, with the trace under ARB_VIEW_TRACE, or plain text under
@@ -293,6 +294,7 @@ int		 arb_turn_write_trace(struct arb_turn *t, int text, FILE *fp,
  * above.
  */
 #define ARB_SVG_NEXT	0x01
+#define ARB_SVG_START	0x04
 #define ARB_VIEW_TEXT	0x01
 #define ARB_VIEW_TRACE	0x02
 const char	*arb_turn_player(const struct arb_turn *t, int i);

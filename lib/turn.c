@@ -1299,7 +1299,8 @@ arb_turn_write_svg(struct arb_turn *t, int flags, int player, FILE *fp,
 	jmp_buf		 jb;
 
 	GUARD(t, e, emit_release(t));
-	emit_svg(t, (flags & ARB_SVG_NEXT) ? SVG_NEXT : 0, player, fp);
+	emit_svg(t, ((flags & ARB_SVG_NEXT) ? SVG_NEXT : 0) |
+	    ((flags & ARB_SVG_START) ? SVG_START : 0), player, fp);
 	t->mem.jmp = NULL;
 	return 0;
 }
@@ -1311,7 +1312,8 @@ arb_turn_write_png(struct arb_turn *t, int flags, int player, int width,
 	jmp_buf		 jb;
 
 	GUARD(t, e, view_drop(t); emit_release(t));
-	emit_png(t, (flags & ARB_SVG_NEXT) ? SVG_NEXT : 0, player, width, fp);
+	emit_png(t, ((flags & ARB_SVG_NEXT) ? SVG_NEXT : 0) |
+	    ((flags & ARB_SVG_START) ? SVG_START : 0), player, width, fp);
 	t->mem.jmp = NULL;
 	return 0;
 }

@@ -4,8 +4,9 @@
 # valgrind with VALGRIND=1), the JSONTestSuite cases, the error-path tests, the fuzz
 # replays, the property test, the casebook against the JSON Schemas, the
 # example games against the manuals that quote them, the consistency of
-# the trace with the result (tests/consistency.py), the pictures and
-# players' reports (tests/svg.sh, tests/views.py, tests/hidden.py) and the
+# the trace with the result (tests/consistency.py), the pictures, their
+# legibility and players' reports (tests/svg.sh, tests/legibility.sh,
+# tests/views.py, tests/hidden.py) and the
 # man page lint.  Ends with one line: "N passed, N failed".
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 70
@@ -102,6 +103,11 @@ suite "textprop" python3 tests/textprop.py "$top" "$ARBITER" tests/prop 10
 # rendered in headless Chromium, doc/demo-turn.svg up to date; nothing of
 # another player's orders in a report when the map hides them, --outdir.
 suite "svg" sh tests/svg.sh
+# Legibility (issue 29), in headless Chromium: in every golden picture
+# and in pictures of random turns of every rule system, no two texts
+# overlap, no mark or arrow covers a text or a badge, every text is at
+# least 8 pixels high at the PNG's default width (tests/legibility.py).
+suite "legibility" env LEGIBILITY_SKIP_OK=1 sh tests/legibility.sh
 suite "views" python3 tests/views.py "$top" "$ARBITER"
 # Hidden orders over random turns of every rule system (issue 26, HD1):
 # no player's report, text, trace cut, picture or check holds another

@@ -460,6 +460,8 @@ done <<'LIST'
 0|--next b/n.json
 0|--svg c/p.svg
 0|--svg-next d/q.svg
+0|--svg-start d/s.svg
+0|--svg c/p.svg --svg-start c/s.svg --svg-next c/q.svg
 0|--trace-file e/t.jsonl
 0|--text --trace-file e/t.txt
 0|-t -o a/r.json --trace-file a/t.jsonl

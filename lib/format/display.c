@@ -20,8 +20,42 @@
 #define SVG_LAYOUT	300	/* the territories Graphviz lays out */
 
 static const char *const display_keys[] = {
-	"positions", "background", NULL
+	"positions", "background", "colours", NULL
 };
+
+/* display.colours: a player's colour in pictures, "#rrggbb". */
+static void
+colours(struct arb_turn *t, struct ld *ld, const struct jv *v)
+{
+	const struct jv	*c;
+	const char	*key, *s;
+	void		*it;
+	size_t		 p, k;
+
+	ld_push(ld, "colours");
+	ld_need_object(ld, v);
+	t->disp_col = t_alloc(t, (t->players.n + 1) * sizeof(char *));
+	memset(t->disp_col, 0, (t->players.n + 1) * sizeof(char *));
+	for (it = ld_iter(v); ld_next(v, &it, &key, &c);) {
+		ld_push(ld, key);
+		for (p = 0; p < t->players.n; p++)
+			if (strcmp(t->players.v[p].name, key) == 0)
+				break;
+		if (p == t->players.n)
+			ld_fail(ld, "unknown player \"%.40s\"", key);
+		s = ld_strv(ld, c);
+		for (k = 1; s[0] == '#' && k < 7; k++)
+			if (strchr("0123456789abcdefABCDEF", s[k]) == NULL ||
+			    s[k] == '\0')
+				break;
+		if (s[0] != '#' || k != 7 || s[7] != '\0')
+			ld_expect(ld, c, "colour", "\"#rrggbb\", six hex "
+			    "digits");
+		t->disp_col[p] = t_strdup(t, s);
+		ld_pop(ld);
+	}
+	ld_pop(ld);
+}
 
 static void
 positions(struct arb_turn *t, struct ld *ld, const struct jv *v)
@@ -177,6 +211,8 @@ load_display(struct arb_turn *t, struct ld *ld, const struct jv *root)
 	t->has_display = true;
 	if ((v = ld_get(d, "positions")) != NULL)
 		positions(t, ld, v);
+	if ((v = ld_get(d, "colours")) != NULL)
+		colours(t, ld, v);
 	if ((v = ld_get(d, "background")) != NULL) {
 		ld_push(ld, "background");
 		background(ld, v);
@@ -209,6 +245,15 @@ emit_display(struct arb_turn *t, struct jv *root)
 	}
 	if (t->disp_bg != NULL)
 		emit_set_str(d, "background", t->disp_bg);
+	if (t->disp_col != NULL) {
+		size_t	 i;
+
+		p = emit_set_object(d, "colours");
+		for (i = 0; i < t->players.n; i++)
+			if (t->disp_col[i] != NULL)
+				emit_set_str(p, t->players.v[i].name,
+				    t->disp_col[i]);
+	}
 }
 
 /* Whether a player's report shows the other players' orders. */

@@ -8,7 +8,9 @@
  * where the map's "display" puts them or where Graphviz lays them out,
  * the table's terrain pieces and bases), the units, each order's move as
  * an arrow coloured by its status, stops, losses, eliminations, attacks,
- * and a legend.  With SVG_NEXT, the board as the next turn begins,
+ * and a legend.  With SVG_START, the board as this turn begins (owners,
+ * counters, units and strengths before any order or upkeep); with
+ * SVG_NEXT, the board as the next turn begins,
  * without arrows or marks.  For one player whose map hides the orders
  * (reveal_orders false), the other players' arrows are left out.
  *
@@ -24,6 +26,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <graphviz/gvc.h>
 
@@ -35,17 +38,38 @@
 
 #define MARGIN	40
 #define TOP	60		/* the title above the board */
-#define HEXR	30		/* a hex's corner radius */
-#define HEXH	26		/* half its height (30 * sqrt(3) / 2) */
+#define HEXR	40		/* a hex's corner radius */
+#define HEXH	35		/* half its height (40 * sqrt(3) / 2) */
+#define HEXDX	60		/* from one column to the next */
 #define NODER	30		/* a territory's circle */
 #define TABLEK	40		/* pixels per step on the table */
-#define LEGENDW	230
+#define LEGENDW	250
+#define BADGEW	56		/* a unit's badge in a stack */
+#define BADGEH	20
+#define LOSSH	11		/* a loss's line under it */
 
+/* The players' colours: Okabe and Ito's palette, told apart by the
+ * colour-blind (yellow, hard to see on the board, last); a player named
+ * after a colour is drawn in it (pnamed), the others take the palette's
+ * colours in turn, skipping those taken. */
 static const char *const pcolours[] = {
-	"#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf",
-	"#8c564b", "#e377c2", "#7f7f7f", "#bcbd22"
+	"#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9",
+	"#000000", "#f0e442"
 };
 #define NPCOL	(sizeof(pcolours) / sizeof(pcolours[0]))
+
+static const char *const pnamed[][2] = {
+	{ "red", "#cc0000" }, { "blue", "#0072b2" }, { "green", "#009e73" },
+	{ "yellow", "#f0e442" }, { "orange", "#e69f00" },
+	{ "purple", "#7b3294" }, { "violet", "#cc79a7" },
+	{ "pink", "#ff99cc" }, { "black", "#000000" }, { "white", "#ffffff" },
+	{ "ivory", "#fffff0" }, { "grey", "#808080" }, { "gray", "#808080" },
+	{ "brown", "#8b4513" }, { "cyan", "#56b4e9" }, { "sky", "#56b4e9" },
+	{ "vermilion", "#d55e00" }, { "vermillion", "#d55e00" },
+	{ "gold", "#e69f00" }, { "silver", "#c0c0c0" }, { "crimson", "#dc143c" },
+	{ "navy", "#000080" }, { "teal", "#008080" }, { "olive", "#808000" },
+	{ "maroon", "#800000" }
+};
 
 static const char *const tcolours[] = {
 	"#e8e4c9", "#a9cf8f", "#c9b18a", "#9fc5e8", "#d9c27a", "#b6d7a8",
@@ -105,12 +129,33 @@ tcolour(const struct board *b, int k)
 	return tcolours[(size_t)k % NTCOL];
 }
 
-static const char *const status_colour[] = {
-	"#555555", "#1f5fbf", "#1a9641", "#d7191c", "#f28e00"
+/* An order's status as its line (a dash array) and its arrowhead: done
+ * solid with a filled head, failed dashed with an open head, illegal
+ * dotted with a cross, legal (a check) long dashes with a dot. */
+static const char *const status_dash[] = {
+	"", " stroke-dasharray=\"10 4\"", "", " stroke-dasharray=\"2 3\"",
+	" stroke-dasharray=\"7 4\""
 };
 static const char *const status_word[] = {
 	"pending", "legal", "done", "illegal", "failed"
 };
+
+/* What a picture drew, for its legend (pic.drawn): an arrow of each
+ * status (1 << status), and the marks. */
+#define D_REST		0x0100
+#define D_LOSS		0x0200
+#define D_ELIM		0x0400
+#define D_ATTACK	0x0800
+#define D_INVADED	0x1000
+#define D_FIGHT		0x2000
+#define D_TOOL		0x4000
+#define D_GHOST		0x8000
+#define D_SIDE		0x10000
+#define D_CONN		0x20000
+#define D_STOP		0x40000
+#define D_DISPLACED	0x80000
+
+#define NOMARKS	(SVG_NEXT | SVG_START)	/* a board, without what happened */
 
 struct pic {
 	struct arb_turn	*t;
@@ -118,8 +163,20 @@ struct pic {
 	int		 flags, player;
 	int		*x, *y;		/* cell centres */
 	int		 w, h;		/* the board's part */
-	int		*nstack;	/* units drawn so far in a cell */
+	int		*nstack;	/* rows drawn so far in a cell */
+	int		*nrows;		/* rows of a cell's stack */
+	bool		*compact;	/* its badges one line each */
+	const char	**pcol;		/* the players' colours */
 	const char	*pattern;	/* a swatch's, or NULL */
+	bool		 halo;		/* texts over arrows: a white halo */
+	bool		 allhalo;	/* this one whatever it meets */
+	unsigned	 drawn;		/* what the legend lists: D_ bits */
+	int		*sl;		/* hexside labels placed: boxes */
+	size_t		 nsl;
+	int		*uend;		/* by unit: where its arrows left it */
+	bool		 displaced;	/* arrow(): a displacement's */
+	int		*mk;		/* the arrows' and fights' boxes */
+	size_t		 nmk, mkcap;	/* (mkcap 0: a halo on every label) */
 };
 
 /* Text for XML: the five specials escaped, control characters (not
@@ -161,12 +218,60 @@ esc(FILE *fp, const char *s)
 	}
 }
 
+/* A box an arrow or a fight is drawn in (the labels drawn after it that
+ * meet one get a halo). */
+static void
+mark_box(struct pic *pc, double x0, double y0, double x1, double y1,
+    double pad)
+{
+	if (pc->nmk >= pc->mkcap)
+		return;
+	pc->mk[4 * pc->nmk] = (int)floor(fmin(x0, x1) - pad);
+	pc->mk[4 * pc->nmk + 1] = (int)floor(fmin(y0, y1) - pad);
+	pc->mk[4 * pc->nmk + 2] = (int)ceil(fmax(x0, x1) + pad);
+	pc->mk[4 * pc->nmk + 3] = (int)ceil(fmax(y0, y1) + pad);
+	pc->nmk++;
+}
+
+/*
+ * Whether a text of n bytes at (x, y) needs a halo: it is drawn over the
+ * arrows (pc->halo) and its box, reckoned wide (0.64 of its size a byte),
+ * meets an arrow's or a fight's.  The halo costs the PNG its time, so
+ * only the labels an arrow crosses have one; a picture whose marks were
+ * not all boxed (mkcap 0) gives every label one.
+ */
+static bool
+haloed(const struct pic *pc, int x, int y, int size, const char *anchor,
+    size_t n, int maxw)
+{
+	int	 w = (int)(n * (size_t)size * 64 / 100) + 4, x0, x1;
+	size_t	 i;
+
+	if (!pc->halo)
+		return false;
+	if (pc->mkcap == 0 || pc->nmk >= pc->mkcap || pc->allhalo)
+		return true;
+	if (maxw > 0 && w > maxw + 4)
+		w = maxw + 4;
+	x0 = strcmp(anchor, "start") == 0 ? x - 2 : x - w / 2;
+	x1 = x0 + w;
+	for (i = 0; i < pc->nmk; i++)
+		if (x0 < pc->mk[4 * i + 2] && pc->mk[4 * i] < x1 &&
+		    y - size - 2 < pc->mk[4 * i + 3] &&
+		    pc->mk[4 * i + 1] < y + size / 3 + 2)
+			return true;
+	return false;
+}
+
 static void
 text(struct pic *pc, int x, int y, int size, const char *anchor,
     const char *fill, const char *s)
 {
 	fprintf(pc->fp, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" "
-	    "text-anchor=\"%s\" fill=\"%s\">", x, y, size, anchor, fill);
+	    "text-anchor=\"%s\" fill=\"%s\"%s>", x, y, size, anchor, fill,
+	    haloed(pc, x, y, size, anchor, strlen(s), 0) ?
+	    " stroke=\"#ffffff\" stroke-width=\"3\" "
+	    "stroke-linejoin=\"round\" paint-order=\"stroke\"" : "");
 	esc(pc->fp, s);
 	fputs("</text>\n", pc->fp);
 }
@@ -187,15 +292,78 @@ text_fit(struct pic *pc, int x, int y, int size, const char *fill,
 	}
 	fprintf(pc->fp, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" "
 	    "text-anchor=\"middle\" fill=\"%s\" textLength=\"%d\" "
-	    "lengthAdjust=\"spacingAndGlyphs\">", x, y, size, fill, maxw);
+	    "lengthAdjust=\"spacingAndGlyphs\"%s>", x, y, size, fill, maxw,
+	    haloed(pc, x, y, size, "middle", strlen(s), maxw) ?
+	    " stroke=\"#ffffff\" stroke-width=\"3\" "
+	    "stroke-linejoin=\"round\" paint-order=\"stroke\"" : "");
 	esc(pc->fp, s);
 	fputs("</text>\n", pc->fp);
 }
 
 static const char *
-pcolour(int p)
+pcolour(const struct pic *pc, int p)
 {
-	return p < 0 ? "#ffffff" : pcolours[(size_t)p % NPCOL];
+	return p < 0 ? "#ffffff" : pc->pcol[p];
+}
+
+/* The brightness of "#rrggbb", 0 to 255 (ITU-R BT.601 weights). */
+static int
+brightness(const char *c)
+{
+	unsigned long	 v = strtoul(c + 1, NULL, 16);
+
+	return (int)((299 * (v >> 16 & 255) + 587 * (v >> 8 & 255) +
+	    114 * (v & 255)) / 1000);
+}
+
+/* Cell c's owner as the picture shows it: at the start, or now. */
+static int
+owner(const struct pic *pc, int c)
+{
+	const struct board *b = &pc->t->board;
+
+	return (pc->flags & SVG_START) && b->owner0 != NULL ? b->owner0[c] :
+	    b->cells[c].owner;
+}
+
+/* Each player's colour: the map's (display.colours), else the one named
+ * by its name, else the palette's next not taken (after the palette,
+ * again from its start). */
+static void
+player_colours(struct pic *pc)
+{
+	struct arb_turn	*t = pc->t;
+	size_t		 i, k, next = 0;
+	bool		 taken[NPCOL];
+
+	pc->pcol = t_alloc(t, (t->players.n + 1) * sizeof(char *));
+	memset(taken, 0, sizeof(taken));
+	for (i = 0; i < t->players.n; i++) {
+		pc->pcol[i] = NULL;
+		/* The map's own (display.colours) first. */
+		if (t->disp_col != NULL && t->disp_col[i] != NULL) {
+			pc->pcol[i] = t->disp_col[i];
+			continue;
+		}
+		for (k = 0; k < sizeof(pnamed) / sizeof(pnamed[0]); k++)
+			if (strcasecmp(t->players.v[i].name, pnamed[k][0]) ==
+			    0)
+				pc->pcol[i] = pnamed[k][1];
+		for (k = 0; pc->pcol[i] != NULL && k < NPCOL; k++)
+			if (strcmp(pc->pcol[i], pcolours[k]) == 0)
+				taken[k] = true;
+	}
+	for (i = 0; i < t->players.n; i++) {
+		if (pc->pcol[i] != NULL)
+			continue;
+		for (k = 0; k < NPCOL && taken[next % NPCOL]; k++)
+			next++;
+		pc->pcol[i] = pcolours[next % NPCOL];
+		taken[next % NPCOL] = true;
+		if (k == NPCOL)		/* all taken: again */
+			memset(taken, 0, sizeof(taken));
+		next++;
+	}
 }
 
 /* A real on the table to pixels, rounded once. */
@@ -253,7 +421,7 @@ layout_child(const struct board *b, int fd)
 	agattr(g, AGNODE, "label", "");	/* no text to measure */
 	agattr(g, AGNODE, "fixedsize", "true");
 	agattr(g, AGNODE, "width", "1.2");
-	agattr(g, AGEDGE, "len", "2.2");
+	agattr(g, AGEDGE, "len", "1.7");	/* compact: room for a stack */
 	for (i = 0; i < b->ncells; i++) {
 		snprintf(name, sizeof(name), "n%d", i);
 		if ((nodes[i] = agnode(g, name, 1)) == NULL)
@@ -358,10 +526,10 @@ place(struct pic *pc)
 		for (c = 0; c < b->ncells; c++) {
 			struct hexpos	 p = board_pos(b, c);
 
-			pc->x[c] = MARGIN + HEXR + 45 * (p.x - 1);
+			pc->x[c] = MARGIN + HEXR + HEXDX * (p.x - 1);
 			pc->y[c] = TOP + HEXH + HEXH * p.y;
 		}
-		pc->w = 2 * MARGIN + 2 * HEXR + 45 * (b->cols - 1);
+		pc->w = 2 * MARGIN + 2 * HEXR + HEXDX * (b->cols - 1);
 		pc->h = TOP + MARGIN + HEXH * (2 * b->rows + 1);
 	} else if (b->kind == BOARD_GRAPH) {
 		if (t->disp_x != NULL)
@@ -405,15 +573,17 @@ hex_points(struct pic *pc, int c, int inset)
 static void
 hex_corner(struct pic *pc, int c, int k, int *x, int *y)
 {
-	static const int dx[6] = { -15, 15, 30, 15, -15, -30 };
+	static const int dx[6] = { -HEXR / 2, HEXR / 2, HEXR, HEXR / 2,
+		-HEXR / 2, -HEXR };
 	static const int dy[6] = { -HEXH, -HEXH, 0, HEXH, HEXH, 0 };
 
 	*x = pc->x[c] + dx[k % 6];
 	*y = pc->y[c] + dy[k % 6];
 }
 
+/* A cell's features, in full, squeezed to maxw where they are longer. */
 static void
-features_text(struct pic *pc, int c, int x, int y)
+features_text(struct pic *pc, int c, int x, int y, int maxw)
 {
 	const struct board *b = &pc->t->board;
 	char		 buf[256];
@@ -423,26 +593,138 @@ features_text(struct pic *pc, int c, int x, int y)
 	buf[0] = '\0';
 	for (f = 0; f < b->nfeatures; f++)
 		if (b->cells[c].features >> f & 1 && n + 8 < sizeof(buf)) {
-			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%.4s",
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%.40s",
 			    n > 0 ? " " : "", b->features[f]);
+			if (n >= sizeof(buf))
+				n = sizeof(buf) - 1;
 		}
 	utf8_mend(buf);		/* a name cut in a character */
 	if (n > 0)
-		text(pc, x, y, 8, "middle", "#000000", buf);
+		text_fit(pc, x, y, 8, "#000000", buf, maxw);
 }
 
+static int	 stack_top(const struct pic *, int);
+
+/* Whether box (x0, y0)-(x1, y1) meets what is drawn in cell c: its
+ * label, its stack, its features. */
+static bool
+cell_meets(struct pic *pc, int c, int x0, int y0, int x1, int y1)
+{
+	int	 x = pc->x[c], y = pc->y[c], top = stack_top(pc, c);
+
+	if (x0 < x + 14 && x - 14 < x1 && y0 < y - 17 && y - 28 < y1)
+		return true;
+	if (pc->nrows[c] > 0 && x0 < x + BADGEW / 2 + 2 &&
+	    x - BADGEW / 2 - 13 < x1 && y0 < top + pc->nrows[c] + 2 &&
+	    top - 2 < y1)
+		return true;
+	return pc->t->board.cells[c].features != 0 && x0 < x + 28 &&
+	    x - 28 < x1 && y0 < y + 33 && y + 22 < y1;
+}
+
+/*
+ * A hexside's name, 8 pixels, where it meets nothing drawn near it (the
+ * labels, stacks and features of the cells around the side, the names
+ * of sides placed before): tried at the side's middle, then along the
+ * side and across it, nearest first.  Its width is reckoned at 0.64 of
+ * its size a character (DejaVu Sans is narrower).
+ */
 static void
-draw_hexes(struct pic *pc)
+side_label(struct pic *pc, int a, int c, int x0, int y0, int x1, int y1,
+    const char *name)
+{
+	const struct board *b = &pc->t->board;
+	static const int off[][2] = { { 0, 0 }, { 0, 9 }, { 0, -9 },
+		{ 10, 0 }, { -10, 0 }, { 10, 9 }, { -10, 9 }, { 10, -9 },
+		{ -10, -9 }, { 0, 18 }, { 0, -18 }, { 20, 0 }, { -20, 0 },
+		{ 20, 9 }, { -20, 9 }, { 20, -9 }, { -20, -9 }, { 0, 27 },
+		{ 0, -27 }, { 10, 18 }, { -10, 18 }, { 10, -18 }, { -10, -18 },
+		{ 20, 18 }, { -20, 18 }, { 20, -18 }, { -20, -18 }, { 30, 0 },
+		{ -30, 0 }, { 30, 9 }, { -30, 9 }, { 30, -9 }, { -30, -9 },
+		{ 0, 36 }, { 0, -36 }, { 30, 18 }, { -30, 18 }, { 30, -18 },
+		{ -30, -18 }, { 40, 0 }, { -40, 0 }, { 10, 27 }, { -10, 27 },
+		{ 10, -27 }, { -10, -27 } };
+	int		 near[14], nn = 0, k, j, w, mx, my, bx0, by0, bx1, by1;
+	double		 ux, uy, len;
+	size_t		 i;
+	bool		 hit = true;
+
+	w = (int)(strlen(name) * 8 * 64 / 100) / 2 + 2;
+	near[nn++] = a;
+	near[nn++] = c;
+	nn += board_neighbors(b, a, near + nn);
+	nn += board_neighbors(b, c, near + nn);
+	ux = x1 - x0;
+	uy = y1 - y0;
+	len = hypot(ux, uy);
+	ux /= len;
+	uy /= len;
+	for (k = 0; k < (int)(sizeof(off) / sizeof(off[0])) && hit; k++) {
+		mx = (int)lround((x0 + x1) / 2.0 + off[k][0] * ux -
+		    off[k][1] * uy);
+		my = (int)lround((y0 + y1) / 2.0 + off[k][0] * uy +
+		    off[k][1] * ux);
+		bx0 = mx - w;
+		bx1 = mx + w;
+		by0 = my - 5;
+		by1 = my + 4;
+		hit = false;
+		for (j = 0; j < nn && !hit; j++)
+			if (near[j] >= 0)
+				hit = cell_meets(pc, near[j], bx0, by0, bx1,
+				    by1);
+		for (i = 0; i < pc->nsl && !hit; i++)
+			hit = bx0 < pc->sl[4 * i + 2] &&
+			    pc->sl[4 * i] < bx1 && by0 < pc->sl[4 * i + 3] &&
+			    pc->sl[4 * i + 1] < by1;
+	}
+	if (hit) {
+		mx = (x0 + x1) / 2;
+		my = (y0 + y1) / 2;
+	}
+	pc->sl[4 * pc->nsl] = mx - w;
+	pc->sl[4 * pc->nsl + 1] = my - 6;
+	pc->sl[4 * pc->nsl + 2] = mx + w;
+	pc->sl[4 * pc->nsl + 3] = my + 5;
+	pc->nsl++;
+	text(pc, mx, my + 3, 8, "middle", "#073763", name);
+}
+
+/*
+ * The hexes: with labels false their shapes and hexside lines, drawn
+ * first; with labels true their labels, features and hexside names,
+ * drawn over the arrows with a halo.  The features of one hexside are
+ * named one under the other.
+ */
+static void
+draw_hexes(struct pic *pc, bool labels)
 {
 	struct arb_turn	*t = pc->t;
 	const struct board *b = &t->board;
 	char		 buf[32];
 	size_t		 i;
-	int		 c, k, x0, y0, x1, y1;
+	int		 c, k, x0, y0, x1, y1, a;
 
 	for (c = 0; c < b->ncells; c++) {
 		const struct cell *ce = &b->cells[c];
 
+		if (labels) {
+			/* Over a pattern, a label not crossed by an arrow
+			 * (which would give it a halo) on a light plate. */
+			board_label(b, c, buf);
+			if (tpattern(b, ce->terrain) != NULL && !haloed(pc,
+			    pc->x[c], pc->y[c] - 20, 8, "middle", strlen(buf),
+			    0))
+				fprintf(pc->fp, "<rect class=\"plate\" x=\"%d\" "
+				    "y=\"%d\" width=\"%d\" height=\"10\" "
+				    "fill=\"#ffffff\" fill-opacity=\"0.7\"/>\n",
+				    pc->x[c] - (int)strlen(buf) * 3 - 2,
+				    pc->y[c] - 27, (int)strlen(buf) * 6 + 4);
+			text(pc, pc->x[c], pc->y[c] - 20, 8, "middle",
+			    "#333333", buf);
+			features_text(pc, c, pc->x[c], pc->y[c] + 30, 52);
+			continue;
+		}
 		fprintf(pc->fp, "<polygon class=\"hex\" points=\"");
 		hex_points(pc, c, 0);
 		fprintf(pc->fp, "\" fill=\"%s\" stroke=\"#777777\" "
@@ -455,34 +737,44 @@ draw_hexes(struct pic *pc)
 			fprintf(pc->fp, "\" fill=\"url(#pat-%s)\"/>\n",
 			    tpattern(b, ce->terrain));
 		}
-		if (ce->owner >= 0) {
+		if (owner(pc, c) >= 0) {
 			fprintf(pc->fp, "<polygon class=\"owner\" points=\"");
 			hex_points(pc, c, 3);
 			fprintf(pc->fp, "\" fill=\"none\" stroke=\"%s\" "
 			    "stroke-width=\"3\" stroke-opacity=\"0.7\"/>\n",
-			    pcolour(ce->owner));
+			    pcolour(pc, owner(pc, c)));
 		}
-		text(pc, pc->x[c], pc->y[c] - 14, 8, "middle", "#333333",
-		    board_label(b, c, buf));
-		features_text(pc, c, pc->x[c], pc->y[c] + 22);
+	}
+	if (labels && b->sides.n > 0) {
+		pc->sl = t_alloc(t, b->sides.n * 4 * sizeof(int));
+		pc->nsl = 0;
 	}
 	for (i = 0; i < b->sides.n; i++) {
 		const struct hexside *s = &b->sides.v[i];
 
-		if ((k = board_dir(b, s->a, s->b)) < 0)
+		/* Named from the lower cell of the two, so that a side's
+		 * features count up in one place. */
+		a = s->a < s->b ? s->a : s->b;
+		if ((k = board_dir(b, a, a == s->a ? s->b : s->a)) < 0)
 			continue;
-		hex_corner(pc, s->a, k, &x0, &y0);
-		hex_corner(pc, s->a, k + 1, &x1, &y1);
-		fprintf(pc->fp, "<line class=\"hexside\" x1=\"%d\" y1=\"%d\" "
-		    "x2=\"%d\" y2=\"%d\" stroke=\"#3d85c6\" "
-		    "stroke-width=\"4\"/>\n", x0, y0, x1, y1);
-		text(pc, (x0 + x1) / 2, (y0 + y1) / 2 - 2, 6, "middle",
-		    "#073763", b->sidefeats.v[s->feature]);
+		hex_corner(pc, a, k, &x0, &y0);
+		hex_corner(pc, a, k + 1, &x1, &y1);
+		if (!labels) {
+			pc->drawn |= D_SIDE;
+			fprintf(pc->fp, "<line class=\"hexside\" x1=\"%d\" "
+			    "y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#3d85c6\" "
+			    "stroke-width=\"4\"/>\n", x0, y0, x1, y1);
+			continue;
+		}
+		side_label(pc, a, a == s->a ? s->b : s->a, x0, y0, x1, y1,
+		    b->sidefeats.v[s->feature]);
 	}
 }
 
+/* A graph's edges (pass 0), its territories' circles (1), their names,
+ * counters and features (2). */
 static void
-draw_graph(struct pic *pc)
+draw_graph(struct pic *pc, int pass)
 {
 	struct arb_turn	*t = pc->t;
 	const struct board *b = &t->board;
@@ -490,57 +782,68 @@ draw_graph(struct pic *pc)
 	char		 buf[64];
 	int		 c, k;
 
-	for (c = 0; c < b->ncells; c++)
+	for (c = 0; c < b->ncells && pass == 0; c++)
 		for (k = b->adj_at[c]; k < b->adj_at[c + 1]; k++)
 			if (b->adj[k] > c)
 				fprintf(pc->fp, "<line class=\"edge\" x1=\"%d\" "
 				    "y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#999999\" "
 				    "stroke-width=\"2\"/>\n", pc->x[c], pc->y[c],
 				    pc->x[b->adj[k]], pc->y[b->adj[k]]);
-	for (c = 0; c < b->ncells; c++) {
+	for (c = 0; c < b->ncells && pass > 0; c++) {
 		const struct cell *ce = &b->cells[c];
 
-		fprintf(pc->fp, "<circle class=\"territory\" cx=\"%d\" "
-		    "cy=\"%d\" r=\"%d\" fill=\"%s\" stroke=\"%s\" "
-		    "stroke-width=\"%d\"/>\n", pc->x[c], pc->y[c], NODER,
-		    tcolour(b, ce->terrain), ce->owner >= 0 ?
-		    pcolour(ce->owner) : "#777777", ce->owner >= 0 ? 4 : 1);
-		text(pc, pc->x[c], pc->y[c] - 8, 10, "middle", "#000000",
-		    b->names[c]);
+		if (pass == 1) {
+			fprintf(pc->fp, "<circle class=\"territory\" "
+			    "cx=\"%d\" cy=\"%d\" r=\"%d\" fill=\"%s\" "
+			    "stroke=\"%s\" stroke-width=\"%d\"/>\n", pc->x[c],
+			    pc->y[c], NODER, tcolour(b, ce->terrain),
+			    owner(pc, c) >= 0 ? pcolour(pc, owner(pc, c)) :
+			    "#777777", owner(pc, c) >= 0 ? 4 : 1);
+			continue;
+		}
+		text_fit(pc, pc->x[c], pc->y[c] - 8, 10, "#000000",
+		    b->names[c], 2 * NODER - 8);
 		if (cx != NULL && cx[0].name != NULL && b->cx[0] != NULL) {
 			snprintf(buf, sizeof(buf), "%s %d", cx[0].name,
+			    (pc->flags & SVG_START) ? b->cx0[0][c] :
 			    b->cx[0][c]);
-			text(pc, pc->x[c], pc->y[c] + 5, 9, "middle",
-			    "#000000", buf);
+			text_fit(pc, pc->x[c], pc->y[c] + 5, 9, "#000000",
+			    buf, 2 * NODER - 4);
 		}
-		features_text(pc, c, pc->x[c], pc->y[c] + 17);
+		features_text(pc, c, pc->x[c], pc->y[c] + 18, 2 * NODER - 12);
 	}
 }
 
 static void
-draw_table(struct pic *pc)
+draw_table(struct pic *pc, bool labels)
 {
 	struct arb_turn	*t = pc->t;
 	const struct board *b = &t->board;
 	size_t		 i;
 	int		 k;
 
-	fprintf(pc->fp, "<rect class=\"table\" x=\"%d\" y=\"%d\" "
+	if (!labels)
+		fprintf(pc->fp, "<rect class=\"table\" x=\"%d\" y=\"%d\" "
 	    "width=\"%d\" height=\"%d\" fill=\"#e8e4c9\" stroke=\"#777777\"/>\n",
 	    MARGIN, TOP, px(b->tw), px(b->th));
 	for (i = 0; i < b->pieces.n; i++) {
 		const struct piece *p = &b->pieces.v[i];
 		long		 sx = 0, sy = 0;
 
-		fprintf(pc->fp, "<polygon class=\"piece\" points=\"");
+		if (!labels) {
+			fprintf(pc->fp, "<polygon class=\"piece\" "
+			    "points=\"");
+			for (k = 0; k < p->n; k++)
+				fprintf(pc->fp, "%s%d,%d", k > 0 ? " " : "",
+				    MARGIN + px(p->p[k].x), ty(pc, p->p[k].y));
+			fprintf(pc->fp, "\" fill=\"#a9cf8f\" "
+			    "stroke=\"#38761d\" stroke-width=\"2\"/>\n");
+			continue;
+		}
 		for (k = 0; k < p->n; k++) {
-			fprintf(pc->fp, "%s%d,%d", k > 0 ? " " : "",
-			    MARGIN + px(p->p[k].x), ty(pc, p->p[k].y));
 			sx += MARGIN + px(p->p[k].x);
 			sy += ty(pc, p->p[k].y);
 		}
-		fprintf(pc->fp, "\" fill=\"#a9cf8f\" stroke=\"#38761d\" "
-		    "stroke-width=\"2\"/>\n");
 		if (p->n > 0)
 			text(pc, (int)(sx / p->n), (int)(sy / p->n), 9,
 			    "middle", "#274e13", p->id);
@@ -613,49 +916,286 @@ unit_spot(struct pic *pc, const struct unit *u, bool start, int *x,
 	*y = pc->y[c];
 }
 
+/*
+ * A stack: the units in a hex or territory, one under another, each a
+ * badge of two lines (its id; its type and strength) in its player's
+ * colour, each loss of the turn a line under its unit's badge, red on
+ * white ("-N" and its cause).  In a hex the stack begins under the
+ * hex's label; under a territory's circle, below it.  stack_top() is
+ * where a cell's stack begins; pc->nrows[c] its height in pixels
+ * (stack_measure(), before anything is drawn, so that arrows end where
+ * the stack begins), pc->nstack[c] how much of it is drawn.
+ */
+
+static double	 base_r(struct pic *, const struct unit *);
+static void	 unit_spot(struct pic *, const struct unit *, bool, int *,
+		    int *);
+
+static int
+stack_top(const struct pic *pc, int c)
+{
+	return pc->t->board.kind == BOARD_HEX ? pc->y[c] - 16 :
+	    pc->y[c] + NODER + 4;
+}
+
+/* The cell a unit's badge is drawn in, or -1. */
+static int
+unit_cell(const struct pic *pc, const struct unit *u)
+{
+	if (pc->t->board.kind == BOARD_TABLE ||
+	    ((u->gone || u->left) && (pc->flags & SVG_NEXT)))
+		return -1;
+	if (pc->flags & SVG_START)
+		return u->from >= 0 ? u->from : u->at;
+	return u->at >= 0 ? u->at : u->from;
+}
+
+/* The cell of a loss's line, or -1. */
+static int
+loss_cell(const struct pic *pc, const struct loss *l)
+{
+	if (pc->t->board.kind == BOARD_TABLE || (pc->flags & NOMARKS))
+		return -1;
+	if (l->unit >= 0)
+		return unit_cell(pc, &pc->t->units.v[l->unit]);
+	return l->at;
+}
+
+static bool	 shown(const struct pic *, const struct order *);
+
+/* The order whose path unit u stopped short of (it ended in a cell of
+ * the path before its end), or NULL. */
+static const struct order *
+stopped_short(const struct pic *pc, const struct unit *u)
+{
+	struct arb_turn	*t = pc->t;
+	const struct order *o;
+	int		 j;
+
+	if ((pc->flags & NOMARKS) || u->by < 0 || u->at < 0 ||
+	    t->board.kind == BOARD_TABLE)
+		return NULL;
+	o = &t->orders.v[u->by];
+	if (o->refused || !shown(pc, o) || o->ncells < 2 ||
+	    t->rs->order_kinds[o->kind].arg != OK_PATH || o->nunits < 1 ||
+	    &t->units.v[o->units[0]] != u || u->at == o->cells[o->ncells - 1])
+		return NULL;
+	for (j = o->ncells - 2; j > 0; j--)
+		if (o->cells[j] == u->at)
+			return o;
+	return NULL;
+}
+
+static void
+stack_measure(struct pic *pc)
+{
+	struct arb_turn	*t = pc->t;
+	size_t		 i;
+	int		 c, n = t->board.ncells > 0 ? t->board.ncells : 1;
+
+	pc->nrows = t_alloc(t, (size_t)n * sizeof(int));
+	memset(pc->nrows, 0, (size_t)n * sizeof(int));
+	for (i = 0; i < t->units.n; i++)
+		if ((c = unit_cell(pc, &t->units.v[i])) >= 0) {
+			pc->nrows[c] += BADGEH + 1;
+			if (stopped_short(pc, &t->units.v[i]) != NULL)
+				pc->nrows[c] += LOSSH + 1;
+		}
+	for (i = 0; i < t->losses.n; i++)
+		if ((c = loss_cell(pc, &t->losses.v[i])) >= 0)
+			pc->nrows[c] += LOSSH + 1;
+	/* A stack that would reach the next hex's label: its badges one
+	 * line each (id, type and strength). */
+	pc->compact = t_alloc(t, (size_t)n * sizeof(bool));
+	memset(pc->compact, 0, (size_t)n * sizeof(bool));
+	if (t->board.kind != BOARD_HEX)
+		return;
+	for (i = 0; i < t->units.n; i++)
+		if ((c = unit_cell(pc, &t->units.v[i])) >= 0 &&
+		    (pc->compact[c] || pc->nrows[c] >
+		    (t->board.cells[c].features != 0 ? 36 : 2 * HEXH - 12))) {
+			pc->compact[c] = true;
+			pc->nrows[c] -= BADGEH - LOSSH;
+		}
+}
+
+/* Whether a box on the table holds no unit's base. */
+static bool
+table_free(struct pic *pc, int x0, int y0, int x1, int y1)
+{
+	struct arb_turn	*t = pc->t;
+	size_t		 i;
+	int		 x, y, r;
+
+	for (i = 0; i < t->units.n; i++) {
+		unit_spot(pc, &t->units.v[i], false, &x, &y);
+		r = (int)base_r(pc, &t->units.v[i]) - 2;
+		if (x - r < x1 && x0 < x + r && y - r < y1 && y0 < y + r)
+			return false;
+	}
+	return true;
+}
+
+/* The line of loss li, at the next place of its cell's stack. */
+static void
+draw_loss(struct pic *pc, size_t li)
+{
+	const struct loss *l = &pc->t->losses.v[li];
+	char		 buf[64];
+	int		 c = loss_cell(pc, l), x, y;
+
+	if (c >= 0) {
+		x = pc->x[c];
+		y = stack_top(pc, c) + pc->nstack[c];
+		pc->nstack[c] += LOSSH + 1;
+	} else if (pc->t->board.kind == BOARD_TABLE && l->unit >= 0 &&
+	    !(pc->flags & NOMARKS)) {
+		/* On a table, under the unit's base, else above it, else
+		 * left or right of it: where no base is. */
+		size_t	 k;
+		int	 r, n = 0, ux, uy, d;
+		static const int cand[4][2] = { { 0, 1 }, { 0, -1 },
+			{ -1, 0 }, { 1, 0 } };
+
+		unit_spot(pc, &pc->t->units.v[l->unit], false, &ux, &uy);
+		r = (int)base_r(pc, &pc->t->units.v[l->unit]);
+		for (k = 0; k < li; k++)
+			if (pc->t->losses.v[k].unit == l->unit)
+				n++;
+		for (d = 0; d < 4; d++) {
+			x = ux + cand[d][0] * (r + BADGEW / 2);
+			y = uy + cand[d][1] * (r + (cand[d][1] < 0 ? LOSSH :
+			    0)) + cand[d][1] * n * (LOSSH + 1) -
+			    (cand[d][1] == 0 ? LOSSH / 2 : 0);
+			if (table_free(pc, x - BADGEW / 2, y, x + BADGEW / 2,
+			    y + LOSSH))
+				break;
+		}
+		if (d == 4) {
+			x = ux;
+			y = uy + r + n * (LOSSH + 1);
+		}
+	} else
+		return;
+	pc->drawn |= D_LOSS;
+	snprintf(buf, sizeof(buf), "-%d %.40s", l->strength,
+	    l->cause != NULL ? l->cause : "");
+	utf8_mend(buf);
+	fprintf(pc->fp, "<g class=\"loss\"><rect x=\"%d\" y=\"%d\" "
+	    "width=\"%d\" height=\"%d\" fill=\"#ffffff\" stroke=\"#cc0000\" "
+	    "stroke-width=\"1\"/>\n", x - BADGEW / 2, y, BADGEW, LOSSH);
+	text_fit(pc, x, y + 8, 8, "#cc0000", buf, BADGEW - 4);
+	fputs("</g>\n", pc->fp);
+}
+
+/*
+ * Where a unit stopped short of its path, a line under its badge: a
+ * black bar and "stop:" with the cause, the order's reason (a zone of
+ * control, stuck in a marsh, out of movement points).
+ */
+static void
+draw_stop(struct pic *pc, int c, const struct order *o)
+{
+	char		 buf[64], *p;
+	int		 x = pc->x[c], y = stack_top(pc, c) + pc->nstack[c];
+
+	pc->nstack[c] += LOSSH + 1;
+	pc->drawn |= D_STOP;
+	snprintf(buf, sizeof(buf), "stop: %s", o->reason == R_ZOC_STOP ?
+	    "zone of control" : o->reason == R_OK ? "ordered" :
+	    reason_name(o->reason));
+	for (p = buf; *p != '\0'; p++)
+		if (*p == '_')
+			*p = ' ';
+	fprintf(pc->fp, "<g class=\"stopped\"><rect x=\"%d\" y=\"%d\" "
+	    "width=\"%d\" height=\"%d\" fill=\"#ffffff\" stroke=\"#000000\" "
+	    "stroke-width=\"1\" stroke-dasharray=\"2 1\"/>\n", x - BADGEW / 2,
+	    y, BADGEW, LOSSH);
+	text_fit(pc, x, y + 8, 8, "#000000", buf, BADGEW - 4);
+	fputs("</g>\n", pc->fp);
+}
+
 static void
 draw_unit(struct pic *pc, int ui)
 {
 	struct arb_turn	*t = pc->t;
 	const struct unit *u = &t->units.v[ui];
 	const struct board *b = &t->board;
+	const char	*ink;
 	char		 buf[64];
-	int		 x, y, c, k;
+	size_t		 i;
+	int		 x, y, c, h;
+	const struct order *o;
 	bool		 gone = u->gone || u->left;
+	bool		 start = (pc->flags & SVG_START) != 0;
+	int		 strength = start ? u->strength0 : u->strength;
 
 	if (gone && (pc->flags & SVG_NEXT))
 		return;
-	unit_spot(pc, u, false, &x, &y);
+	if (start)
+		gone = false;
+	unit_spot(pc, u, start, &x, &y);
 	if (x < 0)
 		return;
+	ink = brightness(pcolour(pc, u->player)) > 140 ? "#000000" :
+	    "#ffffff";
 	fprintf(pc->fp, "<g class=\"unit%s\">\n", gone ? " eliminated" : "");
-	if (b->kind == BOARD_TABLE) {
-		table_base(pc, u, &u->pose, pcolour(u->player), gone ?
-		    " fill-opacity=\"0.3\"" : "");
-		y -= 5;
-	} else {
-		c = u->at >= 0 ? u->at : u->from;
-		k = pc->nstack[c]++;
-		/* Below the hex's label, each unit of a stack a little
-		 * lower and to the right. */
-		x += 4 * k - 2;
-		y += 4 * k - 3;
-		fprintf(pc->fp, "<rect x=\"%d\" y=\"%d\" width=\"40\" "
-		    "height=\"22\" rx=\"2\" fill=\"%s\" stroke=\"#000000\" "
-		    "stroke-width=\"1\"%s/>\n", x - 20, y - 8,
-		    pcolour(u->player), gone ? " fill-opacity=\"0.3\"" : "");
+	if (gone) {
+		pc->drawn |= D_ELIM;
+		ink = "#000000";	/* on its faded badge */
 	}
-	text_fit(pc, x, y + 1, 7, "#ffffff", u->id, 36);
-	snprintf(buf, sizeof(buf), "%.24s %d", t->types.v[u->type].name,
-	    u->strength);
-	utf8_mend(buf);
-	text_fit(pc, x, y + 10, 7, "#ffffff", buf, 36);
+	if (b->kind == BOARD_TABLE) {
+		table_base(pc, u, start ? &u->pose0 : &u->pose,
+		    pcolour(pc, u->player), gone ?
+		    " fill-opacity=\"0.3\"" : "");
+		text_fit(pc, x, y - 3, 8, ink, u->id, 36);
+		snprintf(buf, sizeof(buf), "%.24s %d",
+		    t->types.v[u->type].name, strength);
+		utf8_mend(buf);
+		text_fit(pc, x, y + 7, 8, ink, buf, 36);
+		if (gone)
+			fprintf(pc->fp, "<path class=\"eliminated\" "
+			    "d=\"M%d %dL%d %dM%d %dL%d %d\" stroke=\"#cc0000\" "
+			    "stroke-width=\"3\"/>\n", x - 20, y - 20, x - 12,
+			    y - 12, x - 12, y - 20, x - 20, y - 12);
+		fputs("</g>\n", pc->fp);
+		for (i = 0; i < t->losses.n; i++)
+			if (t->losses.v[i].unit == ui)
+				draw_loss(pc, i);
+		return;
+	}
+	c = unit_cell(pc, u);
+	y = stack_top(pc, c) + pc->nstack[c];
+	h = pc->compact[c] ? LOSSH : BADGEH;
+	pc->nstack[c] += h + 1;
+	fprintf(pc->fp, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+	    "rx=\"2\" fill=\"%s\" stroke=\"#000000\" stroke-width=\"1\"%s/>\n",
+	    x - BADGEW / 2, y, BADGEW, h, pcolour(pc, u->player), gone ?
+	    " fill-opacity=\"0.25\" stroke-dasharray=\"3 2\"" : "");
+	if (pc->compact[c]) {
+		snprintf(buf, sizeof(buf), "%.20s %.20s %d", u->id,
+		    t->types.v[u->type].name, strength);
+		utf8_mend(buf);
+		text_fit(pc, x, y + 8, 8, ink, buf, BADGEW - 4);
+	} else {
+		text_fit(pc, x, y + 8, 8, ink, u->id, BADGEW - 4);
+		snprintf(buf, sizeof(buf), "%.24s %d",
+		    t->types.v[u->type].name, strength);
+		utf8_mend(buf);
+		text_fit(pc, x, y + 17, 8, ink, buf, BADGEW - 4);
+	}
+	/* Eliminated: a cross left of its badge. */
 	if (gone)
 		fprintf(pc->fp, "<path class=\"eliminated\" d=\"M%d %dL%d %d"
-		    "M%d %dL%d %d\" stroke=\"#d7191c\" stroke-width=\"3\"/>\n",
-		    x - 14, y - 10, x + 14, y + 14, x + 14, y - 10, x - 14,
-		    y + 14);
+		    "M%d %dL%d %d\" stroke=\"#cc0000\" stroke-width=\"3\"/>\n",
+		    x - BADGEW / 2 - 11, y + 1, x - BADGEW / 2 - 3, y + 9,
+		    x - BADGEW / 2 - 3, y + 1, x - BADGEW / 2 - 11, y + 9);
 	fputs("</g>\n", pc->fp);
+	for (i = 0; i < t->losses.n; i++)
+		if (t->losses.v[i].unit == ui)
+			draw_loss(pc, i);
+	if ((o = stopped_short(pc, u)) != NULL)
+		draw_stop(pc, c, o);
 }
 
 /* Whether the picture shows order o (a player's view of a map that hides
@@ -673,6 +1213,10 @@ shown(const struct pic *pc, const struct order *o)
  * turning tool where a turn was made.  Held in t->json (malloc'ed) until
  * dropped.
  */
+static double	 base_r(struct pic *, const struct unit *);
+static void	 arrow(struct pic *, const char *, int, int, const int *,
+		    const int *, int, int, double, bool);
+
 static json_t *
 order_report(struct arb_turn *t, const struct order *o)
 {
@@ -697,13 +1241,12 @@ realv(const json_t *v)
  * the turning tool's triangle where one was set down.  False when the
  * report has none. */
 static bool
-maneuvers(struct pic *pc, const struct order *o, const char *col,
-    const char *dash)
+maneuvers(struct pic *pc, const struct order *o)
 {
 	struct arb_turn	*t = pc->t;
 	json_t		*r = order_report(t, o), *ms, *m, *c, *tool;
 	size_t		 i, k;
-	int		 n = 0;
+	int		 n = 0, *xs, *ys;
 
 	ms = r != NULL ? json_object_get(r, "maneuvers") : NULL;
 	for (i = 0; i < json_array_size(ms); i++) {
@@ -711,6 +1254,7 @@ maneuvers(struct pic *pc, const struct order *o, const char *col,
 		if ((tool = json_object_get(m, "tool")) == NULL ||
 		    json_array_size(c = json_object_get(tool, "corners")) != 3)
 			continue;
+		pc->drawn |= D_TOOL;
 		fprintf(pc->fp, "<polygon class=\"tool\" points=\"");
 		for (k = 0; k < 3; k++) {
 			json_t	*p = json_array_get(c, k);
@@ -722,6 +1266,8 @@ maneuvers(struct pic *pc, const struct order *o, const char *col,
 		fprintf(pc->fp, "\" fill=\"#cccccc\" fill-opacity=\"0.6\" "
 		    "stroke=\"#555555\" stroke-dasharray=\"2 2\"/>\n");
 	}
+	xs = t_alloc(t, (json_array_size(ms) + 1) * sizeof(int));
+	ys = t_alloc(t, (json_array_size(ms) + 1) * sizeof(int));
 	for (i = 0; i < json_array_size(ms); i++) {
 		m = json_array_get(ms, i);
 		if (json_object_get(m, "to") == NULL ||
@@ -729,53 +1275,201 @@ maneuvers(struct pic *pc, const struct order *o, const char *col,
 			break;
 		if (i == 0) {
 			c = json_object_get(m, "from");
-			fprintf(pc->fp, "<polyline class=\"move %s\" "
-			    "points=\"%d,%d", status_word[o->status], MARGIN +
-			    px(realv(json_object_get(c, "x"))), ty(pc,
-			    realv(json_object_get(c, "y"))));
+			xs[n] = MARGIN + px(realv(json_object_get(c, "x")));
+			ys[n++] = ty(pc, realv(json_object_get(c, "y")));
 		}
 		c = json_object_get(m, "to");
-		fprintf(pc->fp, " %d,%d", MARGIN + px(realv(json_object_get(c,
-		    "x"))), ty(pc, realv(json_object_get(c, "y"))));
-		n++;
+		xs[n] = MARGIN + px(realv(json_object_get(c, "x")));
+		ys[n++] = ty(pc, realv(json_object_get(c, "y")));
 	}
-	if (n > 0)
-		fprintf(pc->fp, "\" fill=\"none\" stroke=\"%s\" "
-		    "stroke-width=\"3\"%s marker-end=\"url(#arrow-%s)\"/>\n",
-		    col, dash, status_word[o->status]);
+	if (n > 1)
+		arrow(pc, "move", o->player, o->status, xs, ys, n, -1,
+		    o->nunits > 0 ? base_r(pc, &t->units.v[o->units[0]]) : 0,
+		    false);
 	if (r != NULL)
 		json_decref(r);
 	t->json = NULL;
 	return n > 0;
 }
 
-/* Each order's move as an arrow, in adjudication order. */
+/* How far a table unit's base reaches from its centre, in pixels. */
+static double
+base_r(struct pic *pc, const struct unit *u)
+{
+	struct arb_turn	*t = pc->t;
+	struct pt	 q[4];
+	double		 r = 20;
+	int		 k;
+
+	if (t->rs->footprint == NULL)
+		return 26;
+	t->rs->footprint(t, (int)(u - t->units.v), &u->pose, q);
+	for (k = 0; k < 4; k++)
+		r = fmax(r, TABLEK * hypot(q[k].x - u->pose.x,
+		    q[k].y - u->pose.y));
+	return r + 4;
+}
+
+/*
+ * An arrow through n points (xs, ys) in player's colour, its line and
+ * head by status; faint, the rest of an ordered path not gone.  Each
+ * leg is drawn 3, 7 or 11 pixels (by player) right of its way, so that
+ * two orders along one edge, one each way or two players' one way, are
+ * drawn apart.  The last leg ends where the
+ * stack of its end cell (endc) begins, or at the edge of its territory,
+ * so that the head covers no badge.
+ */
+static void
+arrow(struct pic *pc, const char *cls, int player, int status,
+    const int *xs, const int *ys, int n, int endc, double r, bool faint)
+{
+	double		 px0, py0, px1, py1, dx, dy, len, nx, ny, tt, t0, t1;
+	double		 bx0, by0, bx1, by1, lx = 0, ly = 0;
+	/* Right of its way: by player, so that two players' orders along
+	 * one edge one way are drawn apart too. */
+	double		 off = 3 + 4 * (player % 3);
+	int		 k, *cx, *cy;
+
+	/* Turns near the end, under the base or circle the arrow ends at,
+	 * are left out: the way runs to the end from the last point
+	 * outside. */
+	if (r > 0 && n > 2) {
+		cx = t_alloc(pc->t, (size_t)n * sizeof(int));
+		cy = t_alloc(pc->t, (size_t)n * sizeof(int));
+		memcpy(cx, xs, (size_t)n * sizeof(int));
+		memcpy(cy, ys, (size_t)n * sizeof(int));
+		while (n > 2 && hypot(cx[n - 1] - cx[n - 2], cy[n - 1] -
+		    cy[n - 2]) < r + 16) {
+			cx[n - 2] = cx[n - 1];
+			cy[n - 2] = cy[n - 1];
+			n--;
+		}
+		xs = cx;
+		ys = cy;
+	}
+	if (n < 2)
+		return;
+	/* A table move shorter than its base: its ghost shows it. */
+	if (r > 0 && hypot(xs[n - 1] - xs[n - 2], ys[n - 1] - ys[n - 2]) <
+	    r + 16)
+		return;
+	fprintf(pc->fp, "<polyline class=\"%s %s\" points=\"", cls,
+	    status_word[status]);
+	for (k = 0; k < n; k++) {
+		int	 j = k > 0 ? k - 1 : 0, j1 = k > 0 ? k : 1;
+
+		dx = xs[j1] - xs[j];
+		dy = ys[j1] - ys[j];
+		len = hypot(dx, dy);
+		nx = len > 0 ? -dy / len * off : 0;
+		ny = len > 0 ? dx / len * off : 0;
+		px1 = xs[k] + nx;
+		py1 = ys[k] + ny;
+		if (k == n - 1 && !faint) {
+			px0 = xs[k - 1] + nx;
+			py0 = ys[k - 1] + ny;
+			dx = px1 - px0;
+			dy = py1 - py0;
+			tt = 1;
+			/* r: a territory's circle, a base's corners. */
+			if (r > 0 && len > r + 16)
+				tt = 1 - r / len;
+			if (endc >= 0 && pc->nrows[endc] > 0) {
+				/* Where the way enters the stack's box. */
+				bx0 = pc->x[endc] - BADGEW / 2 - 3;
+				bx1 = pc->x[endc] + BADGEW / 2 + 3;
+				by0 = stack_top(pc, endc) - 3;
+				by1 = by0 + pc->nrows[endc] + 6;
+				t0 = 0;
+				t1 = 1;
+				if (dx != 0) {
+					double	 a = (bx0 - px0) / dx;
+					double	 c = (bx1 - px0) / dx;
+
+					t0 = fmax(t0, fmin(a, c));
+					t1 = fmin(t1, fmax(a, c));
+				}
+				if (dy != 0) {
+					double	 a = (by0 - py0) / dy;
+					double	 c = (by1 - py0) / dy;
+
+					t0 = fmax(t0, fmin(a, c));
+					t1 = fmin(t1, fmax(a, c));
+				}
+				if (t0 <= t1 && t0 * hypot(dx, dy) > 16 &&
+				    t0 < tt)
+					tt = t0;
+			}
+			px1 = px0 + dx * tt;
+			py1 = py0 + dy * tt;
+		}
+		fprintf(pc->fp, "%s%ld,%ld", k > 0 ? " " : "", lround(px1),
+		    lround(py1));
+		if (k > 0)
+			mark_box(pc, lx, ly, px1, py1, k == n - 1 ? 10 : 4);
+		lx = px1;
+		ly = py1;
+	}
+	if (!pc->displaced)
+		pc->drawn |= faint ? D_REST : 1u << status;
+	if (faint)
+		fprintf(pc->fp, "\" fill=\"none\" stroke=\"%s\" "
+		    "stroke-width=\"2\" stroke-opacity=\"0.45\" "
+		    "stroke-dasharray=\"1 4\" stroke-linecap=\"round\"/>\n",
+		    pcolour(pc, player));
+	else
+		fprintf(pc->fp, "\" fill=\"none\" stroke=\"%s\" "
+		    "stroke-width=\"%d\"%s marker-end=\"url(#a%d-%s)\"/>\n",
+		    pcolour(pc, player), pc->displaced ? 2 : 3, pc->displaced ?
+		    " stroke-dasharray=\"3 3\"" : status_dash[status], player,
+		    status_word[status]);
+}
+
+/*
+ * Each order's move as an arrow, in adjudication order, as far as its
+ * (first) unit went; the rest of its ordered path faint.  An order aimed
+ * at a cell (an attack, a bombardment) as a dotted arrow from where its
+ * unit stood then.
+ */
 static void
 draw_orders(struct pic *pc)
 {
 	struct arb_turn	*t = pc->t;
 	const struct board *b = &t->board;
-	int		*cursor;
+	int		*cursor, *xs, *ys, *nstart;
 	size_t		 i;
-	int		 k, x, y, x0, y0;
+	int		 k, x, y, x0, y0, j, n;
 
 	cursor = t_alloc(t, t->units.n * sizeof(int) + 1);
+	pc->uend = t_alloc(t, t->units.n * sizeof(int) + 1);
+	/* nstart[i]: where the next path order of order i's (first) unit
+	 * begins, or -1: a pass from the end, cursor as the unit's. */
+	nstart = t_alloc(t, t->sequence.n * sizeof(int) + 1);
 	for (i = 0; i < t->units.n; i++)
-		cursor[i] = t->units.v[i].from;
+		cursor[i] = -1;
+	for (i = t->sequence.n; i-- > 0;) {
+		const struct order *o = &t->orders.v[t->sequence.v[i]];
+
+		nstart[i] = -1;
+		if (o->refused || o->nunits < 1 || o->ncells < 2 ||
+		    t->rs->order_kinds[o->kind].arg != OK_PATH)
+			continue;
+		nstart[i] = cursor[o->units[0]];
+		cursor[o->units[0]] = o->cells[0];
+	}
+	for (i = 0; i < t->units.n; i++)
+		cursor[i] = pc->uend[i] = t->units.v[i].from;
 	for (i = 0; i < t->sequence.n; i++) {
 		const struct order *o = &t->orders.v[t->sequence.v[i]];
 		const struct okind *ok = &t->rs->order_kinds[o->kind];
-		const char	*col = status_colour[o->status];
-		const char	*dash = o->status == OS_DONE ? "" :
-				    " stroke-dasharray=\"6 3\"";
-
 		if (o->refused || !shown(pc, o))
 			continue;
 		if (b->kind == BOARD_TABLE) {
-			bool	 drawn = maneuvers(pc, o, col, dash);
+			bool	 drawn = maneuvers(pc, o);
 
 			for (k = 0; k < o->nunits; k++) {
 				const struct unit *u = &t->units.v[o->units[k]];
+				int	 lx[2], ly[2];
 
 				unit_spot(pc, u, true, &x0, &y0);
 				unit_spot(pc, u, false, &x, &y);
@@ -784,136 +1478,194 @@ draw_orders(struct pic *pc)
 					continue;
 				table_base(pc, u, &u->pose0, "none",
 				    " stroke-dasharray=\"3 3\"");
+				pc->drawn |= D_GHOST;
 				if (drawn)
 					continue;
-				fprintf(pc->fp, "<line class=\"move %s\" "
-				    "x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
-				    "stroke=\"%s\" stroke-width=\"3\"%s "
-				    "marker-end=\"url(#arrow-%s)\"/>\n",
-				    status_word[o->status], x0, y0, x, y, col,
-				    dash, status_word[o->status]);
+				lx[0] = x0;
+				ly[0] = y0;
+				lx[1] = x;
+				ly[1] = y;
+				arrow(pc, "move", o->player, o->status, lx, ly,
+				    2, -1, base_r(pc, u), false);
 			}
 			continue;
 		}
 		if (ok->arg == OK_PATH && o->ncells >= 2) {
-			fprintf(pc->fp, "<polyline class=\"move %s\" "
-			    "points=\"", status_word[o->status]);
-			for (k = 0; k < o->ncells; k++)
-				fprintf(pc->fp, "%s%d,%d", k > 0 ? " " : "",
-				    pc->x[o->cells[k]] + 6,
-				    pc->y[o->cells[k]] + 6);
-			fprintf(pc->fp, "\" fill=\"none\" stroke=\"%s\" "
-			    "stroke-width=\"3\"%s marker-end=\"url(#arrow-%s)"
-			    "\"/>\n", col, dash, status_word[o->status]);
-			for (k = 0; k < o->nunits; k++) {
-				const struct unit *u = &t->units.v[o->units[k]];
-				int	 end = o->cells[o->ncells - 1], j;
+			const struct unit *u = o->nunits > 0 ?
+			    &t->units.v[o->units[0]] : NULL;
 
-				if (o->status == OS_DONE)
-					cursor[o->units[k]] = u->at >= 0 ?
-					    u->at : end;
-				if (u->by != t->sequence.v[i] || u->at < 0 ||
-				    u->at == end)
-					continue;
-				for (j = 0; j < o->ncells; j++)
+			n = o->ncells;
+			xs = t_alloc(t, (size_t)n * sizeof(int));
+			ys = t_alloc(t, (size_t)n * sizeof(int));
+			for (k = 0; k < n; k++) {
+				xs[k] = pc->x[o->cells[k]];
+				ys[k] = pc->y[o->cells[k]];
+			}
+			/* How far its unit went: the path's cell it ended
+			 * in (the last such), when this order moved it. */
+			j = n - 1;
+			if (u != NULL && u->by == t->sequence.v[i] &&
+			    u->at >= 0 && u->at != o->cells[n - 1]) {
+				for (j = n - 2; j > 0; j--)
 					if (o->cells[j] == u->at)
 						break;
-				if (j == o->ncells)
+				if (o->cells[j] != u->at)
+					j = n - 1;
+			} else if (u != NULL && u->by != t->sequence.v[i] &&
+			    nstart[i] >= 0 && nstart[i] != o->cells[n - 1]) {
+				/* A later order moved it last: this one left
+				 * it where that one's path begins, when that
+				 * is on this one's path. */
+				for (j = n - 2; j > 0; j--)
+					if (o->cells[j] == nstart[i])
+						break;
+				if (o->cells[j] != nstart[i])
+					j = n - 1;
+			}
+			/* It did not leave the path's first cell: the whole
+			 * path is its arrow, as ordered (its status says
+			 * how it went). */
+			if (j == 0)
+				j = n - 1;
+			if (j < n - 1) {
+				fprintf(pc->fp, "<g class=\"stop\">\n");
+				arrow(pc, "rest", o->player, o->status, xs + j,
+				    ys + j, n - j, -1, 0, true);
+				fputs("</g>\n", pc->fp);
+			}
+			if (j > 0)
+				arrow(pc, "move", o->player, o->status, xs, ys,
+				    j + 1, o->cells[j], b->kind == BOARD_GRAPH ?
+				    NODER + 4 : 0, false);
+			for (k = 0; k < o->nunits; k++) {
+				const struct unit *v = &t->units.v[o->units[k]];
+				int	 q;
+
+				if (o->status == OS_DONE)
+					cursor[o->units[k]] = v->at >= 0 ?
+					    v->at : o->cells[n - 1];
+				if (v->by != t->sequence.v[i])
 					continue;
-				/* Stopped short of the end of its path. */
-				fprintf(pc->fp, "<rect class=\"stop\" x=\"%d\" "
-				    "y=\"%d\" width=\"12\" height=\"12\" "
-				    "fill=\"#000000\" transform=\"rotate(45 %d "
-				    "%d)\"/>\n", pc->x[u->at] + 20,
-				    pc->y[u->at] - 22, pc->x[u->at] + 26,
-				    pc->y[u->at] - 16);
+				/* Where its arrow left it. */
+				pc->uend[o->units[k]] = o->cells[j];
+				for (q = 0; q <= j; q++)
+					if (o->cells[q] == v->at)
+						pc->uend[o->units[k]] = v->at;
 			}
 		} else if (ok->arg == OK_CELL && o->ncells >= 1 &&
 		    o->nunits >= 1 && cursor[o->units[0]] >= 0) {
-			int	 from = cursor[o->units[0]];
+			int	 lx[2], ly[2];
 
-			fprintf(pc->fp, "<line class=\"target %s\" x1=\"%d\" "
-			    "y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" "
-			    "stroke-width=\"3\" stroke-dasharray=\"2 3\" "
-			    "marker-end=\"url(#arrow-%s)\"/>\n",
-			    status_word[o->status], pc->x[from] - 6,
-			    pc->y[from] - 6, pc->x[o->cells[0]] - 6,
-			    pc->y[o->cells[0]] - 6, col,
-			    status_word[o->status]);
+			lx[0] = pc->x[cursor[o->units[0]]];
+			ly[0] = pc->y[cursor[o->units[0]]];
+			lx[1] = pc->x[o->cells[0]];
+			ly[1] = pc->y[o->cells[0]];
+			if (lx[0] != lx[1] || ly[0] != ly[1])
+				arrow(pc, "target", o->player, o->status, lx,
+				    ly, 2, o->cells[0], b->kind == BOARD_GRAPH ?
+				    NODER + 4 : 0, false);
 		}
+	}
+	/* A unit that ended where no arrow of its took it (a charge's
+	 * taking of the hex, a retreat): a thin dashed arrow from where its
+	 * arrows left it to where it is, in its player's colour. */
+	for (i = 0; i < t->units.n && b->kind != BOARD_TABLE; i++) {
+		const struct unit *u = &t->units.v[i];
+		int	 lx[2], ly[2];
+
+		if (u->at < 0 || pc->uend[i] < 0 || u->at == pc->uend[i] ||
+		    (pc->player >= 0 && u->player != pc->player &&
+		    !view_reveals(t)))
+			continue;
+		lx[0] = pc->x[pc->uend[i]];
+		ly[0] = pc->y[pc->uend[i]];
+		lx[1] = pc->x[u->at];
+		ly[1] = pc->y[u->at];
+		pc->displaced = true;
+		arrow(pc, "displaced", u->player, OS_DONE, lx, ly, 2, u->at,
+		    b->kind == BOARD_GRAPH ? NODER + 4 : 0, false);
+		pc->displaced = false;
+		pc->drawn |= D_DISPLACED;
 	}
 }
 
-/* Losses as "-N" beside the cell or base, attacks as a ring. */
+/*
+ * The fights, under the stacks: an attack rings the cell attacked, a
+ * loss in the cell fought for (an invasion) rings it too, a fight
+ * between two cells (a skirmish, a loop) is crossed out on the way
+ * between them; in the colour of the player whose order it was.
+ */
 static void
-draw_marks(struct pic *pc)
+draw_fights(struct pic *pc)
 {
 	struct arb_turn	*t = pc->t;
 	const struct board *b = &t->board;
-	char		 buf[32];
 	size_t		 i;
-	int		 x, y;
+	int		 x, y, k;
+	const char	*col;
 
+	if (b->kind == BOARD_TABLE)
+		return;
 	for (i = 0; i < t->attacks.n; i++) {
 		const struct attack *a = &t->attacks.v[i];
+		const struct order *o = &t->orders.v[a->order];
 
-		if (b->kind == BOARD_TABLE || a->target < 0 ||
-		    !shown(pc, &t->orders.v[a->order]))
+		if (a->target < 0 || !shown(pc, o))
 			continue;
+		pc->drawn |= D_ATTACK;
+		k = b->kind == BOARD_HEX ? HEXR - 5 : NODER + 6;
+		mark_box(pc, pc->x[a->target] - k, pc->y[a->target] - k,
+		    pc->x[a->target] + k, pc->y[a->target] + k, 2);
 		fprintf(pc->fp, "<circle class=\"attack\" cx=\"%d\" cy=\"%d\" "
-		    "r=\"%d\" fill=\"none\" stroke=\"#d7191c\" "
+		    "r=\"%d\" fill=\"none\" stroke=\"%s\" "
 		    "stroke-width=\"2\" stroke-dasharray=\"4 2\"/>\n",
 		    pc->x[a->target], pc->y[a->target],
-		    b->kind == BOARD_HEX ? HEXR - 4 : NODER + 6);
+		    b->kind == BOARD_HEX ? HEXR - 5 : NODER + 6,
+		    pcolour(pc, o->player));
 	}
-	/* Where a loss was fought for a cell: a fight between two cells
-	 * (a skirmish, a loop) is crossed out on the way between them; a
-	 * loss in the cell fought for (an invasion) rings it, as an
-	 * attack does. */
-	for (i = 0; i < t->losses.n && b->kind != BOARD_TABLE; i++) {
+	for (i = 0; i < t->losses.n; i++) {
 		const struct loss *l = &t->losses.v[i];
 
-		/* The cell a hidden order fought for is hidden with it, as
-		 * the result's target is. */
 		if (l->target < 0 || l->at < 0 || (l->order >= 0 &&
 		    !shown(pc, &t->orders.v[l->order])))
 			continue;
+		col = l->order >= 0 ? pcolour(pc,
+		    t->orders.v[l->order].player) : "#cc0000";
+		pc->drawn |= l->target == l->at ? D_INVADED : D_FIGHT;
+		k = l->target != l->at ? 8 : b->kind == BOARD_HEX ? HEXR - 8 :
+		    NODER + 10;
+		x = l->target != l->at ? (pc->x[l->at] + pc->x[l->target]) / 2 :
+		    pc->x[l->at];
+		y = l->target != l->at ? (pc->y[l->at] + pc->y[l->target]) / 2 :
+		    pc->y[l->at];
+		mark_box(pc, x - k, y - k, x + k, y + k, 2);
 		if (l->target == l->at) {
 			fprintf(pc->fp, "<circle class=\"invaded\" "
 			    "cx=\"%d\" cy=\"%d\" r=\"%d\" fill=\"none\" "
-			    "stroke=\"#d7191c\" stroke-width=\"2\" "
-			    "stroke-dasharray=\"4 2\"/>\n", pc->x[l->at],
-			    pc->y[l->at], b->kind == BOARD_HEX ? HEXR - 4 :
-			    NODER + 6);
+			    "stroke=\"%s\" stroke-width=\"2\" "
+			    "stroke-dasharray=\"1 3\"/>\n", pc->x[l->at],
+			    pc->y[l->at], b->kind == BOARD_HEX ? HEXR - 8 :
+			    NODER + 10, col);
 			continue;
 		}
 		x = (pc->x[l->at] + pc->x[l->target]) / 2;
 		y = (pc->y[l->at] + pc->y[l->target]) / 2;
 		fprintf(pc->fp, "<path class=\"fight\" d=\"M%d %dL%d %dM%d %d"
-		    "L%d %d\" stroke=\"#e66101\" stroke-width=\"3\"/>\n",
-		    x - 6, y - 6, x + 6, y + 6, x + 6, y - 6, x - 6, y + 6);
+		    "L%d %d\" stroke=\"%s\" stroke-width=\"3\"/>\n",
+		    x - 6, y - 6, x + 6, y + 6, x + 6, y - 6, x - 6, y + 6,
+		    col);
 	}
-	for (i = 0; i < t->losses.n; i++) {
-		const struct loss *l = &t->losses.v[i];
+}
 
-		if (l->unit >= 0)
-			unit_spot(pc, &t->units.v[l->unit], false, &x, &y);
-		else if (l->at >= 0 && b->kind != BOARD_TABLE) {
-			x = pc->x[l->at];
-			y = pc->y[l->at];
-		} else
-			continue;
-		if (x < 0)
-			continue;
-		/* The loss and its cause (the result's), short. */
-		snprintf(buf, sizeof(buf), "-%d %.12s", l->strength,
-		    l->cause != NULL ? l->cause : "");
-		utf8_mend(buf);
-		fprintf(pc->fp, "<g class=\"loss\">");
-		text(pc, x + 22, y + 4 + 10 * (int)(i % 3), 11, "start",
-		    "#d7191c", buf);
-		fputs("</g>\n", pc->fp);
-	}
+/* The losses of no unit (a cell's counter), on their cell's stack. */
+static void
+draw_marks(struct pic *pc)
+{
+	size_t		 i;
+
+	for (i = 0; i < pc->t->losses.n; i++)
+		if (pc->t->losses.v[i].unit < 0)
+			draw_loss(pc, i);
 }
 
 static void
@@ -934,15 +1686,24 @@ static void
 line_key(struct pic *pc, int x, int *y, int status)
 {
 	fprintf(pc->fp, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" "
-	    "stroke=\"%s\" stroke-width=\"3\"%s marker-end=\"url(#arrow-%s)\""
-	    "/>\n", x, *y - 4, x + 22, *y - 4, status_colour[status],
-	    status == OS_DONE ? "" : " stroke-dasharray=\"6 3\"",
+	    "stroke=\"#333333\" stroke-width=\"3\"%s marker-end=\"url(#k-%s)\""
+	    "/>\n", x, *y - 4, x + 24, *y - 4, status_dash[status],
 	    status_word[status]);
-	text(pc, x + 30, *y, 10, "start", "#000000", status_word[status]);
+	text(pc, x + 32, *y, 10, "start", "#000000", status_word[status]);
 	*y += 15;
 }
 
-/* The legend, right of the board; returns how far down it went. */
+/* A cross as the picture draws it, for the legend. */
+static void
+cross_key(struct pic *pc, int x, int y, const char *col)
+{
+	fprintf(pc->fp, "<path d=\"M%d %dL%d %dM%d %dL%d %d\" "
+	    "stroke=\"%s\" stroke-width=\"3\"/>\n", x + 2, y - 10, x + 12, y,
+	    x + 12, y - 10, x + 2, y, col);
+}
+
+/* The legend, right of the board, of what the picture shows; returns
+ * how far down it went. */
 static int
 legend(struct pic *pc)
 {
@@ -951,63 +1712,106 @@ legend(struct pic *pc)
 	int		 x = pc->w + 10, y = TOP + 4;
 	size_t		 i;
 	int		 k;
+	static const int statuses[] = { OS_DONE, OS_FAILED, OS_ILLEGAL,
+		OS_LEGAL };
 
 	text(pc, x, y, 12, "start", "#000000", "Players");
 	y += 16;
 	for (i = 0; i < t->players.n; i++)
-		swatch(pc, x, &y, pcolour((int)i), t->players.v[i].name);
-	if (!(pc->flags & SVG_NEXT)) {
+		swatch(pc, x, &y, pcolour(pc, (int)i), t->players.v[i].name);
+	if (pc->drawn & 0xff) {
 		y += 6;
-		text(pc, x, y, 12, "start", "#000000", "Orders");
+		text(pc, x, y, 12, "start", "#000000",
+		    "Orders, in the mover's colour");
 		y += 16;
-		line_key(pc, x, &y, OS_DONE);
-		line_key(pc, x, &y, OS_FAILED);
-		line_key(pc, x, &y, OS_ILLEGAL);
-		if (t->flags & ARB_CHECK)
-			line_key(pc, x, &y, OS_LEGAL);
-		fprintf(pc->fp, "<rect x=\"%d\" y=\"%d\" width=\"8\" "
-		    "height=\"8\" fill=\"#000000\" transform=\"rotate(45 %d %d)"
-		    "\"/>\n", x + 6, y - 9, x + 10, y - 5);
+		for (i = 0; i < sizeof(statuses) / sizeof(statuses[0]); i++)
+			if (pc->drawn >> statuses[i] & 1)
+				line_key(pc, x, &y, statuses[i]);
+	}
+	if (pc->drawn & D_STOP) {
+		fprintf(pc->fp, "<rect x=\"%d\" y=\"%d\" width=\"24\" "
+		    "height=\"11\" fill=\"#ffffff\" stroke=\"#000000\" "
+		    "stroke-dasharray=\"2 1\"/>\n", x, y - 10);
+		text(pc, x + 32, y, 10, "start", "#000000",
+		    "stop: why it stopped short");
+		y += 15;
+	}
+	if (pc->drawn & D_DISPLACED) {
+		fprintf(pc->fp, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" "
+		    "y2=\"%d\" stroke=\"#333333\" stroke-width=\"2\" "
+		    "stroke-dasharray=\"3 3\" marker-end=\"url(#k-done)\"/>\n",
+		    x, y - 4, x + 24, y - 4);
+		text(pc, x + 32, y, 10, "start", "#000000",
+		    "moved by a fight (a charge, a retreat)");
+		y += 15;
+	}
+	if (pc->drawn & D_REST) {
+		fprintf(pc->fp, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" "
+		    "y2=\"%d\" stroke=\"#333333\" stroke-width=\"2\" "
+		    "stroke-opacity=\"0.45\" stroke-dasharray=\"1 4\" "
+		    "stroke-linecap=\"round\"/>\n", x, y - 4, x + 24, y - 4);
+		text(pc, x + 32, y, 10, "start", "#000000",
+		    "ordered, not gone: it stopped");
+		y += 15;
+	}
+	if (pc->drawn & (D_LOSS | D_ELIM | D_ATTACK | D_INVADED | D_FIGHT |
+	    D_TOOL | D_GHOST)) {
+		y += 6;
+		text(pc, x, y, 12, "start", "#000000", "What happened");
+		y += 16;
+	}
+	if (pc->drawn & D_LOSS) {
+		fprintf(pc->fp, "<rect x=\"%d\" y=\"%d\" width=\"24\" "
+		    "height=\"11\" fill=\"#ffffff\" stroke=\"#cc0000\"/>\n", x,
+		    y - 10);
+		text(pc, x + 12, y - 2, 8, "middle", "#cc0000", "-N");
+		text(pc, x + 32, y, 10, "start", "#000000",
+		    "a loss, and its cause");
+		y += 15;
+	}
+	if (pc->drawn & D_ELIM) {
+		cross_key(pc, x, y, "#cc0000");
+		text(pc, x + 32, y, 10, "start", "#000000",
+		    "eliminated (its badge faded)");
+		y += 15;
+	}
+	if (pc->drawn & D_ATTACK) {
+		fprintf(pc->fp, "<circle cx=\"%d\" cy=\"%d\" r=\"7\" "
+		    "fill=\"none\" stroke=\"#333333\" stroke-width=\"2\" "
+		    "stroke-dasharray=\"4 2\"/>\n", x + 8, y - 4);
+		text(pc, x + 32, y, 10, "start", "#000000",
+		    "attacked (the attacker's colour)");
+		y += 15;
+	}
+	if (pc->drawn & D_INVADED) {
+		fprintf(pc->fp, "<circle cx=\"%d\" cy=\"%d\" r=\"7\" "
+		    "fill=\"none\" stroke=\"#333333\" stroke-width=\"2\" "
+		    "stroke-dasharray=\"1 3\"/>\n", x + 8, y - 4);
+		text(pc, x + 32, y, 10, "start", "#000000",
+		    "fought in (an invasion)");
+		y += 15;
+	}
+	if (pc->drawn & D_FIGHT) {
+		cross_key(pc, x, y, "#333333");
+		text(pc, x + 32, y, 10, "start", "#000000",
+		    "fought between two cells");
+		y += 15;
+	}
+	if (pc->drawn & D_TOOL)
+		swatch(pc, x, &y, "#cccccc",
+		    "the turning tool, where a turn was made");
+	if (pc->drawn & D_GHOST) {
+		fprintf(pc->fp, "<rect x=\"%d\" y=\"%d\" width=\"14\" "
+		    "height=\"10\" fill=\"none\" stroke=\"#000000\" "
+		    "stroke-dasharray=\"3 3\"/>\n", x, y - 9);
 		text(pc, x + 20, y, 10, "start", "#000000",
-		    "stopped short of its path's end");
+		    "a base where its move began");
 		y += 15;
-		text(pc, x, y, 11, "start", "#d7191c", "-N");
-		text(pc, x + 20, y, 10, "start", "#000000", "losses, and why");
+	}
+	if (!(pc->flags & NOMARKS) && pc->player >= 0 && !view_reveals(t)) {
+		text(pc, x, y, 10, "start", "#000000",
+		    "the others' orders are not shown");
 		y += 15;
-		fprintf(pc->fp, "<path d=\"M%d %dL%d %dM%d %dL%d %d\" "
-		    "stroke=\"#d7191c\" stroke-width=\"3\"/>\n", x + 2, y - 10,
-		    x + 12, y, x + 12, y - 10, x + 2, y);
-		text(pc, x + 20, y, 10, "start", "#000000", "eliminated");
-		y += 15;
-		if (b->kind != BOARD_TABLE) {
-			fprintf(pc->fp, "<circle cx=\"%d\" cy=\"%d\" r=\"6\" "
-			    "fill=\"none\" stroke=\"#d7191c\" stroke-width=\"2\" "
-			    "stroke-dasharray=\"4 2\"/>\n", x + 7, y - 4);
-			text(pc, x + 20, y, 10, "start", "#000000",
-			    "attacked, invaded");
-			y += 15;
-			fprintf(pc->fp, "<path d=\"M%d %dL%d %dM%d %dL%d %d\" "
-			    "stroke=\"#e66101\" stroke-width=\"3\"/>\n", x + 2,
-			    y - 10, x + 12, y, x + 12, y - 10, x + 2, y);
-			text(pc, x + 20, y, 10, "start", "#000000",
-			    "fought between two cells");
-			y += 15;
-		}
-		if (b->kind == BOARD_TABLE) {
-			swatch(pc, x, &y, "#cccccc",
-			    "the turning tool, where a turn was made");
-			fprintf(pc->fp, "<rect x=\"%d\" y=\"%d\" width=\"14\" "
-			    "height=\"10\" fill=\"none\" stroke=\"#000000\" "
-			    "stroke-dasharray=\"3 3\"/>\n", x, y - 9);
-			text(pc, x + 20, y, 10, "start", "#000000",
-			    "a base where its move began");
-			y += 15;
-		}
-		if (pc->player >= 0 && !view_reveals(t)) {
-			text(pc, x, y, 10, "start", "#000000",
-			    "the others' orders are not shown");
-			y += 15;
-		}
 	}
 	if (b->kind != BOARD_TABLE && b->nterrains > 0) {
 		y += 6;
@@ -1021,21 +1825,7 @@ legend(struct pic *pc)
 		}
 	}
 	if (b->kind != BOARD_TABLE) {
-		if (b->nfeatures > 0) {
-			y += 6;
-			text(pc, x, y, 12, "start", "#000000", "Features");
-			y += 16;
-			for (k = 0; k < b->nfeatures; k++) {
-				char	 buf[160];
-
-				snprintf(buf, sizeof(buf), "%.4s: %.120s",
-				    b->features[k], b->features[k]);
-				utf8_mend(buf);
-				text(pc, x, y, 10, "start", "#000000", buf);
-				y += 14;
-			}
-		}
-		if (b->sidefeats.n > 0) {
+		if (pc->drawn & D_SIDE) {
 			y += 6;
 			fprintf(pc->fp, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" "
 			    "y2=\"%d\" stroke=\"#3d85c6\" stroke-width=\"4\"/>"
@@ -1044,7 +1834,7 @@ legend(struct pic *pc)
 			    "hexside feature (named)");
 			y += 15;
 		}
-		if (b->conns.n > 0) {
+		if (pc->drawn & D_CONN) {
 			fprintf(pc->fp, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" "
 			    "y2=\"%d\" stroke=\"#7f6000\" stroke-width=\"3\" "
 			    "stroke-dasharray=\"8 3\"/>\n", x, y - 4, x + 22,
@@ -1067,6 +1857,7 @@ connections(struct pic *pc)
 	for (i = 0; i < b->conns.n; i++) {
 		const struct connection *cn = &b->conns.v[i];
 
+		pc->drawn |= D_CONN;
 		fprintf(pc->fp, "<polyline class=\"connection\" points=\"");
 		for (k = 0; k < cn->ncells; k++)
 			fprintf(pc->fp, "%s%d,%d", k > 0 ? " " : "",
@@ -1078,6 +1869,44 @@ connections(struct pic *pc)
 	}
 }
 
+/*
+ * The arrowhead of player p's orders of a status (p -1: the legend's,
+ * grey): done a filled head, failed an open one, illegal a cross, legal
+ * a dot; the tip at the line's end.
+ */
+static void
+marker(struct pic *pc, int p, int status)
+{
+	const char	*col = p < 0 ? "#333333" : pcolour(pc, p);
+
+	if (p < 0)
+		fprintf(pc->fp, "<marker id=\"k-%s\"", status_word[status]);
+	else
+		fprintf(pc->fp, "<marker id=\"a%d-%s\"", p,
+		    status_word[status]);
+	fprintf(pc->fp, " viewBox=\"0 0 10 10\" refX=\"%d\" refY=\"5\" "
+	    "markerWidth=\"5\" markerHeight=\"5\" orient=\"auto\" "
+	    "markerUnits=\"strokeWidth\">", status == OS_DONE ? 10 : 8);
+	switch (status) {
+	case OS_DONE:
+		fprintf(pc->fp, "<path d=\"M0 0L10 5L0 10z\" fill=\"%s\" "
+		    "stroke=\"#000000\" stroke-width=\"0.6\"/>", col);
+		break;
+	case OS_FAILED:
+		fprintf(pc->fp, "<path d=\"M1 1L9 5L1 9z\" fill=\"#ffffff\" "
+		    "stroke=\"%s\" stroke-width=\"2\"/>", col);
+		break;
+	case OS_ILLEGAL:
+		fprintf(pc->fp, "<path d=\"M1 1L9 9M9 1L1 9\" fill=\"none\" "
+		    "stroke=\"%s\" stroke-width=\"2.5\"/>", col);
+		break;
+	default:
+		fprintf(pc->fp, "<circle cx=\"5\" cy=\"5\" r=\"4\" "
+		    "fill=\"%s\"/>", col);
+	}
+	fputs("</marker>\n", pc->fp);
+}
+
 void
 emit_svg(struct arb_turn *t, int flags, int player, FILE *fp)
 {
@@ -1085,7 +1914,7 @@ emit_svg(struct arb_turn *t, int flags, int player, FILE *fp)
 	struct pic	 pc;
 	char		 title[256];
 	size_t		 i;
-	int		 s, lh;
+	int		 p, lh;
 	static const int statuses[] = { OS_DONE, OS_FAILED, OS_ILLEGAL,
 		OS_LEGAL };
 
@@ -1101,7 +1930,18 @@ emit_svg(struct arb_turn *t, int flags, int player, FILE *fp)
 	pc.fp = fp;
 	pc.flags = flags;
 	pc.player = player;
+	player_colours(&pc);
 	place(&pc);
+	stack_measure(&pc);
+	/* Room for a box a leg of every order's path and one a fight: a
+	 * table's maneuvers are not counted, so its labels all have a halo
+	 * (mkcap 0). */
+	if (b->kind != BOARD_TABLE) {
+		for (i = 0; i < t->orders.n; i++)
+			pc.mkcap += (size_t)t->orders.v[i].ncells + 2;
+		pc.mkcap += t->attacks.n + t->losses.n + t->units.n + 1;
+		pc.mk = t_alloc(t, pc.mkcap * 4 * sizeof(int));
+	}
 	/* The legend's height is known once it is drawn: it is drawn into
 	 * the picture's end, and the header is written with room for it
 	 * (its height has a bound from what it lists). */
@@ -1114,13 +1954,11 @@ emit_svg(struct arb_turn *t, int flags, int player, FILE *fp)
 	    "font-family=\"DejaVu Sans, sans-serif\">\n", pc.w + LEGENDW,
 	    pc.h > lh ? pc.h : lh, pc.w + LEGENDW, pc.h > lh ? pc.h : lh);
 	fputs("<defs>\n", fp);
-	for (i = 0; i < sizeof(statuses) / sizeof(statuses[0]); i++) {
-		s = statuses[i];
-		fprintf(fp, "<marker id=\"arrow-%s\" viewBox=\"0 0 10 10\" "
-		    "refX=\"8\" refY=\"5\" markerWidth=\"5\" markerHeight=\"5\" "
-		    "orient=\"auto\"><path d=\"M0 0L10 5L0 10z\" fill=\"%s\"/>"
-		    "</marker>\n", status_word[s], status_colour[s]);
-	}
+	/* The arrowheads: one a status for each player's colour, and
+	 * grey ones for the legend (k-). */
+	for (p = -1; p < (int)t->players.n && !(flags & NOMARKS); p++)
+		for (i = 0; i < sizeof(statuses) / sizeof(statuses[0]); i++)
+			marker(&pc, p, statuses[i]);
 	/* The terrains' patterns (tpatterns). */
 	fputs("<pattern id=\"pat-trees\" width=\"10\" height=\"10\" "
 	    "patternUnits=\"userSpaceOnUse\"><circle cx=\"5\" cy=\"5\" "
@@ -1151,24 +1989,39 @@ emit_svg(struct arb_turn *t, int flags, int player, FILE *fp)
 	}
 	snprintf(title, sizeof(title), "%.40s, turn %ld%s%.80s%s",
 	    t->rs->name, (long)t->number + ((flags & SVG_NEXT) ? 1 : 0),
-	    (flags & SVG_NEXT) ? " begins" : player >= 0 ? ", as " : "",
-	    player >= 0 && !(flags & SVG_NEXT) ? t->players.v[player].name :
-	    "", player >= 0 && !(flags & SVG_NEXT) ? " sees it" : "");
+	    (flags & NOMARKS) ? " begins" : player >= 0 ? ", as " : "",
+	    player >= 0 && !(flags & NOMARKS) ? t->players.v[player].name :
+	    "", player >= 0 && !(flags & NOMARKS) ? " sees it" : "");
 	utf8_mend(title);
 	text(&pc, MARGIN, 30, 16, "start", "#000000", title);
+	/* The ground, the arrows and fights over it, a graph's
+	 * territories over their ends, the labels (with a halo) over the
+	 * arrows, the stacks over all. */
 	if (b->kind == BOARD_HEX)
-		draw_hexes(&pc);
+		draw_hexes(&pc, false);
 	else if (b->kind == BOARD_GRAPH)
-		draw_graph(&pc);
+		draw_graph(&pc, 0);
 	else
-		draw_table(&pc);
+		draw_table(&pc, false);
 	connections(&pc);
+	if (!(flags & NOMARKS)) {
+		draw_orders(&pc);
+		draw_fights(&pc);
+	}
+	pc.halo = true;
+	if (b->kind == BOARD_HEX)
+		draw_hexes(&pc, true);
+	else if (b->kind == BOARD_GRAPH) {
+		pc.halo = false;
+		draw_graph(&pc, 1);
+		draw_graph(&pc, 2);
+	} else
+		draw_table(&pc, true);
+	pc.halo = false;
 	for (i = 0; i < t->units.n; i++)
 		draw_unit(&pc, (int)i);
-	if (!(flags & SVG_NEXT)) {
-		draw_orders(&pc);
+	if (!(flags & NOMARKS))
 		draw_marks(&pc);
-	}
 	legend(&pc);
 	fputs("</svg>\n", fp);
 	if (ferror(fp))

@@ -581,6 +581,8 @@ struct arb_turn {
 	bool			 has_display;
 	int			*disp_x, *disp_y;	/* graph: by cell */
 	const char		*disp_bg;	/* a background image, or NULL */
+	const char		**disp_col;	/* by player: "#rrggbb", or
+						 * NULL (display.colours) */
 	struct arb_error	*svg_refused;	/* why the board cannot be
 						 * drawn (located), or NULL */
 	int			*lay_x, *lay_y;	/* graph: Graphviz's layout,

@@ -27,6 +27,8 @@
 #	           same turn from JSON, both on one thread (--threads 1:
 #	           the JSON is not parsed ahead), the margins for the
 #	           noise of a shared machine (issue 27)
+#	pictures   a 40x30 board with 200 units and 200 orders: --svg and
+#	           --png each <= 200 ms (issue 29)
 #	hostile    each input of tests/hostile/ (every file under 1 MB):
 #	           at most 10 s and 256 MB (262144 KiB) peak memory
 #
@@ -172,6 +174,25 @@ v=$(verdict "$big" "$small" 1200)
 echo "arbiter   $big ms, $(ratio "$big" "$small") x the smaller turn" \
     "(goal <= 12.00): $v"
 rm -rf "$dir/territory10"
+
+# Pictures (issue 29): a 40x30 board, 200 units and 200 orders, drawn as
+# SVG and as PNG (its own size), each within 200 ms.
+echo "== pictures: 40x30 hexes, 200 units, 200 moves: goal <= 200 ms each"
+"$bin/gen" "$dir/pic" 40 30 200 || exit 1
+(cd "$dir/pic" && ls orders/*.json) >"$dir/list" || exit 1
+for kind in svg png; do
+	m=$(best "$dir/pic" "$top/arbiter" -o /dev/null --$kind "pic.$kind" \
+	    map.json $(cat "$dir/list")) || exit 1
+	set -- $m
+	if [ "$1" -le 200 ]; then
+		v=met
+	else
+		v=MISSED
+		missed=1
+	fi
+	echo "--$kind     $1 ms, $2 KiB, $(wc -c <"$dir/pic/pic.$kind")" \
+	    "bytes (goal <= 200 ms): $v"
+done
 
 echo "== hostile inputs (tests/hostile): goal <= 10000 ms, <= 262144 KiB"
 printf '%-28s %8s %10s %7s\n' "" "wall ms" "peak KiB" "status"
