@@ -229,7 +229,7 @@ sv(const json_t *v)
 struct tmpl {
 	const char	*header;
 	const char	**lines;	/* "# ..." */
-	size_t		 nlines;
+	size_t		 nlines, cap;
 	const char	*example;	/* an order, or NULL */
 };
 
@@ -303,15 +303,21 @@ counters(struct arb_turn *t, const json_t *o, const struct ufield *x,
 	return s;
 }
 
+/* Adds a line; the list doubles when full, so that a player with many
+ * units costs memory in proportion (the arena keeps what it outgrew). */
 static void
 tline(struct arb_turn *t, struct tmpl *tp, const char *line)
 {
-	const char	**l = t_alloc(t, (tp->nlines + 1) * sizeof(*l));
+	const char	**l;
 
-	if (tp->nlines > 0)
-		memcpy(l, tp->lines, tp->nlines * sizeof(*l));
-	l[tp->nlines++] = line;
-	tp->lines = l;
+	if (tp->nlines == tp->cap) {
+		tp->cap = tp->cap == 0 ? 16 : 2 * tp->cap;
+		l = t_alloc(t, tp->cap * sizeof(*l));
+		if (tp->nlines > 0)
+			memcpy(l, tp->lines, tp->nlines * sizeof(*l));
+		tp->lines = l;
+	}
+	tp->lines[tp->nlines++] = line;
 }
 
 /* Builds the template, or returns false where there is no next turn to
