@@ -725,7 +725,12 @@ draw_hexes(struct pic *pc, bool labels)
 			features_text(pc, c, pc->x[c], pc->y[c] + 30, 52);
 			continue;
 		}
-		fprintf(pc->fp, "<polygon class=\"hex\" points=\"");
+		/* data-cell: the cell's label, for a page's script and a
+		 * test that clicks it (arbiter(1)). */
+		board_label(b, c, buf);
+		fprintf(pc->fp, "<polygon class=\"hex\" data-cell=\"");
+		esc(pc->fp, buf);
+		fprintf(pc->fp, "\" points=\"");
 		hex_points(pc, c, 0);
 		fprintf(pc->fp, "\" fill=\"%s\" stroke=\"#777777\" "
 		    "stroke-width=\"1\"/>\n",
@@ -794,7 +799,9 @@ draw_graph(struct pic *pc, int pass)
 
 		if (pass == 1) {
 			fprintf(pc->fp, "<circle class=\"territory\" "
-			    "cx=\"%d\" cy=\"%d\" r=\"%d\" fill=\"%s\" "
+			    "data-cell=\"");
+			esc(pc->fp, b->names[c]);
+			fprintf(pc->fp, "\" cx=\"%d\" cy=\"%d\" r=\"%d\" fill=\"%s\" "
 			    "stroke=\"%s\" stroke-width=\"%d\"/>\n", pc->x[c],
 			    pc->y[c], NODER, tcolour(b, ce->terrain),
 			    owner(pc, c) >= 0 ? pcolour(pc, owner(pc, c)) :
@@ -1139,7 +1146,10 @@ draw_unit(struct pic *pc, int ui)
 		return;
 	ink = brightness(pcolour(pc, u->player)) > 140 ? "#000000" :
 	    "#ffffff";
-	fprintf(pc->fp, "<g class=\"unit%s\">\n", gone ? " eliminated" : "");
+	fprintf(pc->fp, "<g class=\"unit%s\" data-unit=\"",
+	    gone ? " eliminated" : "");
+	esc(pc->fp, u->id);
+	fprintf(pc->fp, "\">\n");
 	if (gone) {
 		pc->drawn |= D_ELIM;
 		ink = "#000000";	/* on its faded badge */
