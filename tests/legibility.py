@@ -4,9 +4,8 @@ from the page's own layout.
 
 usage: legibility.py [-v] PICTURE.svg ...
 
-Chromium is started once (--headless, --remote-debugging-pipe) and driven
-over the DevTools protocol on its pipe (file descriptors 3 and 4, one JSON
-message ended by a NUL byte each way), with the standard library only.
+Chromium is started once and driven over the DevTools protocol on its
+pipe, with the standard library only (tests/cdp.py).
 Each picture is opened as a page of its own (file://), its fonts loaded,
 and a script in the page measures it with the browser's own boxes:
 
@@ -43,13 +42,13 @@ N covered badges, N small texts)".  Exit 1 on any fault, 2 on a failure
 to measure.  Without Chromium: "legibility: skipped", exit 0 when
 LEGIBILITY_SKIP_OK is set, else 77.
 """
-import fcntl
-import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cdp  # noqa: E402
 
 SCRIPT = r"""
 (async () => {
@@ -255,97 +254,10 @@ SCRIPT = r"""
 KINDS = ("overlap", "covered", "badge", "small")
 
 
-class Browser:
-    """Headless Chromium over --remote-debugging-pipe."""
-
-    def __init__(self, chromium, tmp):
-        cmd_r, self.cmd_w = os.pipe()
-        self.res_r, res_w = os.pipe()
-
-        def fds():
-            a = fcntl.fcntl(cmd_r, fcntl.F_DUPFD, 10)
-            b = fcntl.fcntl(res_w, fcntl.F_DUPFD, 10)
-            os.dup2(a, 3)
-            os.dup2(b, 4)
-
-        self.proc = subprocess.Popen(
-            [chromium, "--headless", "--no-sandbox", "--disable-gpu",
-             "--disable-background-networking", "--hide-scrollbars",
-             "--remote-debugging-pipe",
-             "--user-data-dir=" + os.path.join(tmp, "profile"),
-             "about:blank"],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-            stderr=open(os.path.join(tmp, "chromium.err"), "wb"),
-            close_fds=False, preexec_fn=fds)
-        os.close(cmd_r)
-        os.close(res_w)
-        self.buf = b""
-        self.n = 0
-        self.events = []
-        t = self.call("Target.createTarget", {"url": "about:blank"})
-        s = self.call("Target.attachToTarget",
-                      {"targetId": t["targetId"], "flatten": True})
-        self.session = s["sessionId"]
-        self.call("Page.enable", {}, self.session)
-
-    def read(self):
-        while b"\0" not in self.buf:
-            d = os.read(self.res_r, 1 << 16)
-            if not d:
-                raise OSError("chromium closed its pipe")
-            self.buf += d
-        msg, _, self.buf = self.buf.partition(b"\0")
-        return json.loads(msg)
-
-    def call(self, method, params, session=None):
-        self.n += 1
-        m = {"id": self.n, "method": method, "params": params}
-        if session:
-            m["sessionId"] = session
-        data = json.dumps(m).encode() + b"\0"
-        while data:
-            data = data[os.write(self.cmd_w, data):]
-        while True:
-            r = self.read()
-            if r.get("id") == self.n:
-                if "error" in r:
-                    raise OSError("%s: %s" % (method, r["error"]))
-                return r["result"]
-            self.events.append(r)
-
-    def wait(self, method):
-        while True:
-            for i, e in enumerate(self.events):
-                if e.get("method") == method:
-                    del self.events[:i + 1]
-                    return e
-            self.events = []
-            self.events.append(self.read())
-
-    def measure(self, path):
-        self.events = []
-        self.call("Page.navigate", {"url": "file://" +
-                                    os.path.abspath(path)}, self.session)
-        self.wait("Page.loadEventFired")
-        r = self.call("Runtime.evaluate", {"expression": SCRIPT,
-                                           "awaitPromise": True,
-                                           "returnByValue": True},
-                      self.session)
-        if "exceptionDetails" in r:
-            raise OSError("the script failed: %s" %
-                          json.dumps(r["exceptionDetails"])[:400])
-        return r["result"]["value"]
-
-    def close(self):
-        try:
-            self.call("Browser.close", {})
-        except OSError:
-            pass
-        try:
-            self.proc.wait(10)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+def measure(b, path):
+    """The faults of one picture, measured in browser b."""
+    b.open(path)
+    return b.evaluate(SCRIPT)
 
 
 def main():
@@ -353,7 +265,7 @@ def main():
     verbose = False
     if args and args[0] == "-v":
         verbose, args = True, args[1:]
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    chromium = cdp.chromium()
     if chromium is None:
         print("# chromium is not installed (tests/deps.sh --test)")
         print("legibility: skipped")
@@ -361,11 +273,11 @@ def main():
     passed = failed = 0
     total = dict.fromkeys(KINDS, 0)
     tmp = tempfile.mkdtemp()
-    b = Browser(chromium, tmp)
+    b = cdp.Browser(chromium, tmp)
     try:
         for n, path in enumerate(args, 1):
             try:
-                v = b.measure(path)
+                v = measure(b, path)
             except (OSError, ValueError, KeyError) as e:
                 print("not ok %d - %s: not measured: %s" % (n, path, e))
                 return 2
