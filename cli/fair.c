@@ -81,6 +81,47 @@ load_object(const char *path, const char *what, char **text, size_t *len,
  * "seed", "game" and "dice", with "game" before "turn" and "dice" after
  * it, as the next maps arbiter writes have them.
  */
+/* Whether every real in v reads back the same written with p significant
+ * digits. */
+static bool
+reals_keep(const json_t *v, int p)
+{
+	const char	*k;
+	json_t		*m;
+	size_t		 i;
+	char		 buf[40];
+
+	switch (json_typeof(v)) {
+	case JSON_REAL:
+		snprintf(buf, sizeof(buf), "%.*g", p, json_real_value(v));
+		return strtod(buf, NULL) == json_real_value(v);
+	case JSON_ARRAY:
+		json_array_foreach(v, i, m)
+			if (!reals_keep(m, p))
+				return false;
+		return true;
+	case JSON_OBJECT:
+		json_object_foreach((json_t *)v, k, m)
+			if (!reals_keep(m, p))
+				return false;
+		return true;
+	default:
+		return true;
+	}
+}
+
+/* The fewest significant digits (15 to 17) that write every real of v
+ * exactly: 10.3 stays 10.3, and no real changes its value. */
+static int
+reals_digits(const json_t *v)
+{
+	int		 p;
+
+	for (p = 15; p < 17 && !reals_keep(v, p); p++)
+		continue;
+	return p;
+}
+
 static json_t *
 committed(const json_t *map, const char *game, const char *commitment)
 {
@@ -173,7 +214,7 @@ commit_map(const char *secret, const char *game, const char *path,
 	arb_commitment(key, game, turn, hex);
 	if ((out = committed(map, game, hex)) == NULL ||
 	    (dump = json_dumps(out, JSON_INDENT(2) |
-	    JSON_REAL_PRECISION(17))) == NULL) {
+	    JSON_REAL_PRECISION(reals_digits(out)))) == NULL) {
 		wipe(key, sizeof(key));
 		rc = nomem();
 		goto out;

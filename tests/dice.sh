@@ -189,6 +189,11 @@ sed 's/"x": 8.29289321881,/"x": 8.292893218813452,/' \
 check "--commit keeps a real exactly" $py -c 'import json, sys
 f = lambda p: [u["pose"] for u in json.load(open(p))["units"]]
 sys.exit(f(sys.argv[1]) != f(sys.argv[2]))' "$tmp/real.json" "$tmp/rc.json"
+"$arbiter" --secret "$mp/d-secret-starts/umpire.key" --commit \
+    --game reals "$top/fixtures/arcane-legions/b-not-adjacent/map.json" \
+    >"$tmp/rc.json" 2>"$tmp/err"
+check "--commit writes a real in its shortest form (8.29289321881)" \
+    grep -q '"x": 8.29289321881,' "$tmp/rc.json"
 
 # The player's audit, in one command, without the key, from another
 # folder than the turn's: each turn of the chain passes.
