@@ -34,6 +34,13 @@
  * may report an allocation that fails while a file is parsed as a syntax
  * error (it does not always tell the two apart; the library's own
  * functions do).
+ *
+ * GMime, which reads orders that come as a mail: the library calls
+ * g_mime_init() once, the first time a mail is read, and never
+ * g_mime_shutdown().  A program that uses GMime itself may call
+ * g_mime_init() too, before or after, but must call g_mime_shutdown() only
+ * when it will load no more orders (GMime's types and tables are gone
+ * after it), and never while another thread reads a turn.
  */
 #ifndef ARBITER_H
 #define ARBITER_H
