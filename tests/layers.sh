@@ -108,10 +108,11 @@ for f in $clifiles; do
 	*) ok="arbiter.h cli.h" ;;
 	esac
 	bad=""
-	for h in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f"); do
+	inc='^[[:space:]]*#[[:space:]]*include[[:space:]]*'
+	for h in $(sed -n "s/$inc\"\\([^\"]*\\)\".*/\\1/p" "$f"); do
 		case " $ok " in *" $h "*) ;; *) bad="$bad \"$h\"" ;; esac
 	done
-	for h in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*<\([^>]*\)>.*/\1/p' "$f"); do
+	for h in $(sed -n "s/$inc<\\([^>]*\\)>.*/\\1/p" "$f"); do
 		[ -f "lib/$h" ] || [ -f "cli/$h" ] || [ -f "$h" ] || continue
 		bad="$bad <$h>"
 	done
