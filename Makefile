@@ -35,8 +35,9 @@ ARB_CFLAGS = -std=c11 -pedantic $(WARNINGS) $(WERROR) -Ilib $(CFLAGS)
 SAN_CFLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
 	     -fno-omit-frame-pointer
 
-# The library in its layers, lowest first (README's Layout; make check's
-# tests/layers.sh holds them to it).
+# The library in its layers, lowest first, and within a layer its files
+# lowest first (README's Layout; make check's tests/layers.sh holds them
+# to it); then the command line, which uses the library's arbiter.h only.
 HDRS	= lib/arbiter.h lib/base/base.h lib/base/fair.h lib/json/json.h \
 	  lib/json/doc.h lib/model/model.h lib/rules/rules.h \
 	  lib/format/format.h
@@ -52,7 +53,8 @@ LIBSRC	= lib/base/mem.c lib/base/maps.c lib/base/fair.c lib/base/suggest.c \
 	  lib/format/svg.c lib/format/png.c lib/format/view.c \
 	  lib/format/letter.c lib/format/mail.c lib/format/text.c \
 	  lib/turn.c
-CLISRC	= cli/arbiter.c cli/fair.c
+CLISRC	= cli/files.c cli/secret.c cli/report.c cli/verify.c cli/fair.c \
+	  cli/arbiter.c
 MANS	= man/arbiter.1 man/arbiter-map.5 man/arbiter-orders.5 \
 	  man/arbiter-result.5 man/arbiter-rules.7
 
@@ -76,9 +78,13 @@ build-san/libarbiter.a: $(LIBSRC) $(HDRS)
 	rm -f $@
 	ar rcs $@ `find build-san/lib -name '*.o' | sort`
 
+# The program: the command line's objects in build-cli/ (tests/layers.sh
+# reads their calls) linked against the library.
 arbiter: $(CLISRC) cli/cli.h libarbiter.a
-	$(CC) $(ARB_CFLAGS) $(JANSSON_CFLAGS) -o $@ $(CLISRC) libarbiter.a \
-	    $(JANSSON_LIBS)
+	@sh tests/objs.sh build-cli '$(CC) $(ARB_CFLAGS) $(JANSSON_CFLAGS)' \
+	    $(CLISRC)
+	$(CC) $(ARB_CFLAGS) -o $@ `find build-cli -name '*.o' | sort` \
+	    libarbiter.a $(JANSSON_LIBS)
 
 # Two turns at once in two threads, under ThreadSanitizer.
 tests/threads: tests/threads.c $(LIBSRC) $(HDRS)
@@ -412,7 +418,7 @@ uninstall:
 	rmdir "$(DESTDIR)$(DOCDIR)/examples" "$(DESTDIR)$(DOCDIR)" 2>/dev/null || :
 
 clean:
-	rm -rf arbiter libarbiter.a build-lib tests/threads tests/reach-tsan build-san build-clang \
+	rm -rf arbiter libarbiter.a build-lib build-cli tests/threads tests/reach-tsan build-san build-clang \
 	    build-san-clang build-fuzz tests/unit tests/mail \
 	    tests/expect tests/fuzz_main tests/fuzz_load tests/fuzz_turn \
 	    tests/fuzz_turn_main tests/fuzz_mail tests/fuzz_mail_main \

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Compiles the library's sources into objects under DIR, keeping lib/'s
-# folders (lib/base/mem.c -> DIR/base/mem.o), ${JOBS:-2} at a time, and
-# fails if any does not compile.  The Makefile's archives use it:
+# folders (lib/base/mem.c -> DIR/base/mem.o; cli/arbiter.c ->
+# DIR/cli/arbiter.o), ${JOBS:-2} at a time, and fails if any does not
+# compile.  The Makefile's archives and the program use it:
 #	sh tests/objs.sh DIR 'COMPILER AND FLAGS' SOURCE...
 dir=$1
 cc=$2

@@ -6,7 +6,9 @@
  * reports, "display" (where a graph board's territories are drawn, and a
  * background image) and "reveal_orders" (whether a player's report shows
  * the other players' orders after adjudication), read with located
- * messages and carried to the next map as they came (arbiter-map(5)).
+ * messages and carried to the next map as they came (arbiter-map(5));
+ * and, by reveal_orders, which events of the trace written for one
+ * player it shows (view_event(), as view.c's event_mine() keeps them).
  */
 #include <stdio.h>
 #include <string.h>
@@ -261,4 +263,39 @@ bool
 view_reveals(const struct arb_turn *t)
 {
 	return t->reveal_orders != 2;
+}
+
+/* The trace's event as written for t->trace_for: as view.c's event_mine()
+ * does. */
+bool
+view_event(const struct arb_turn *t, const struct tevent *te)
+{
+	const char	*me;
+	char		 pk[160];
+	bool		 named = false;
+	int		 i, k;
+
+	if (t->trace_for == 0 || view_reveals(t))
+		return true;
+	me = t->players.v[t->trace_for - 1].name;
+	for (i = 0; i < te->nf; i++) {
+		const char	*key = te->f[i].key;
+		size_t		 n = strlen(key);
+
+		if (strcmp(key, "order") == 0)
+			snprintf(pk, sizeof(pk), "player");
+		else if (n >= 5 && strcmp(key + n - 5, "order") == 0 &&
+		    n + 8 < sizeof(pk))
+			snprintf(pk, sizeof(pk), "%s_player", key);
+		else
+			continue;
+		for (k = 0; k < te->nf; k++)
+			if (strcmp(te->f[k].key, pk) == 0)
+				break;
+		if (k == te->nf || te->f[k].type != TF_STR ||
+		    strcmp(te->f[k].s, me) != 0)
+			return false;
+		named = true;
+	}
+	return named;
 }

@@ -916,7 +916,7 @@ emit_trace(struct arb_turn *t, int text, FILE *fp)
 		w->owner = t;
 		w->fp = fp;
 		for (i = 0; i < t->trace.n; i++) {
-			if (!view_event(t, &t->trace.v[i]))	/* view.c */
+			if (!view_event(t, &t->trace.v[i]))	/* display.c */
 				continue;
 			t->json = event_json(t, &t->trace.v[i]);
 			o_value(w, t->json, 0, false);
@@ -932,7 +932,7 @@ emit_trace(struct arb_turn *t, int text, FILE *fp)
 	for (i = 0; i < t->trace.n; i++) {
 		const struct tevent *te = &t->trace.v[i];
 
-		if (!view_event(t, te))	/* view.c */
+		if (!view_event(t, te))	/* display.c */
 			continue;
 		/* "step: order=1 from=0304 to=0404 cost=2" */
 		fprintf(fp, "%s:", te->f[0].s);

@@ -83,7 +83,7 @@ void	 letter_build(struct arb_turn *, const char *me, bool reveal,
 	    struct json_t *report, struct json_t *full);
 void	 letter_text(struct arb_turn *, const char *me,
 	    const struct json_t *report, FILE *);
-/* Whether the trace written shows event (t->trace_for). */
+/* display.c: whether the trace written shows event (t->trace_for). */
 bool	 view_event(const struct arb_turn *, const struct tevent *);
 /* --reach (arbiter-result(5), Reach): arb_turn_reach() fills it in the
  * turn (t->reachq), emit_reach() writes it. */

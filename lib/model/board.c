@@ -8,11 +8,29 @@
  * flat-topped, in columns; by default the even columns sit half a hex lower
  * (layout "even-low"), so 0304 touches 0303, 0305, 0203, 0204, 0403, 0404.
  * Graph boards (territory games) name their cells and list which touch.
+ * Also t_fail(), which every file of the model may call: a failure, which
+ * bad data found while a file is being read locates in that file.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "model/model.h"
+
+void
+t_fail(struct arb_turn *t, enum arb_errcode code, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	 buf[sizeof(t->mem.err->text)];
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	/* Bad data found while a file is being read: say where. */
+	if (code == ARB_EDATA && t->ld != NULL)
+		ld_fail(t->ld, "%s", buf);
+	mem_fail(&t->mem, code, "%s", buf);
+}
 
 int
 board_find(const struct board *b, const char *label)

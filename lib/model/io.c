@@ -3,11 +3,9 @@
  * Copyright (c) 2026 the arbiter developers.  ISC license (see README.md).
  *
  * The model layer (model.h): the model's values as JSON (cells, players,
- * units, reals, poses and points), and t_fail(), which locates a failure
- * about data in the file being read.  Uses the JSON layer's primitives;
- * the reader's owner is the turn.
+ * units, reals, poses and points).  Uses the JSON layer's primitives; the
+ * reader's owner is the turn.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -145,19 +143,4 @@ emit_set_point(struct jv *obj, const char *key, struct pt p)
 
 	emit_add_real(a, p.x);
 	emit_add_real(a, p.y);
-}
-
-void
-t_fail(struct arb_turn *t, enum arb_errcode code, const char *fmt, ...)
-{
-	va_list	 ap;
-	char	 buf[sizeof(t->mem.err->text)];
-
-	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
-	va_end(ap);
-	/* Bad data found while a file is being read: say where. */
-	if (code == ARB_EDATA && t->ld != NULL)
-		ld_fail(t->ld, "%s", buf);
-	mem_fail(&t->mem, code, "%s", buf);
 }

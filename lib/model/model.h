@@ -666,7 +666,7 @@ void	 emit_set_pose(struct jv *, const char *, const struct pose *);
 void	 emit_set_point(struct jv *, const char *, struct pt);
 
 /* The turn's memory, for short: these jump to the entry point that was
- * called when memory runs out, t_fail() on any failure.  A failure about
+ * called when memory runs out, t_fail() (board.c) on any failure.  A failure about
  * data while a file is being read (t->ld) is located in that file. */
 static inline void *
 t_alloc(struct arb_turn *t, size_t n)
