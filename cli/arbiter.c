@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sysexits.h>
 #include <unistd.h>
 
@@ -48,7 +49,7 @@ usage(FILE *fp)
 	    "\n               [--svg-start file] [--png file] "
 	    "[--png-width pixels]\n"
 	    "               [--for player | --for all --outdir dir]"
-	    " [--replay result.json]"
+	    "\n               [--rerun result.json] [--replay file]"
 	    "\n               map.json [player=]orders.json ...\n"
 	    "       %s [--text] [--threads n] [-o reach.json] --reach unit\n"
 	    "               [--unit id ...] map.json [player=orders.json]\n"
@@ -106,7 +107,9 @@ help(void)
 	    "\n"
 	    "      --png FILE        the picture (as --svg draws it) as PNG\n"
 	    "      --png-width N     the PNG's width in pixels\n"
-	    "      --replay RESULT   the umpire's run without the key, from "
+	    "      --replay FILE     the page that steps through the turn "
+	    "(HTML)\n"
+	    "      --rerun RESULT    the umpire's run without the key, from "
 	    "the value\n"
 	    "                        RESULT reveals\n"
 	    "      --secret FILE     the umpire's secret key for the dice\n"
@@ -518,10 +521,11 @@ static const int	 fatal[] = { SIGHUP, SIGINT, SIGTERM };
  * the umpire's).  The first three are the result, the next map and the
  * trace; pictures and players' reports follow (--svg, --svg-next, --for).
  */
-#define NOUTS	(7 + 6 * 64)
+#define NOUTS	(8 + 7 * 64)
 enum { W_RESULT, W_NEXT, W_TRACE, W_SVG, W_SVGNEXT, W_SVGSTART, W_VIEW,
-    W_VIEWTEXT, W_PNG };
+    W_VIEWTEXT, W_PNG, W_REPLAY };
 #define OPT_SVGSTART	0x101	/* --svg-start: a long option only */
+#define OPT_REPLAY	0x102	/* --replay: the replay page */
 static int		 png_width;	/* --png-width, 0: the picture's */
 static int		 wkind[NOUTS] = { W_RESULT, W_NEXT, W_TRACE };
 static int		 wwho[NOUTS] = { -1, -1, -1 };
@@ -1092,6 +1096,9 @@ write_one(struct arb_turn *t, const struct out *o, int i, bool trace,
 	case W_PNG:
 		rc = arb_turn_write_png(t, 0, wwho[i], png_width, fp, &e);
 		break;
+	case W_REPLAY:
+		rc = arb_turn_write_replay(t, wwho[i], fp, &e);
+		break;
 	case W_SVG:
 	case W_SVGNEXT:
 	case W_SVGSTART:
@@ -1519,15 +1526,15 @@ case_refusal(const char *name, size_t len)
 {
 	static const char *const writes[] = {
 		"output", "next", "svg", "svg-next", "svg-start",
-		"trace-file", "outdir", "new-secret", "png", NULL
+		"trace-file", "outdir", "new-secret", "png", "replay", NULL
 	};
-	static const char *const reads[] = { "audit", "replay", NULL };
+	static const char *const reads[] = { "audit", "rerun", NULL };
 	static const char *const all[] = {
 		"check", "trace", "strict", "text", "seed", "ruleset",
 		"threads", "for", "reach", "unit", "rolls", "output", "next",
 		"svg", "svg-next", "svg-start", "trace-file", "outdir",
 		"new-secret", "secret", "verify", "max-input", "help",
-		"version", "audit", "commit", "game", "replay", "png",
+		"version", "audit", "commit", "game", "rerun", "replay", "png",
 		"png-width", "orders-json", "orders-text", NULL
 	};
 	int	 k, hits = 0;
@@ -2217,7 +2224,7 @@ verify_one(const char *self, const char *dir)
 	}
 	if ((orders = list_orders(dfd, &norders)) == NULL)
 		goto nomem;
-	/* self, the args, --replay expected.json, -n /dev/fd/3, map.json,
+	/* self, the args, --rerun expected.json, -n /dev/fd/3, map.json,
 	 * the orders, NULL. */
 	if ((argv = calloc(args.len / 2 + norders + 8, sizeof(*argv))) ==
 	    NULL)
@@ -2231,7 +2238,7 @@ verify_one(const char *self, const char *dir)
 	/* A turn the umpire made with the key is replayed from what its
 	 * result reveals: an archive verifies without the key. */
 	if (has_want && umpires(&want)) {
-		argv[n++] = (char *)"--replay";
+		argv[n++] = (char *)"--rerun";
 		argv[n++] = (char *)"expected.json";
 	}
 	if (has_next) {
@@ -2566,14 +2573,14 @@ read_secret(const char *path, unsigned char *key)
 static int
 for_players(struct arb_turn *t, const char *forp, const char *outdir,
     const char *names[], char **paths, int *npaths, bool svg, bool png,
-    bool next, bool svgnext)
+    bool next, bool svgnext, bool replay)
 {
-	/* The report, the letter, the picture (SVG and PNG), the next map
-	 * and the picture of the next board. */
-	static const char *const ext[6] = { "json", "txt", "svg", "png",
-	    "next.json", "next.svg" };
-	static const int kind[6] = { W_VIEW, W_VIEWTEXT, W_SVG, W_PNG,
-	    W_NEXT, W_SVGNEXT };
+	/* The report, the letter, the picture (SVG and PNG), the next map,
+	 * the picture of the next board and the replay page. */
+	static const char *const ext[7] = { "json", "txt", "svg", "png",
+	    "next.json", "next.svg", "replay.html" };
+	static const int kind[7] = { W_VIEW, W_VIEWTEXT, W_SVG, W_PNG,
+	    W_NEXT, W_SVGNEXT, W_REPLAY };
 	const char	*hint, *name;
 	const unsigned char *c;
 	int		 p, i, k;
@@ -2590,7 +2597,7 @@ for_players(struct arb_turn *t, const char *forp, const char *outdir,
 		for (i = 0; i < nnames; i++)
 			if (wkind[i] == W_VIEW || wkind[i] == W_VIEWTEXT ||
 			    wkind[i] == W_SVG || wkind[i] == W_PNG ||
-			    wkind[i] == W_TRACE)
+			    wkind[i] == W_TRACE || wkind[i] == W_REPLAY)
 				wwho[i] = p;
 		return 0;
 	}
@@ -2604,11 +2611,12 @@ for_players(struct arb_turn *t, const char *forp, const char *outdir,
 			    "name a file\n", progname, name);
 			return EXIT_DATA;
 		}
-		for (k = 0; k < 6; k++) {
+		for (k = 0; k < 7; k++) {
 			char	*path;
 
 			if ((k == 2 && !svg) || (k == 3 && !png) ||
-			    (k == 4 && !next) || (k == 5 && !(next && svgnext)))
+			    (k == 4 && !next) || (k == 5 && !(next && svgnext)) ||
+			    (k == 6 && !replay))
 				continue;
 			if (nnames >= NOUTS || (path = malloc(strlen(outdir) +
 			    strlen(name) + strlen(ext[k]) + 3)) == NULL)
@@ -2812,13 +2820,14 @@ run(int argc, char **argv, struct arb_turn *t)
 		{ "svg-start", required_argument, NULL, OPT_SVGSTART },
 		{ "png", required_argument, NULL, 'p' },
 		{ "png-width", required_argument, NULL, 'w' },
+		{ "replay", required_argument, NULL, OPT_REPLAY },
 		{ "for", required_argument, NULL, 'F' },
 		{ "outdir", required_argument, NULL, 'D' },
 		/* Fair dice (fair.c). */
 		{ "audit", required_argument, NULL, 'a' },
 		{ "commit", no_argument, NULL, 'C' },
 		{ "game", required_argument, NULL, 'm' },
-		{ "replay", required_argument, NULL, 'y' },
+		{ "rerun", required_argument, NULL, 'y' },
 		{ "orders-json", no_argument, NULL, 'j' },
 		{ "orders-text", no_argument, NULL, 'J' },
 		{ NULL, 0, NULL, 0 }
@@ -2827,7 +2836,7 @@ run(int argc, char **argv, struct arb_turn *t)
 	const char	*ruleset = NULL, *names[NOUTS], *argv0 = argv[0];
 	const char	*svg = NULL, *svgnext = NULL, *forp = NULL;
 	const char	*outdir = NULL, *svgstart = NULL;
-	char		*paths[6 * 64];
+	char		*paths[7 * 64];
 	int		 npaths = 0;
 	bool		 output_set = false;
 	const char	*secret = NULL, *rolls = NULL, *newsecret = NULL;
@@ -2847,7 +2856,8 @@ run(int argc, char **argv, struct arb_turn *t)
 	size_t		 k;
 	int		 nfiles;
 	bool		 verifying = false, turn_opts = false, seeded = false;
-	const char	*auditing = NULL, *game = NULL, *replay = NULL;
+	const char	*auditing = NULL, *game = NULL, *rerun = NULL;
+	const char	*replay = NULL;
 	const char	*png = NULL, *cnames[3];
 	bool		 committing = false, not_audit = false;
 	int		 ch, i, nops, rc, nstd, threads = 2;
@@ -2890,8 +2900,25 @@ run(int argc, char **argv, struct arb_turn *t)
 			game = optarg;
 			break;
 		case 'y':
+			rerun = optarg;
+			turn_opts = true;
+			break;
+		case OPT_REPLAY:
+			/* --replay RESULT was --rerun's name before issue 32:
+			 * a result given to it (a .json) is refused, not
+			 * overwritten with a page. */
+			len = strlen(optarg);
+			if (len >= 5 && strcasecmp(optarg + len - 5,
+			    ".json") == 0) {
+				fprintf(stderr, "%s: --replay %s: --replay now "
+				    "writes the replay page (HTML), and --rerun "
+				    "re-runs a committed turn from its result "
+				    "(--rerun %s)\n", progname, optarg, optarg);
+				return EXIT_USAGE;
+			}
 			replay = optarg;
 			turn_opts = true;
+			not_audit = true;
 			break;
 		case 'A':
 			reach = optarg;
@@ -3034,7 +3061,8 @@ run(int argc, char **argv, struct arb_turn *t)
 		    strict || rolls != NULL || seeded || ruleset != NULL ||
 		    svg != NULL || svgnext != NULL || forp != NULL ||
 		    svgstart != NULL ||
-		    png != NULL || reach != NULL || replay != NULL) {
+		    png != NULL || reach != NULL || rerun != NULL ||
+		    replay != NULL) {
 			usage(stderr);
 			return EXIT_USAGE;
 		}
@@ -3062,8 +3090,8 @@ run(int argc, char **argv, struct arb_turn *t)
 		}
 		return audit(auditing, argc, argv, rolls, next);
 	}
-	if (replay != NULL && (secret != NULL || seeded || rolls != NULL)) {
-		fprintf(stderr, "%s: --replay takes the dice from the result's "
+	if (rerun != NULL && (secret != NULL || seeded || rolls != NULL)) {
+		fprintf(stderr, "%s: --rerun takes the dice from the result's "
 		    "revealed value: it goes with none of --secret, --seed and "
 		    "--rolls\n", progname);
 		return EXIT_USAGE;
@@ -3104,7 +3132,7 @@ run(int argc, char **argv, struct arb_turn *t)
 		    trace || strict || rolls != NULL || secret != NULL ||
 		    seeded || ruleset != NULL || svg != NULL ||
 		    svgnext != NULL || svgstart != NULL || png != NULL ||
-		    forp != NULL || outdir != NULL);
+		    replay != NULL || forp != NULL || outdir != NULL);
 		free(with);
 		return rc;
 	}
@@ -3179,6 +3207,11 @@ run(int argc, char **argv, struct arb_turn *t)
 		wwho[nnames] = -1;
 		names[nnames++] = png;
 	}
+	if (replay != NULL) {
+		wkind[nnames] = W_REPLAY;
+		wwho[nnames] = -1;
+		names[nnames++] = replay;
+	}
 	for (i = 0, nstd = 0; i < nnames; i++)
 		nstd += names[i] != NULL && strcmp(names[i], "-") == 0;
 	if (nstd > 1) {
@@ -3199,7 +3232,7 @@ run(int argc, char **argv, struct arb_turn *t)
 		arb_turn_set_secret(t, key);
 		wipe(key, sizeof(key));
 	}
-	if (replay != NULL && (rc = replay_from(t, replay)) != 0)
+	if (rerun != NULL && (rc = replay_from(t, rerun)) != 0)
 		goto out;
 
 	if ((text = slurp(argv[0], &len, &rc)) == NULL)
@@ -3253,7 +3286,7 @@ run(int argc, char **argv, struct arb_turn *t)
 	}
 	if (forp != NULL && (rc = for_players(t, forp, outdir, names,
 	    paths, &npaths, svg != NULL, png != NULL, !check,
-	    svgnext != NULL)) == 0)
+	    svgnext != NULL, replay != NULL)) == 0)
 		rc = check_names(argv[0], ops, nops, names, secret, rolls);
 	if (rc != 0)
 		goto out;
@@ -3308,7 +3341,8 @@ run(int argc, char **argv, struct arb_turn *t)
 	}
 	/* A player's letter reads the trace (arbiter-result(5)). */
 	if (arb_turn_run(t, (check ? ARB_CHECK : 0) |
-	    (trace || tracefile != NULL || forp != NULL ? ARB_TRACE : 0),
+	    (trace || tracefile != NULL || forp != NULL || replay != NULL ?
+	    ARB_TRACE : 0),
 	    &e) != 0) {
 		rc = report(&e);
 		goto out;
