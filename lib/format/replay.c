@@ -37,7 +37,8 @@
 struct ustate {
 	int		 at;		/* its cell, or -1 */
 	struct pose	 pose;		/* on a table */
-	int		 st;		/* 0 on the board, 1 eliminated, 2 gone */
+	int		 st;		/* 0 on the board, 1 eliminated, 2 left
+					 * the world */
 	int		 str;
 };
 
@@ -64,8 +65,8 @@ static const char replay_css[] =
 	"#trace li.cur{background:#ffe08a;outline:1px solid #c90}\n"
 	"g[data-unit].cur rect,g[data-unit].cur polygon.base"
 	"{stroke:#ff00aa;stroke-width:3}\n"
-	"g[data-unit][data-state=eliminated]{opacity:.35}\n"
-	"g[data-unit][data-state=gone]{display:none}\n"
+	"g[data-unit][data-state=eliminated],"
+	"g[data-unit][data-state=left_world]{opacity:.35}\n"
 	"#rp-hl{pointer-events:none}\n";
 
 /*
@@ -115,7 +116,7 @@ static const char *const replay_js[] = {
 	"   if(a&&o)tf='translate('+(a.x-o.x)+','+(a.y-o.y+(j-b.j)*(b.h+1))"
 	"+')';g.setAttribute('data-at',s.at);}\n"
 	"  g.setAttribute('transform',tf);\n"
-	"  g.setAttribute('data-state',['','eliminated','gone'][s.st]);\n"
+	"  g.setAttribute('data-state',['','eliminated','left_world'][s.st]);\n"
 	"  g.setAttribute('data-strength',s.str);\n"
 	"  if(b.txt)b.txt.textContent=b.t0.replace(/-?\\d+$/,s.str);});}\n"
 	"var hl=document.createElementNS(NS,'g');hl.id='rp-hl';"
