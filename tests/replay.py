@@ -8,8 +8,12 @@ retreats and the longest traces first):
     line;
   - stepping with the next button (a real click, Input.dispatchMouseEvent
     at the button's centre) from the start shows every event once and in
-    order: after click k the step number says "step k of N" and exactly
-    line k is highlighted;
+    order: after click k the step number says "step k of N", exactly
+    line k is highlighted, and every unit the step changes has its mark
+    where the step puts it;
+  - the steps alone bring every unit where the result has it: the
+    umpire's page sets none at the last step that its steps did not
+    ("fixed": 0);
   - at the last step every unit's mark stands where the result says: its
     data-at is the result's "at" (a table's pose within 0.002), it is
     drawn inside that cell, and its data-state is "eliminated" or
@@ -35,7 +39,7 @@ import cdp  # noqa: E402
 
 TOP, ARB = [os.path.abspath(a) for a in sys.argv[1:3]]
 SYSTEMS = ["aeonis", "territory", "morne-plaine", "xconq", "arcane-legions"]
-PER = int(os.environ.get("REPLAY_PER", "3"))
+PER = int(os.environ.get("REPLAY_PER", "4"))
 # The options of a case's args that the runs here keep.
 KEEP = {"-s": 1, "--seed": 1, "--rolls": 1, "-r": 1, "--ruleset": 1,
         "--threads": 1, "-t": 0, "--trace": 0}
@@ -85,10 +89,15 @@ def pick():
             text = json.dumps(r)
             elim = any(u.get("status") == "eliminated"
                        for u in r.get("units", []))
-            retreat = '"retreat"' in text or "retreat" in os.path.basename(d)
-            scored.append((not elim, not retreat, -len(text), d, a))
+            base = os.path.basename(d)
+            retreat = "retreat" in base and "no-retreat" not in base
+            scored.append((-len(text), elim, retreat, d, a))
         scored.sort()
-        cases += [(rs, s[3], s[4]) for s in scored[:PER]]
+        # An elimination, a retreat, then the longest results.
+        chosen = [x for x in scored if x[1]][:1] + \
+            [x for x in scored if x[2]][:1]
+        chosen += [x for x in scored if x not in chosen][:PER - len(chosen)]
+        cases += [(rs, x[3], x[4]) for x in chosen]
     return cases
 
 
@@ -200,6 +209,10 @@ def one(p, tmp, rs, d, args):
         bad.append("the page's trace is not the text trace (%d lines, "
                    "%d)" % (len(got), len(lines)))
     n = max(len(lines), 1)
+    fixed = p.ev("JSON.parse(document.getElementById('replay-data')"
+                 ".textContent).fixed")
+    if fixed != 0:
+        bad.append("the last step set %s unit(s) the steps did not" % fixed)
     s = p.state()
     if s["step"] != 0 or s["label"] != "start (step 0 of %d)" % n or \
             s["cur"]:
@@ -213,6 +226,14 @@ def one(p, tmp, rs, d, args):
             bad.append("click %d: %s" % (k, s))
             break
         seen += s["cur"]
+        off = p.ev("""(function(){var D=JSON.parse(document.getElementById(
+'replay-data').textContent),st=D.steps[%d],bad=[];
+st.ch.forEach(function(c){var g=document.querySelector('#board svg g[data-unit="'+
+CSS.escape(D.units[c[0]][0])+'"]');if(!g)return;var at=g.getAttribute('data-at');
+if(typeof c[1]==='string'&&at!==c[1])bad.push(D.units[c[0]][0]+' at '+at+', not '+c[1]);});
+return bad;})()""" % (k - 1))
+        if off:
+            bad.append("click %d: %s" % (k, off))
         if lines and s["cur"] != [k - 1]:
             bad.append("click %d: line(s) %s highlighted" % (k, s["cur"]))
             break

@@ -15,12 +15,13 @@
  * mail attachment.
  *
  * An event moves its units when it has a "to" cell (every rule system's
- * step, hop, retreat, translocation, action) or a pose ("x", "y",
- * "facing": the table's steps and settings down); a "loss" sets its
- * unit's strength, and eliminates it at 0.  What the trace does not say
- * step by step (a charger taking its target's place, a unit leaving the
- * world, what a player's cut leaves out) is set at the last step, where
- * every unit stands as the result says.  A player's page (player >= 0)
+ * step, hop, retreat, translocation, action; not a route planned, nor
+ * a part of an xconq action) or a pose ("x", "y", "facing": the table's
+ * steps and settings down), and more (moves(), below).  What the trace
+ * does not say step by step (what a player's cut leaves out, above all)
+ * is set at the last step, where every unit stands as the result says;
+ * the page's data counts those units ("fixed": 0 in every case of the
+ * casebook, for the umpire's page; tests/replay.py).  A player's page (player >= 0)
  * shows the player's cut of the trace only: the other players' hidden
  * orders are in none of its lines, steps or rulings.
  */
@@ -40,6 +41,9 @@ struct ustate {
 	int		 st;		/* 0 on the board, 1 eliminated, 2 left
 					 * the world */
 	int		 str;
+	int		 ord;		/* the order that last moved it, or -1 */
+	int		 pat;		/* and where it stood before that order */
+	struct pose	 ppose;
 };
 
 static const char replay_css[] =
@@ -307,17 +311,128 @@ change(struct arb_turn *t, FILE *fp, int u, const struct ustate *s,
 	fprintf(fp, ",%d,%d]", s->st, s->str);
 }
 
+/* A unit moved by order o: where it stood before the order is kept, for
+ * an order that is then ruled out (below). */
+static void
+moved_by(struct ustate *s, int o)
+{
+	if (o < 0 || s->ord == o)
+		return;
+	s->ord = o;
+	s->pat = s->at;
+	s->ppose = s->pose;
+}
+
+/*
+ * What event te (of order o, or -1) does to the units' marks: mv[0 ..
+ * nm-1] move to its "to" cell or take its pose; a "loss" sets its unit's
+ * strength (eliminated at 0); a charge not held puts the charger in its
+ * target's cell; leaving the world (xconq's leave_world) takes the unit
+ * off where it stood; a slide (arcane-legions) whose end the trace does
+ * not give sets the unit's pose at the turn's end when nothing moves it
+ * after (last[u]: the last event that moves unit u).  An order ruled
+ * failed or illegal puts the units it moved back where they stood before
+ * it (aeonis walks a path and pays for it whole, or not at all).  The
+ * changes are written to fp.
+ */
+static void
+moves(struct arb_turn *t, FILE *fp, const struct tevent *te, int o,
+    const int *mv, int nm, struct ustate *us, const size_t *last,
+    bool *first)
+{
+	const struct tfield *f, *to, *x, *y, *fa, *made, *held;
+	const char	*ev = te->f[0].s;
+	size_t		 ti = (size_t)(te - t->trace.v), i;
+	int		 k, u;
+	struct ustate	 was;
+
+	to = field(te, "to", TF_CELL);
+	x = field(te, "x", TF_REAL);
+	y = field(te, "y", TF_REAL);
+	fa = field(te, "facing", TF_REAL);
+	made = field(te, "made", TF_BOOL);
+	for (k = 0; k < nm; k++) {
+		struct ustate	*s = &us[mv[k]];
+		const struct unit *un = &t->units.v[mv[k]];
+
+		was = *s;
+		if (t->board.kind == BOARD_TABLE) {
+			if (x != NULL && y != NULL && fa != NULL &&
+			    (made == NULL || made->i != 0)) {
+				moved_by(s, o);
+				s->pose.x = x->d;
+				s->pose.y = y->d;
+				s->pose.facing = fa->d;
+			} else if (strcmp(ev, "slide") == 0 && made != NULL &&
+			    made->i != 0 && last[mv[k]] == ti) {
+				moved_by(s, o);
+				s->pose = un->pose;
+			}
+		} else if (strcmp(ev, "action") == 0 &&
+		    (f = field(te, "kind", TF_STR)) != NULL &&
+		    strcmp(f->s, "leave_world") == 0 && un->left)
+			s->st = 2;
+		else if (to != NULL && to->i >= 0 && strcmp(ev, "route") != 0 &&
+		    strcmp(ev, "part") != 0) {
+			moved_by(s, o);
+			s->at = (int)to->i;
+		}
+		if (strcmp(ev, "loss") == 0 &&
+		    (f = field(te, "left", TF_INT)) != NULL) {
+			s->str = (int)f->i;
+			if (f->i <= 0)
+				s->st = 1;
+		}
+		if (!same(t, &was, s))
+			change(t, fp, mv[k], s, first);
+	}
+	/* A charge not held: the charger takes the target's place. */
+	if (strcmp(ev, "charge") == 0 &&
+	    (held = field(te, "held", TF_BOOL)) != NULL && held->i == 0 &&
+	    (u = unit_named(t, te, "charger")) >= 0 &&
+	    (f = field(te, "at", TF_CELL)) != NULL && f->i >= 0) {
+		was = us[u];
+		moved_by(&us[u], o);
+		us[u].at = (int)f->i;
+		if (!same(t, &was, &us[u]))
+			change(t, fp, u, &us[u], first);
+	}
+	/* An order ruled out: its units back where they stood, when that is
+	 * where the turn leaves them (a rule system may keep a failed
+	 * order's moves up to where it failed). */
+	if (strcmp(ev, "ruling") == 0 && o >= 0 &&
+	    (f = field(te, "status", TF_STR)) != NULL &&
+	    (strcmp(f->s, "failed") == 0 || strcmp(f->s, "illegal") == 0))
+		for (i = 0; i < t->units.n; i++) {
+			const struct unit *un = &t->units.v[i];
+
+			if (us[i].ord != o || (t->board.kind == BOARD_TABLE ?
+			    geom_round(un->pose.x) != geom_round(us[i].ppose.x) ||
+			    geom_round(un->pose.y) != geom_round(us[i].ppose.y) ||
+			    geom_round(un->pose.facing) !=
+			    geom_round(us[i].ppose.facing) :
+			    (un->at >= 0 ? un->at : un->from) != us[i].pat))
+				continue;
+			was = us[i];
+			us[i].at = us[i].pat;
+			us[i].pose = us[i].ppose;
+			us[i].ord = -1;
+			if (!same(t, &was, &us[i]))
+				change(t, fp, (int)i, &us[i], first);
+		}
+}
+
 /* The units and cells event te is about, and its moves applied to us
  * (the changes written to fp, the step left open after them: *first
  * whether none was). */
 static void
 step_json(struct arb_turn *t, FILE *fp, const struct tevent *te, int line,
-    struct ustate *us, const int *ruling, size_t *hint, bool *first)
+    struct ustate *us, const int *ruling, const size_t *last, size_t *hint,
+    bool *first)
 {
-	const struct tfield *f, *to, *x, *y, *fa, *made;
+	const struct tfield *f;
 	int		 o, u, movers[2], nm = 0, i, k, n = 0;
 	const int	*mv;
-	struct ustate	 was;
 	char		 buf[32];
 
 	o = event_order(t, te, hint);
@@ -372,34 +487,7 @@ step_json(struct arb_turn *t, FILE *fp, const struct tevent *te, int line,
 		jstr(fp, "");
 	/* The moves. */
 	fputs(",\"ch\":[", fp);
-	to = field(te, "to", TF_CELL);
-	x = field(te, "x", TF_REAL);
-	y = field(te, "y", TF_REAL);
-	fa = field(te, "facing", TF_REAL);
-	made = field(te, "made", TF_BOOL);
-	for (i = 0; i < nm; i++) {
-		struct ustate	*s = &us[mv[i]];
-
-		was = *s;
-		if (t->board.kind == BOARD_TABLE) {
-			if (x != NULL && y != NULL && fa != NULL &&
-			    (made == NULL || made->i != 0)) {
-				s->pose.x = x->d;
-				s->pose.y = y->d;
-				s->pose.facing = fa->d;
-			}
-		} else if (to != NULL && to->i >= 0 &&
-		    strcmp(te->f[0].s, "route") != 0)
-			s->at = (int)to->i;
-		if (strcmp(te->f[0].s, "loss") == 0 &&
-		    (f = field(te, "left", TF_INT)) != NULL) {
-			s->str = (int)f->i;
-			if (f->i <= 0)
-				s->st = 1;
-		}
-		if (!same(t, &was, s))
-			change(t, fp, mv[i], s, first);
-	}
+	moves(t, fp, te, o, mv, nm, us, last, first);
 }
 
 /* The trace's text (as emit_trace() writes it for t->trace_for) into
@@ -467,7 +555,8 @@ emit_replay(struct arb_turn *t, int player, FILE *fp)
 	char		**lines, *svg;
 	const char	*title;
 	size_t		 nlines, i, hint = 0, line;
-	int		*ruling, o, nsteps;
+	int		*ruling, o, nsteps, nfix;
+	size_t		*last;
 	bool		 first;
 
 	if (player < -1 || player >= (int)t->players.n)
@@ -492,6 +581,20 @@ emit_replay(struct arb_turn *t, int player, FILE *fp)
 		us[i].pose = u->pose0;
 		us[i].st = 0;
 		us[i].str = u->strength0;
+		us[i].ord = -1;
+	}
+	/* The last event that moves each unit (a slide's end, above). */
+	last = t_alloc(t, (t->units.n + 1) * sizeof(*last));
+	for (i = 0; i < t->units.n; i++)
+		last[i] = (size_t)-1;
+	for (i = 0; i < t->trace.n; i++) {
+		const struct tevent *te = &t->trace.v[i];
+		int		 u;
+
+		if ((u = unit_named(t, te, "unit")) >= 0 &&
+		    (field(te, "x", TF_REAL) != NULL ||
+		    strcmp(te->f[0].s, "slide") == 0))
+			last[u] = i;
 	}
 	title = t_printf(t, "%s, turn %d%s%s", t->rs->name, t->number,
 	    player >= 0 ? ": as " : "", player >= 0 ?
@@ -553,7 +656,7 @@ emit_replay(struct arb_turn *t, int player, FILE *fp)
 			fputs("]},\n", fp);
 		first = true;
 		step_json(t, fp, &t->trace.v[i], (int)line++, us, ruling,
-		    &hint, &first);
+		    last, &hint, &first);
 	}
 	t->trace_for = 0;
 	/* What the steps did not show is set at the last one (a step of
@@ -561,6 +664,7 @@ emit_replay(struct arb_turn *t, int player, FILE *fp)
 	if (nsteps == 0)
 		fputs("\n{\"e\":\"the turn's end\",\"l\":-1,\"u\":[],"
 		    "\"c\":[],\"cost\":\"\",\"r\":\"\",\"ch\":[", fp);
+	nfix = 0;
 	for (i = 0; i < t->units.n; i++) {
 		const struct unit *u = &t->units.v[i];
 
@@ -568,10 +672,14 @@ emit_replay(struct arb_turn *t, int player, FILE *fp)
 		fin.pose = u->pose;
 		fin.st = u->gone ? 1 : u->left ? 2 : 0;
 		fin.str = u->strength;
-		if (!same(t, &us[i], &fin))
+		if (!same(t, &us[i], &fin)) {
 			change(t, fp, (int)i, &fin, &first);
+			nfix++;
+		}
 	}
-	fputs("]}]}\n</script>\n<script>\n", fp);
+	/* How many units the last step set that the steps had not (for a
+	 * reader, and the tests). */
+	fprintf(fp, "]}],\n\"fixed\":%d}\n</script>\n<script>\n", nfix);
 	for (i = 0; replay_js[i] != NULL; i++)
 		fputs(replay_js[i], fp);
 	fputs("</script>\n</body>\n</html>\n", fp);
