@@ -610,12 +610,12 @@ emit_replay(struct arb_turn *t, int player, FILE *fp)
 	    "<header>\n<h1>", replay_css);
 	html(fp, title, strlen(title));
 	fputs("</h1>\n<button id=\"first\" title=\"first (Home)\">"
-	    "&#x23EE; first</button>\n"
+	    "&#xAB; first</button>\n"
 	    "<button id=\"prev\" title=\"previous (Left)\">&#x25C0; "
 	    "previous</button>\n"
 	    "<button id=\"next\" title=\"next (Right)\">next &#x25B6;"
 	    "</button>\n"
-	    "<button id=\"last\" title=\"last (End)\">last &#x23ED;"
+	    "<button id=\"last\" title=\"last (End)\">last &#xBB;"
 	    "</button>\n<span id=\"step\" aria-live=\"polite\"></span>\n"
 	    "</header>\n<main>\n<div id=\"board\">\n", fp);
 	fputs(svg, fp);
