@@ -626,7 +626,7 @@ check "the message names the replay page" grep -q 'the replay page' \
 expect 64 "--replay the map" "$arbiter" --replay "$demo/map.json" \
     "$demo/map.json"
 check "--replay X.json: nothing written" test ! -e "$r/s"
-expect 66 "--replay in a folder that is not there" "$arbiter" --replay \
+expect 73 "--replay in a folder that is not there" "$arbiter" --replay \
     "$r/none/x.html" -o "$r/o.json" "$demo/map.json" "$demo"/orders/*.json
 check "and nothing written" test ! -e "$r/o.json"
 
