@@ -16,7 +16,9 @@ retreats and the longest traces first):
     ("fixed": 0);
   - at the last step every unit's mark stands where the result says: its
     data-at is the result's "at" (a table's pose within 0.002), it is
-    drawn inside that cell, and its data-state is "eliminated" or
+    drawn inside that cell (a table's base, moved and turned by the
+    page, has the corners the picture of the turn, --svg, gives it,
+    within a pixel), and its data-state is "eliminated" or
     "left_world" exactly when the result's status is;
   - first, previous and last work, and so do the keys Home, Left, Right
     and End; at the start every mark is at the unit's "from";
@@ -29,6 +31,7 @@ REPLAY_SKIP_OK is set, else 77."""
 import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -183,6 +186,29 @@ def marks_faults(m, units, after):
     return bad
 
 
+def bases_faults(p, svg):
+    """A table's bases on the page against the picture of the turn."""
+    got = p.ev("""(function(){var o={};
+document.querySelectorAll('#board svg g[data-unit]').forEach(function(g){
+ var b=g.querySelector('polygon.base');if(!b)return;
+ var m=g.transform.baseVal.consolidate(),r=[];
+ for(var i=0;i<b.points.numberOfItems;i++){var q=b.points.getItem(i);
+  if(m)q=q.matrixTransform(m.matrix);r.push([q.x,q.y]);}
+ o[g.getAttribute('data-unit')]=r;});return o;})()""")
+    bad = []
+    for u, pts in sorted(got.items()):
+        m = re.search(r'data-unit="%s">\s*<polygon class="base" '
+                      r'points="([^"]*)"' % re.escape(u), svg)
+        want = [[float(v) for v in xy.split(",")]
+                for xy in m.group(1).split()] if m else []
+        if len(want) != len(pts) or any(
+                abs(a - c) > 1 or abs(b - d) > 1
+                for (a, b), (c, d) in zip(pts, want)):
+            bad.append("%s's base at %s, the picture's at %s" % (
+                u, [[round(a), round(b)] for a, b in pts], want))
+    return bad
+
+
 def one(p, tmp, rs, d, args):
     """The faults of case d."""
     bad = []
@@ -190,11 +216,12 @@ def one(p, tmp, rs, d, args):
     tt = os.path.join(tmp, "trace.txt")
     res = os.path.join(tmp, "result.json")
     orders = sorted(glob.glob(os.path.join(d, "orders", "*")))
-    for f in (page, tt, res):
+    pic = os.path.join(tmp, "turn.svg")
+    for f in (page, tt, res, pic):
         if os.path.exists(f):
             os.unlink(f)
     r = subprocess.run([ARB] + args + ["--replay", page, "--trace-file",
-                                       tt, "--text", "-o", res,
+                                       tt, "--text", "-o", res, "--svg", pic,
                                        "map.json"] + orders, cwd=d,
                        capture_output=True)
     if r.returncode != 0:
@@ -243,6 +270,8 @@ return bad;})()""" % (k - 1))
     if p.state()["step"] != n:
         bad.append("next at the last step moved")
     bad += ["last: " + x for x in marks_faults(p.marks(), units, True)]
+    if rs == "arcane-legions":
+        bad += ["last: " + x for x in bases_faults(p, open(pic).read())]
     p.click("first")
     if p.state()["step"] != 0:
         bad.append("first: step %s" % p.state()["step"])
