@@ -184,7 +184,7 @@ void		 arb_turn_set_secret(struct arb_turn *t,
 		    const unsigned char *key);
 
 /*
- * A replay of the umpire's turn without the key (arbiter(1), --replay and
+ * A replay of the umpire's turn without the key (arbiter(1), --rerun and
  * --audit): reveal is the turn's R as its result revealed it, next the
  * next map's commitment as the result recorded it; each ARB_SECRET_LEN
  * bytes, copied, or NULL.  Call before arb_turn_load_map() (after it,
