@@ -51,6 +51,7 @@ LIBSRC	= lib/base/mem.c lib/base/maps.c lib/base/fair.c lib/base/suggest.c \
 	  lib/rules/reach.c \
 	  lib/format/load.c lib/format/emit.c lib/format/display.c \
 	  lib/format/svg.c lib/format/png.c lib/format/view.c \
+	  lib/format/replay.c \
 	  lib/format/letter.c lib/format/mail.c lib/format/text.c \
 	  lib/turn.c
 CLISRC	= cli/files.c cli/secret.c cli/report.c cli/verify.c cli/fair.c \

@@ -18,11 +18,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "arbiter.h"
 #include "cli.h"
 
 #define OPT_SVGSTART	0x101	/* --svg-start: a long option only */
+#define OPT_REPLAY	0x102	/* --replay: the replay page */
 
 static void
 usage(FILE *fp)
@@ -35,7 +37,7 @@ usage(FILE *fp)
 	    "\n               [--svg-start file] [--png file] "
 	    "[--png-width pixels]\n"
 	    "               [--for player | --for all --outdir dir]"
-	    " [--replay result.json]"
+	    "\n               [--rerun result.json] [--replay file]"
 	    "\n               map.json [player=]orders.json ...\n"
 	    "       %s [--text] [--threads n] [-o reach.json] --reach unit\n"
 	    "               [--unit id ...] map.json [player=orders.json]\n"
@@ -93,7 +95,9 @@ help(void)
 	    "\n"
 	    "      --png FILE        the picture (as --svg draws it) as PNG\n"
 	    "      --png-width N     the PNG's width in pixels\n"
-	    "      --replay RESULT   the umpire's run without the key, from "
+	    "      --replay FILE     the page that steps through the turn "
+	    "(HTML)\n"
+	    "      --rerun RESULT    the umpire's run without the key, from "
 	    "the value\n"
 	    "                        RESULT reveals\n"
 	    "      --secret FILE     the umpire's secret key for the dice\n"
@@ -153,13 +157,14 @@ run(int argc, char **argv, struct arb_turn *t)
 		{ "svg-start", required_argument, NULL, OPT_SVGSTART },
 		{ "png", required_argument, NULL, 'p' },
 		{ "png-width", required_argument, NULL, 'w' },
+		{ "replay", required_argument, NULL, OPT_REPLAY },
 		{ "for", required_argument, NULL, 'F' },
 		{ "outdir", required_argument, NULL, 'D' },
 		/* Fair dice (fair.c). */
 		{ "audit", required_argument, NULL, 'a' },
 		{ "commit", no_argument, NULL, 'C' },
 		{ "game", required_argument, NULL, 'm' },
-		{ "replay", required_argument, NULL, 'y' },
+		{ "rerun", required_argument, NULL, 'y' },
 		{ "orders-json", no_argument, NULL, 'j' },
 		{ "orders-text", no_argument, NULL, 'J' },
 		{ NULL, 0, NULL, 0 }
@@ -168,7 +173,7 @@ run(int argc, char **argv, struct arb_turn *t)
 	const char	*ruleset = NULL, *names[NOUTS], *argv0 = argv[0];
 	const char	*svg = NULL, *svgnext = NULL, *forp = NULL;
 	const char	*outdir = NULL, *svgstart = NULL;
-	char		*paths[6 * 64];
+	char		*paths[7 * 64];
 	int		 npaths = 0;
 	bool		 output_set = false;
 	const char	*secret = NULL, *rolls = NULL, *newsecret = NULL;
@@ -188,7 +193,8 @@ run(int argc, char **argv, struct arb_turn *t)
 	size_t		 k;
 	int		 nfiles;
 	bool		 verifying = false, turn_opts = false, seeded = false;
-	const char	*auditing = NULL, *game = NULL, *replay = NULL;
+	const char	*auditing = NULL, *game = NULL, *rerun = NULL;
+	const char	*replay = NULL;
 	const char	*png = NULL, *cnames[3];
 	bool		 committing = false, not_audit = false, others;
 	int		 ch, i, nops, rc, nstd, threads = 2;
@@ -231,8 +237,25 @@ run(int argc, char **argv, struct arb_turn *t)
 			game = optarg;
 			break;
 		case 'y':
+			rerun = optarg;
+			turn_opts = true;
+			break;
+		case OPT_REPLAY:
+			/* --replay RESULT was --rerun's name before issue 32:
+			 * a result given to it (a .json) is refused, not
+			 * overwritten with a page. */
+			len = strlen(optarg);
+			if (len >= 5 && strcasecmp(optarg + len - 5,
+			    ".json") == 0) {
+				fprintf(stderr, "%s: --replay %s: --replay now "
+				    "writes the replay page (HTML), and --rerun "
+				    "re-runs a committed turn from its result "
+				    "(--rerun %s)\n", progname, optarg, optarg);
+				return EXIT_USAGE;
+			}
 			replay = optarg;
 			turn_opts = true;
+			not_audit = true;
 			break;
 		case 'A':
 			reach = optarg;
@@ -375,7 +398,8 @@ run(int argc, char **argv, struct arb_turn *t)
 		    strict || rolls != NULL || seeded || ruleset != NULL ||
 		    svg != NULL || svgnext != NULL || forp != NULL ||
 		    svgstart != NULL ||
-		    png != NULL || reach != NULL || replay != NULL) {
+		    png != NULL || reach != NULL || rerun != NULL ||
+		    replay != NULL) {
 			usage(stderr);
 			return EXIT_USAGE;
 		}
@@ -403,8 +427,8 @@ run(int argc, char **argv, struct arb_turn *t)
 		}
 		return audit(auditing, argc, argv, rolls, next);
 	}
-	if (replay != NULL && (secret != NULL || seeded || rolls != NULL)) {
-		fprintf(stderr, "%s: --replay takes the dice from the result's "
+	if (rerun != NULL && (secret != NULL || seeded || rolls != NULL)) {
+		fprintf(stderr, "%s: --rerun takes the dice from the result's "
 		    "revealed value: it goes with none of --secret, --seed and "
 		    "--rolls\n", progname);
 		return EXIT_USAGE;
@@ -450,7 +474,7 @@ run(int argc, char **argv, struct arb_turn *t)
 		    trace || strict || rolls != NULL || secret != NULL ||
 		    seeded || ruleset != NULL || svg != NULL ||
 		    svgnext != NULL || svgstart != NULL || png != NULL ||
-		    forp != NULL || outdir != NULL;
+		    replay != NULL || forp != NULL || outdir != NULL;
 		if (reach == NULL || others || argc < 1 || argc > 2) {
 			if (reach == NULL)
 				fprintf(stderr, "%s: --unit goes with "
@@ -542,6 +566,11 @@ run(int argc, char **argv, struct arb_turn *t)
 		wwho[nnames] = -1;
 		names[nnames++] = png;
 	}
+	if (replay != NULL) {
+		wkind[nnames] = W_REPLAY;
+		wwho[nnames] = -1;
+		names[nnames++] = replay;
+	}
 	for (i = 0, nstd = 0; i < nnames; i++)
 		nstd += names[i] != NULL && strcmp(names[i], "-") == 0;
 	if (nstd > 1) {
@@ -562,7 +591,7 @@ run(int argc, char **argv, struct arb_turn *t)
 		arb_turn_set_secret(t, key);
 		wipe(key, sizeof(key));
 	}
-	if (replay != NULL && (rc = replay_from(t, replay)) != 0)
+	if (rerun != NULL && (rc = replay_from(t, rerun)) != 0)
 		goto out;
 
 	if ((text = slurp(argv[0], &len, &rc)) == NULL)
@@ -616,7 +645,7 @@ run(int argc, char **argv, struct arb_turn *t)
 	}
 	if (forp != NULL && (rc = for_players(t, forp, outdir, names,
 	    paths, &npaths, svg != NULL, png != NULL, !check,
-	    svgnext != NULL)) == 0)
+	    svgnext != NULL, replay != NULL)) == 0)
 		rc = check_names(argv[0], ops, nops, names, secret, rolls);
 	if (rc != 0)
 		goto out;
@@ -671,7 +700,8 @@ run(int argc, char **argv, struct arb_turn *t)
 	}
 	/* A player's letter reads the trace (arbiter-result(5)). */
 	if (arb_turn_run(t, (check ? ARB_CHECK : 0) |
-	    (trace || tracefile != NULL || forp != NULL ? ARB_TRACE : 0),
+	    (trace || tracefile != NULL || forp != NULL || replay != NULL ?
+	    ARB_TRACE : 0),
 	    &e) != 0) {
 		rc = report(&e);
 		goto out;

@@ -12,7 +12,7 @@
  *	report.c	what a turn writes, the text report, --for,
  *			--orders-json and --orders-text, --reach
  *	verify.c	--verify
- *	fair.c		the fair dice' commands (--commit, --replay, --audit)
+ *	fair.c		the fair dice' commands (--commit, --rerun, --audit)
  *	arbiter.c	usage, the options, run() and main()
  * The game mode (game.h: game.c, gamepage.c, gamepost.c; `arbiter game
  * COMMAND DIR ...`) is a layer above the driver: main() hands it the
@@ -71,9 +71,9 @@ bool	 name_is_utf8(const char *s, const char *what);
  * the umpire's).  The first three are the result, the next map and the
  * trace; pictures and players' reports follow (--svg, --svg-next, --for).
  */
-#define NOUTS	(7 + 6 * 64)
+#define NOUTS	(8 + 7 * 64)
 enum { W_RESULT, W_NEXT, W_TRACE, W_SVG, W_SVGNEXT, W_SVGSTART, W_VIEW,
-    W_VIEWTEXT, W_PNG };
+    W_VIEWTEXT, W_PNG, W_REPLAY };
 extern int	 png_width;	/* --png-width, 0: the picture's */
 extern int	 wkind[NOUTS];
 extern int	 wwho[NOUTS];
@@ -152,7 +152,7 @@ int	 write_all(struct arb_turn *t, const char *const names[], bool trace,
 /* --for PLAYER or --for all --outdir DIR: the outputs of the players. */
 int	 for_players(struct arb_turn *t, const char *forp, const char *outdir,
 	    const char *names[], char **paths, int *npaths, bool svg, bool png,
-	    bool next, bool svgnext);
+	    bool next, bool svgnext, bool replay);
 /* --orders-json, --orders-text map.json orders: argv holds those two. */
 int	 orders_form(struct arb_turn *t, char **argv, bool text);
 /* --reach UNIT map.json [player=orders.json] (argc: 1 or 2). */
@@ -172,7 +172,7 @@ bool	 json_differs(const char *what, const json_t *want,
 /* arbiter --secret KEY --commit [--game NAME] [-o FILE] map.json */
 int	 commit_map(const char *secret, const char *game, const char *map,
 	    const char *output);
-/* --replay RESULT: gives t the value RESULT reveals, and the next map's
+/* --rerun RESULT: gives t the value RESULT reveals, and the next map's
  * commitment it records, before the map is loaded: 0, or an exit status
  * after a message. */
 int	 replay_from(struct arb_turn *t, const char *result);

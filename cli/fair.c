@@ -4,7 +4,7 @@
  *
  * The command line's fair dice (arbiter(1), FAIR DICE): --commit gives a
  * map its commitment for its own turn, so that a game is fair from its
- * first turn; --replay adjudicates a committed turn again from the value
+ * first turn; --rerun adjudicates a committed turn again from the value
  * its result revealed, without the key; --audit is a player's check of a
  * turn, in one command.
  */

@@ -829,10 +829,10 @@ int
 check_names(const char *map, struct operand *ops, int nops,
     const char *const names[], const char *secret, const char *rolls)
 {
-	static const char *const roles[W_PNG + 1] = {	/* by W_ */
+	static const char *const roles[W_REPLAY + 1] = {	/* by W_ */
 		"the result", "the next map", "the trace", "the picture",
 		"the next picture", "the start picture", "a player's report",
-		"a player's report", "the picture as PNG"
+		"a player's report", "the picture as PNG", "the replay page"
 	};
 	struct ident	*ids;
 	int		 i, j, n = 0, nout, nin, rc = 0;

@@ -183,6 +183,9 @@ write_one(struct arb_turn *t, const struct out *o, int i, bool trace,
 	case W_PNG:
 		rc = arb_turn_write_png(t, 0, wwho[i], png_width, fp, &e);
 		break;
+	case W_REPLAY:
+		rc = arb_turn_write_replay(t, wwho[i], fp, &e);
+		break;
 	case W_SVG:
 	case W_SVGNEXT:
 	case W_SVGSTART:
@@ -258,14 +261,14 @@ write_all(struct arb_turn *t, const char *const names[], bool trace,
 int
 for_players(struct arb_turn *t, const char *forp, const char *outdir,
     const char *names[], char **paths, int *npaths, bool svg, bool png,
-    bool next, bool svgnext)
+    bool next, bool svgnext, bool replay)
 {
-	/* The report, the letter, the picture (SVG and PNG), the next map
-	 * and the picture of the next board. */
-	static const char *const ext[6] = { "json", "txt", "svg", "png",
-	    "next.json", "next.svg" };
-	static const int kind[6] = { W_VIEW, W_VIEWTEXT, W_SVG, W_PNG,
-	    W_NEXT, W_SVGNEXT };
+	/* The report, the letter, the picture (SVG and PNG), the next map,
+	 * the picture of the next board and the replay page. */
+	static const char *const ext[7] = { "json", "txt", "svg", "png",
+	    "next.json", "next.svg", "replay.html" };
+	static const int kind[7] = { W_VIEW, W_VIEWTEXT, W_SVG, W_PNG,
+	    W_NEXT, W_SVGNEXT, W_REPLAY };
 	const char	*hint, *name;
 	const unsigned char *c;
 	int		 p, i, k;
@@ -282,7 +285,7 @@ for_players(struct arb_turn *t, const char *forp, const char *outdir,
 		for (i = 0; i < nnames; i++)
 			if (wkind[i] == W_VIEW || wkind[i] == W_VIEWTEXT ||
 			    wkind[i] == W_SVG || wkind[i] == W_PNG ||
-			    wkind[i] == W_TRACE)
+			    wkind[i] == W_TRACE || wkind[i] == W_REPLAY)
 				wwho[i] = p;
 		return 0;
 	}
@@ -296,11 +299,12 @@ for_players(struct arb_turn *t, const char *forp, const char *outdir,
 			    "name a file\n", progname, name);
 			return EXIT_DATA;
 		}
-		for (k = 0; k < 6; k++) {
+		for (k = 0; k < 7; k++) {
 			char	*path;
 
 			if ((k == 2 && !svg) || (k == 3 && !png) ||
-			    (k == 4 && !next) || (k == 5 && !(next && svgnext)))
+			    (k == 4 && !next) || (k == 5 && !(next && svgnext)) ||
+			    (k == 6 && !replay))
 				continue;
 			if (nnames >= NOUTS || (path = malloc(strlen(outdir) +
 			    strlen(name) + strlen(ext[k]) + 3)) == NULL)

@@ -264,15 +264,15 @@ case_refusal(const char *name, size_t len)
 {
 	static const char *const writes[] = {
 		"output", "next", "svg", "svg-next", "svg-start",
-		"trace-file", "outdir", "new-secret", "png", NULL
+		"trace-file", "outdir", "new-secret", "png", "replay", NULL
 	};
-	static const char *const reads[] = { "audit", "replay", NULL };
+	static const char *const reads[] = { "audit", "rerun", NULL };
 	static const char *const all[] = {
 		"check", "trace", "strict", "text", "seed", "ruleset",
 		"threads", "for", "reach", "unit", "rolls", "output", "next",
 		"svg", "svg-next", "svg-start", "trace-file", "outdir",
 		"new-secret", "secret", "verify", "max-input", "help",
-		"version", "audit", "commit", "game", "replay", "png",
+		"version", "audit", "commit", "game", "rerun", "replay", "png",
 		"png-width", "orders-json", "orders-text", NULL
 	};
 	int	 k, hits = 0;
@@ -962,7 +962,7 @@ verify_one(const char *self, const char *dir)
 	}
 	if ((orders = list_orders(dfd, &norders)) == NULL)
 		goto nomem;
-	/* self, the args, --replay expected.json, -n /dev/fd/3, map.json,
+	/* self, the args, --rerun expected.json, -n /dev/fd/3, map.json,
 	 * the orders, NULL. */
 	if ((argv = calloc(args.len / 2 + norders + 8, sizeof(*argv))) ==
 	    NULL)
@@ -976,7 +976,7 @@ verify_one(const char *self, const char *dir)
 	/* A turn the umpire made with the key is replayed from what its
 	 * result reveals: an archive verifies without the key. */
 	if (has_want && umpires(&want)) {
-		argv[n++] = (char *)"--replay";
+		argv[n++] = (char *)"--rerun";
 		argv[n++] = (char *)"expected.json";
 	}
 	if (has_next) {

@@ -191,7 +191,7 @@ void		 arb_turn_set_secret(struct arb_turn *t,
 		    const unsigned char *key);
 
 /*
- * A replay of the umpire's turn without the key (arbiter(1), --replay and
+ * A replay of the umpire's turn without the key (arbiter(1), --rerun and
  * --audit): reveal is the turn's R as its result revealed it, next the
  * next map's commitment as the result recorded it; each ARB_SECRET_LEN
  * bytes, copied, or NULL.  Call before arb_turn_load_map() (after it,
@@ -324,6 +324,17 @@ int		 arb_turn_write_png(struct arb_turn *t, int flags, int player,
 /* The trace as player may see it (arbiter-result(5), A player's report). */
 int		 arb_turn_write_trace_for(struct arb_turn *t, int player,
 		    int text, FILE *fp, struct arb_error *e);
+/*
+ * The replay page (arbiter(1), --replay): one self-contained HTML file
+ * (no file or address outside it) that steps through the trace over the
+ * picture of the board as the turn began, its units moved step by step
+ * to where the result has them.  Player -1 for the umpire's, else as
+ * that player may know the turn: the player's cut of the trace, nothing
+ * of the other players' hidden orders.  Needs the trace (arb_turn_run()
+ * with ARB_TRACE); 0, or -1 with e filled as the writers above.
+ */
+int		 arb_turn_write_replay(struct arb_turn *t, int player,
+		    FILE *fp, struct arb_error *e);
 
 /*
  * Reach (arbiter(1) --reach, arbiter-result(5) Reach): where a unit can

@@ -1332,6 +1332,18 @@ arb_turn_write_view(struct arb_turn *t, int player, int flags, FILE *fp,
 }
 
 int
+arb_turn_write_replay(struct arb_turn *t, int player, FILE *fp,
+    struct arb_error *e)
+{
+	jmp_buf		 jb;
+
+	GUARD(t, e, t->trace_for = 0; view_drop(t); emit_release(t));
+	emit_replay(t, player, fp);
+	t->mem.jmp = NULL;
+	return 0;
+}
+
+int
 arb_turn_write_trace_for(struct arb_turn *t, int player, int text, FILE *fp,
     struct arb_error *e)
 {

@@ -109,9 +109,14 @@ suite "svg" sh tests/svg.sh
 # least 8 pixels high at the PNG's default width (tests/legibility.py).
 suite "legibility" env LEGIBILITY_SKIP_OK=1 sh tests/legibility.sh
 suite "views" python3 tests/views.py "$top" "$ARBITER"
+# The replay page (issue 32), in headless Chromium: casebook turns of
+# every rule system stepped through with real clicks and keys, each event
+# once and in order, the last step's board the result's
+# (tests/replay.py); skipped without Chromium, as legibility is.
+suite "replay" env REPLAY_SKIP_OK=1 python3 tests/replay.py "$top" "$ARBITER"
 # Hidden orders over random turns of every rule system (issue 26, HD1):
-# no player's report, text, trace cut, picture or check holds another
-# player's order id.  Its standard-error sub-check (HD2) is "# TODO" until
+# no player's report, text, trace cut, picture, replay page or check
+# holds another player's order id.  Its standard-error sub-check (HD2) is "# TODO" until
 # HIDDEN_STDERR=1 is made its default.
 suite "hidden orders" python3 tests/hidden.py "$top" "$ARBITER" tests/prop 20
 # Refused orders: every member of every order kind spoilt in turn, and

@@ -342,29 +342,45 @@ check "a replay that does not load: 65" [ $? -eq 65 ]
 check "saying the replay could not be made" \
     grep -q '^not ok .*the replay could not be made' "$tmp/audit"
 
-# --replay: the umpire's run without the key, and its usage.
-(cd "$mp/d-secret-turn2" && "$arbiter" --replay expected.json -n \
-    "$tmp/rnext.json" map.json orders/*.json >"$tmp/replay.json" 2>"$tmp/err")
-check "--replay gives the umpire's result" \
-    cmp -s "$tmp/replay.json" "$mp/d-secret-turn2/expected.json"
+# --rerun: the umpire's run without the key, and its usage (the option
+# was --replay before issue 32 gave that name to the replay page).
+(cd "$mp/d-secret-turn2" && "$arbiter" --rerun expected.json -n \
+    "$tmp/rnext.json" map.json orders/*.json >"$tmp/rerun.json" 2>"$tmp/err")
+check "--rerun gives the umpire's result" \
+    cmp -s "$tmp/rerun.json" "$mp/d-secret-turn2/expected.json"
 check "and the umpire's next map" \
     cmp -s "$tmp/rnext.json" "$mp/d-secret-turn2/expected.next.json"
-(cd "$mp/d-secret-turn2" && "$arbiter" --replay expected.json --secret \
+(cd "$mp/d-secret-turn2" && "$arbiter" --rerun expected.json --secret \
     umpire.key map.json orders/*.json >"$tmp/out" 2>"$tmp/err")
-check "--replay with --secret: 64" [ $? -eq 64 ]
-(cd "$mp/d-secret-turn2" && "$arbiter" --replay \
+check "--rerun with --secret: 64" [ $? -eq 64 ]
+(cd "$mp/d-secret-turn2" && "$arbiter" --rerun \
     "$mp/d-secret-turn3/expected.json" map.json orders/*.json >"$tmp/out" \
     2>"$tmp/err")
-check "--replay of another turn's result: 65" [ $? -eq 65 ]
+check "--rerun of another turn's result: 65" [ $? -eq 65 ]
 check "saying the value does not give the commitment" \
     grep -q 'revealed value does not give this commitment' "$tmp/err"
 check "and writing nothing" [ ! -s "$tmp/out" ]
-(cd "$mp/d-secret-turn2" && "$arbiter" --replay \
+(cd "$mp/d-secret-turn2" && "$arbiter" --rerun \
     "$mp/d-replay-seed/expected.json" map.json orders/*.json >"$tmp/out" \
     2>"$tmp/err")
-check "--replay of a result made without the key: 65" [ $? -eq 65 ]
+check "--rerun of a result made without the key: 65" [ $? -eq 65 ]
 check "saying there is nothing to replay from" \
     grep -q 'nothing to replay from' "$tmp/err"
+
+# The old form: --replay with a result (a name ending in .json) is
+# refused, saying what --replay and --rerun are now (issue 32).
+(cd "$mp/d-secret-turn2" && "$arbiter" --replay expected.json -n \
+    "$tmp/rnext2.json" map.json orders/*.json >"$tmp/out" 2>"$tmp/err")
+check "--replay RESULT.json (the old form): 64" [ $? -eq 64 ]
+check "saying --replay writes the replay page" \
+    grep -q -- '--replay now writes the replay page' "$tmp/err"
+check "and that --rerun re-runs a committed turn" \
+    grep -q -- '--rerun re-runs a committed turn' "$tmp/err"
+check "and writing no result" [ ! -s "$tmp/out" ]
+check "and no next map" [ ! -e "$tmp/rnext2.json" ]
+(cd "$mp/d-secret-turn2" && "$arbiter" --replay="$tmp/x.JSON" map.json \
+    orders/*.json >"$tmp/out" 2>"$tmp/err")
+check "--replay=X.JSON (any case): 64" [ $? -eq 64 ]
 
 # Exact numbers for readers that take JSON numbers as doubles (jq 1.6,
 # JavaScript): the seed read so is rounded, seed_text is not, and a replay
@@ -436,7 +452,7 @@ check "two files with one SHA-256, from the parent folder: verified" \
     [ $? -eq 0 ]
 
 # A keyed turn on a plain seed: the umpire's run says the turn was not
-# committed; the replay of its archive (--replay, --verify) does not, so
+# committed; the replay of its archive (--rerun, --verify) does not, so
 # the archive needs no expected.err.
 (cd "$mp/d-secret-starts" && "$arbiter" --secret umpire.key map.json \
     orders/*.json >/dev/null 2>"$tmp/err")

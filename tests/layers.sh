@@ -51,7 +51,7 @@ order() {
 	lib/json/*) echo read write ;;
 	lib/model/*) echo geom board trace model fairdice dice io ;;
 	lib/rules/*) echo reach aeonis territory morne xconq arcane registry ;;
-	lib/format/*) echo display text load mail emit letter view svg png ;;
+	lib/format/*) echo display text load mail emit letter view svg png replay ;;
 	cli/game*) echo any ;;
 	lib/*/*) echo ;;
 	lib/*) echo turn ;;

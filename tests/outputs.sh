@@ -593,5 +593,42 @@ check "the message says the limit" grep -q 'more than a PNG may be' "$tmp/err"
 check "and nothing is written" test ! -e "$p/big.png" -a ! -e "$p/big.json"
 check "nor left" leftovers "$p"
 
+
+# --replay (issue 32): the replay page, the same bytes each run, naming
+# no other file or address; for one player and for all, all or none with
+# the other outputs; never an input or another output, nor a result.
+r=$tmp/replay
+mkdir "$r" "$r/mail"
+expect 0 "--replay" "$arbiter" --replay "$r/u.html" -o /dev/null \
+    "$demo/map.json" "$demo"/orders/*.json
+check "--replay writes a page" grep -q '^<!DOCTYPE html>' "$r/u.html"
+check "which names no other file or address" sh -c \
+    "! grep -Eq '(src|href|url)=|@import|fetch\(' '$r/u.html'"
+expect 0 "--replay again" "$arbiter" --replay "$r/u2.html" -o /dev/null \
+    "$demo/map.json" "$demo"/orders/*.json
+check "--replay: the same bytes each run" cmp -s "$r/u.html" "$r/u2.html"
+expect 0 "--for red --replay" "$arbiter" --for red --replay "$r/red.html" \
+    -o "$r/red.json" "$demo/map.json" "$demo"/orders/*.json
+check "a player's page is not the umpire's" sh -c "! cmp -s '$r/red.html' '$r/u.html'"
+expect 0 "--for all --outdir --replay" "$arbiter" --for all --outdir \
+    "$r/mail" --replay "$r/all.html" "$demo/map.json" "$demo"/orders/*.json
+check "--outdir: each player's page" test -s "$r/mail/red.replay.html" -a \
+    -s "$r/mail/blue.replay.html"
+check "--outdir: red's page is --for red's" cmp -s "$r/mail/red.replay.html" \
+    "$r/red.html"
+check "--outdir: and the umpire's is --replay's" cmp -s "$r/all.html" \
+    "$r/u.html"
+check "--outdir: no temporaries" leftovers "$r/mail"
+expect 64 "--replay and -o the same file" "$arbiter" --replay "$r/s" \
+    -o "$r/s" "$demo/map.json"
+check "the message names the replay page" grep -q 'the replay page' \
+    "$tmp/err"
+expect 64 "--replay the map" "$arbiter" --replay "$demo/map.json" \
+    "$demo/map.json"
+check "--replay X.json: nothing written" test ! -e "$r/s"
+expect 73 "--replay in a folder that is not there" "$arbiter" --replay \
+    "$r/none/x.html" -o "$r/o.json" "$demo/map.json" "$demo"/orders/*.json
+check "and nothing written" test ! -e "$r/o.json"
+
 echo "outputs: $pass passed, $fail failed"
 [ $fail -eq 0 ]

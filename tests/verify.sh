@@ -194,7 +194,8 @@ while IFS='|' read -r args why; do
 	check "args $args: $why" grep -q "^not ok evil: args: ${args%%=*} $why" \
 	    "$tmp/out"
 done <<'LIST'
---replay=x|names a file
+--rerun=x|names a file
+--replay=x|writes a file
 --audit=x|names a file
 --commit|is not an option of a case
 --game=g|is not an option of a case

@@ -75,6 +75,9 @@ void	 emit_png(struct arb_turn *, int flags, int player, int width,
 #define VIEW_TEXT	0x01	/* plain text, for a mail */
 #define VIEW_TRACE	0x02	/* with the trace, filtered */
 void	 emit_view(struct arb_turn *, int player, int flags, FILE *);
+/* replay.c: the replay page (arbiter(1), --replay), for player (-1: the
+ * umpire's). */
+void	 emit_replay(struct arb_turn *, int player, FILE *);
 void	 view_drop(struct arb_turn *);	/* after a failure */
 /* letter.c: a player's letter, into the report cut for the player from
  * the whole result, and written as text from the report. */
