@@ -1009,7 +1009,7 @@ cmd_new(int argc, char **argv)
 	struct arb_error e;
 	unsigned char	 key[ARB_SECRET_LEN];
 	char		 hex[2 * ARB_SECRET_LEN + 2], map[PATH_MAX], tn[32];
-	char		 dl[32], path[PATH_MAX], *text = NULL, *end;
+	char		 dl[32], path[PATH_MAX], *text = NULL, *end, gname[256];
 	const char	*umpire = "umpire@localhost", *from = NULL, *game = NULL;
 	const char	*sendcmd = "sendmail -t -i", *deadline = NULL, *s;
 	char		*players[256];
@@ -1091,8 +1091,9 @@ cmd_new(int argc, char **argv)
 		xsnprintf(path, sizeof(path), "%s", argv[optind]);
 		while ((len = strlen(path)) > 1 && path[len - 1] == '/')
 			path[len - 1] = '\0';
-		game = strrchr(path, '/') != NULL ? strrchr(path, '/') + 1 :
-		    path;
+		xsnprintf(gname, sizeof(gname), "%s", strrchr(path, '/') !=
+		    NULL ? strrchr(path, '/') + 1 : path);
+		game = gname;
 	}
 	if (mkdir(argv[optind], 0755) != 0 && errno != EEXIST) {
 		fprintf(stderr, "%s: game new: %s: %s\n", progname,
@@ -1553,6 +1554,7 @@ cmd_receive(int argc, char **argv)
 	char		*end;
 	const char	*why, *player = NULL, *subj;
 	size_t		 len, total, maplen, max = MAXMAIL;
+	json_t		*sj = NULL;
 	int		 c, i, rc, had, n, pi = 0;
 	bool		 noorders, older = false;
 
@@ -1630,7 +1632,12 @@ cmd_receive(int argc, char **argv)
 	if ((rc = check_orders(map, maplen, player, path, buf, len,
 	    &ck)) != 0)
 		goto out;
-	subj = h.subject != NULL ? h.subject : "";
+	/* The subject, quoted in the acknowledgement, on one line. */
+	if ((sj = cleans(h.subject != NULL ? h.subject : "", true)) == NULL) {
+		rc = nomem();
+		goto out;
+	}
+	subj = json_string_value(sj);
 	if (strcmp(ck.reason, "bad_mail") == 0 || (strcmp(ck.reason,
 	    "wrong_turn") == 0 && ck.turn > 0 && ck.turn < g.turn)) {
 		bool	 late = strcmp(ck.reason, "bad_mail") != 0;
@@ -1772,6 +1779,7 @@ commit:
 out:
 	if (rc != 0)
 		rm_rf(STAGE);
+	json_decref(sj);
 	check_free(&ck);
 	head_free(&h);
 	head_free(&old);
