@@ -52,8 +52,10 @@ LIBSRC	= lib/base/mem.c lib/base/maps.c lib/base/fair.c lib/base/suggest.c \
 	  lib/format/svg.c lib/format/png.c lib/format/view.c \
 	  lib/format/letter.c lib/format/mail.c lib/format/text.c \
 	  lib/turn.c
-CLISRC	= cli/arbiter.c cli/fair.c cli/game.c cli/gamepage.c cli/gamepost.c
-MANS	= man/arbiter.1 man/arbiter-game.1 man/arbiter-map.5 man/arbiter-orders.5 \
+CLISRC	= cli/arbiter.c cli/fair.c cli/game.c cli/gamepage.c \
+	  cli/gamepost.c
+MANS	= man/arbiter.1 man/arbiter-game.1 man/arbiter-map.5 \
+	  man/arbiter-orders.5 \
 	  man/arbiter-result.5 man/arbiter-rules.7
 
 all: arbiter
@@ -370,7 +372,8 @@ install: arbiter libarbiter.a
 	    >"$(DESTDIR)$(LIBDIR)/pkgconfig/arbiter.pc"
 	chmod 0644 "$(DESTDIR)$(LIBDIR)/pkgconfig/arbiter.pc"
 	install -m 0644 lib/arbiter.h "$(DESTDIR)$(INCLUDEDIR)/arbiter.h"
-	install -m 0644 man/arbiter.1 "$(DESTDIR)$(MANDIR)/man1/"
+	install -m 0644 man/arbiter.1 man/arbiter-game.1 \
+	    "$(DESTDIR)$(MANDIR)/man1/"
 	install -m 0644 man/arbiter-map.5 man/arbiter-orders.5 \
 	    man/arbiter-result.5 "$(DESTDIR)$(MANDIR)/man5/"
 	install -m 0644 man/arbiter-rules.7 "$(DESTDIR)$(MANDIR)/man7/"
@@ -391,6 +394,7 @@ uninstall:
 	    "$(DESTDIR)$(LIBDIR)/pkgconfig/arbiter.pc" \
 	    "$(DESTDIR)$(INCLUDEDIR)/arbiter.h" \
 	    "$(DESTDIR)$(MANDIR)/man1/arbiter.1" \
+	    "$(DESTDIR)$(MANDIR)/man1/arbiter-game.1" \
 	    "$(DESTDIR)$(MANDIR)/man5/arbiter-map.5" \
 	    "$(DESTDIR)$(MANDIR)/man5/arbiter-orders.5" \
 	    "$(DESTDIR)$(MANDIR)/man5/arbiter-result.5" \
