@@ -38,7 +38,8 @@ arbiter=${ARBITER:-$top/arbiter}
 case $arbiter in /*) ;; *) arbiter=$top/$arbiter ;; esac
 data=$top/tests/data/game
 tmp=$(mktemp -d) || exit 70
-trap 'rm -rf "$tmp"' EXIT INT TERM
+[ -n "$GAME_KEEP" ] || trap 'rm -rf "$tmp"' EXIT INT TERM
+[ -n "$GAME_KEEP" ] && echo "# kept in $tmp"
 pass=0 fail=0
 export ARB_GAME_NOW=2026-12-01T10:00:00Z
 unset ARB_GAME_FAIL_AT
