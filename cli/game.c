@@ -746,7 +746,7 @@ cmd_receive(int argc, char **argv)
 	if (!noorders && !older) {
 		xsnprintf(dst, sizeof(dst), "turns/%s/orders/%s.eml", tn,
 		    player);
-		if (stage_link(STAGE "/mail.eml", STAGE "/orders.eml") != 0 ||
+		if (stage_copy(STAGE "/mail.eml", STAGE "/orders.eml") != 0 ||
 		    plan_add(&g, STAGE "/orders.eml", dst) != 0) {
 			rc = cantwrite(STAGE "/orders.eml");
 			goto out;
@@ -964,8 +964,7 @@ game_main(int argc, char **argv)
 	umask(022);
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (strcmp(argv[1], cmds[i].name) == 0) {
-			if (cmds[i].fn != game_send)
-				g_mime_init();
+			g_mime_init();
 			return cmds[i].fn(argc - 1, argv + 1);
 		}
 	fprintf(stderr, "%s: game: no command \"%s\"\n", progname, argv[1]);

@@ -395,7 +395,7 @@ stage_page(struct game *g, long staged)
 	    nomem() : 0;
 }
 
-/* Links the inputs of turn folder src (map.json, mail/, orders/) into
+/* Copies the inputs of turn folder src (map.json, mail/, orders/) into
  * dst. */
 static int
 link_inputs(const char *src, const char *dst)
@@ -407,7 +407,7 @@ link_inputs(const char *src, const char *dst)
 
 	xsnprintf(a, sizeof(a), "%s/map.json", src);
 	xsnprintf(b, sizeof(b), "%s/map.json", dst);
-	if (stage_link(a, b) != 0)
+	if (stage_copy(a, b) != 0)
 		return cantwrite(b);
 	for (i = 0; i < 2; i++) {
 		xsnprintf(b, sizeof(b), "%s/%s", dst, sub[i]);
@@ -418,7 +418,7 @@ link_inputs(const char *src, const char *dst)
 		for (k = 0; k < n; k++) {
 			xsnprintf(a, sizeof(a), "%s/%s/%s", src, sub[i], v[k]);
 			xsnprintf(b, sizeof(b), "%s/%s/%s", dst, sub[i], v[k]);
-			if (stage_link(a, b) != 0) {
+			if (stage_copy(a, b) != 0) {
 				free_list(v, n);
 				return cantwrite(b);
 			}

@@ -273,7 +273,20 @@ check "verify: names the turn" grep -q '^not ok turn 2' "$tmp/out"
 expect 64 "redo: no turn" "$arbiter" game redo "$G"
 expect 65 "redo of the open turn" "$arbiter" game redo "$G" 5
 export ARB_GAME_NOW=2026-12-09T10:00:00Z
+# The umpire corrects blue's turn-2 orders, in place: one order more.
+cp -R "$G/turns/0002/mail" "$tmp/mail2.before"
+echo 'b2: b-inf-1 move 0604 0603' >>"$G/turns/0002/orders/blue.eml"
 expect 0 "redo 2" "$arbiter" game redo "$G" 2
+check "redo: the correction ruled" python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+sys.exit(sum(o["player"] == "blue" for o in r["orders"]) != 2)' \
+    "$G/turns/0002/result.json"
+check "redo: the old ruling kept" python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+sys.exit(sum(o["player"] == "blue" for o in r["orders"]) != 1)' \
+    "$G/redone/0002-20261209T100000Z/result.json"
+check "redo: the mails as received" diff -r "$tmp/mail2.before" \
+    "$G/turns/0002/mail"
 check "redo: turn 3 open" grep -q '"turn": 3,' "$G/game.json"
 check "redo: counted" grep -q '"redone": 1' "$G/game.json"
 check "redo: the old turns kept" test -d "$G/redone/0002-20261209T100000Z" \
@@ -287,6 +300,26 @@ check "redo: the letters say so" grep -q 're-ran this turn' \
     "$G/outbox/$(ls "$G/outbox" | tail -n 2 | head -n 1)"
 expect 0 "verify after redo" "$arbiter" game verify "$G"
 check "verify after redo: 2 ok" test "$(grep -c '^ok turn' "$tmp/out")" = 2
+
+# Mail and cron at once: two receives and a run, under the lock.
+cp -R "$tmp/g1-open" "$tmp/conc"
+export ARB_GAME_NOW=2026-12-08T10:00:00Z
+"$arbiter" game receive "$tmp/conc" <r3.eml >/dev/null 2>&1 &
+p1=$!
+"$arbiter" game run "$tmp/conc" >/dev/null 2>&1 &
+p2=$!
+"$arbiter" game receive "$tmp/conc" <b2.eml >/dev/null 2>&1 &
+p3=$!
+wait $p1; s1=$?
+wait $p2; s2=$?
+wait $p3; s3=$?
+check "at once: every command done" test "$s1$s2$s3" = 000
+check "at once: turn 1 run once" grep -q '"turn": 2,' "$tmp/conc/game.json"
+check "at once: no stage left" test ! -e "$tmp/conc/.stage" -a \
+    ! -e "$tmp/conc/.commit"
+check "at once: every mail queued once" test "$(ls "$tmp/conc/outbox" |
+    wc -l)" = 12
+expect 0 "at once: verify" "$arbiter" game verify "$tmp/conc"
 
 # A run killed at each step leaves the folder as it was (but for its
 # staging folder, which the next command removes); a rerun finishes, to
