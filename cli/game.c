@@ -164,6 +164,23 @@ cmd_new(int argc, char **argv)
 		    progname, argv[optind]);
 		return EXIT_CANTCREAT;
 	}
+	/* A folder that holds other files is not made a game's. */
+	{
+		char	**v;
+		size_t	 n, m;
+		bool	 other = false;
+
+		v = list_dir(".", &n);
+		for (m = 0; m < n; m++)
+			if (strcmp(v[m], "lock") != 0)
+				other = true;
+		free_list(v, n);
+		if (other) {
+			fprintf(stderr, "%s: game new: %s is not empty\n",
+			    progname, argv[optind]);
+			return EXIT_CANTCREAT;
+		}
+	}
 	no_dumps();
 	if (arb_secret_new(key) != 0) {
 		fprintf(stderr, "%s: game new: no random source\n", progname);

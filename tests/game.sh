@@ -112,6 +112,21 @@ expect 73 "new over a game" "$arbiter" game new "$G" "$data/aeonis.json" \
     --player red=a@b.c --player blue=a@b.d --player green=a@b.e
 expect 64 "new: a player without an address" "$arbiter" game new \
     "$tmp/g0" "$data/aeonis.json" --player red=a@b.c
+mkdir "$tmp/full" && : >"$tmp/full/notes"
+expect 73 "new in a folder with other files" "$arbiter" game new \
+    "$tmp/full" "$data/aeonis.json" --player red=a@b.c --player blue=a@b.d \
+    --player green=a@b.e
+check "new in a folder with other files: nothing written" test \
+    "$(ls -A "$tmp/full")" = "lock
+notes" -o "$(ls -A "$tmp/full")" = notes
+sed 's/"green"/".green"/g' "$data/aeonis.json" >dotted.json
+expect 65 "new: a player's name that cannot name a file" "$arbiter" game \
+    new "$tmp/g2" dotted.json --player red=a@b.c --player blue=a@b.d \
+    --player .green=a@b.e
+check "new refused: no game" test ! -e "$tmp/g2/game.json"
+expect 64 "new: a bad address" "$arbiter" game new "$tmp/g3" \
+    "$data/aeonis.json" --player red='a@b.c>, evil@x' --player blue=a@b.d \
+    --player green=a@b.e
 expect 64 "no command" "$arbiter" game
 expect 64 "an unknown command" "$arbiter" game frobnicate "$G"
 expect 66 "not a game folder" "$arbiter" game status "$tmp"
