@@ -803,7 +803,10 @@ cmd_receive(int argc, char **argv)
 		fputs(ck.report, body.fp);
 	else
 		fprintf(body.fp, "  no orders\n");
-	if (ck.problems > 0)
+	if (ck.problems > 0 && older)
+		fprintf(body.fp, "\n%d problem%s in this older mail.\n",
+		    ck.problems, ck.problems == 1 ? "" : "s");
+	else if (ck.problems > 0)
 		fprintf(body.fp, "\n%d problem%s: correct %s and send all "
 		    "your orders again before the deadline.\n", ck.problems,
 		    ck.problems == 1 ? "" : "s", ck.problems == 1 ? "it" :

@@ -184,6 +184,8 @@ field 000004 body >ack4
 check "ack 4: an older mail" test "$(field 000004 subject)" = \
     "[g1 turn 1] an older mail, not used"
 check "ack 4: says so" grep -q 'an older mail arriving late does not' ack4
+check "ack 4: its problems are not to be corrected" grep -q \
+    '^1 problem in this older mail' ack4
 check "an older mail: the newer still counts" cmp -s r2.eml \
     "$G/turns/0001/orders/red.eml"
 
@@ -231,6 +233,8 @@ for n in 000007 000008 000009; do
 	field $n body >letter
 	check "run: letter $n names who sent none" grep -q \
 	    '^No orders received from: green (their units held)' letter
+	check "run: letter $n says when the next orders are due" grep -q \
+	    '^Orders for turn 2 are due by 2026-12-15T10:00:00Z' letter
 done
 check "run: the summary" grep -q '^No orders received from: green' \
     "$G/turns/0001/summary.txt"
