@@ -127,6 +127,8 @@ check "new refused: no game" test ! -e "$tmp/g2/game.json"
 expect 64 "new: a bad address" "$arbiter" game new "$tmp/g3" \
     "$data/aeonis.json" --player red='a@b.c>, evil@x' --player blue=a@b.d \
     --player green=a@b.e
+expect 0 "--help" "$arbiter" game --help
+check "--help: every command" test "$(grep -c 'arbiter game' "$tmp/out")" = 7
 expect 64 "no command" "$arbiter" game
 expect 64 "an unknown command" "$arbiter" game frobnicate "$G"
 expect 66 "not a game folder" "$arbiter" game status "$tmp"
@@ -317,6 +319,41 @@ last=$(ls "$G/outbox" | tail -n 1 | sed 's/.json$//')
 check "redo: the mails say so" test "$(field "$last" kind)" = redo
 check "redo: the letters say so" grep -q 're-ran this turn' \
     "$G/outbox/$(ls "$G/outbox" | tail -n 2 | head -n 1)"
+# The history page: every link and picture relative, inside DIR, there.
+python3 - "$G" >"$tmp/out" 2>&1 <<'PY'
+import html.parser, os, sys
+d = sys.argv[1]
+class P(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.refs, self.sections, self.imgs = [], 0, 0
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "section":
+            self.sections += 1
+        if tag == "img":
+            self.imgs += 1
+        for k in ("href", "src"):
+            if k in a:
+                self.refs.append(a[k])
+p = P()
+p.feed(open(os.path.join(d, "index.html"), encoding="utf-8").read())
+bad = 0
+for r in p.refs:
+    f = os.path.normpath(os.path.join(d, r))
+    if "://" in r or r.startswith("/") or not f.startswith(d + "/") \
+            or not os.path.isfile(f):
+        print("bad link", r); bad += 1
+if p.sections != 2 or p.imgs != 2 or len(p.refs) < 20:
+    print("sections", p.sections, "pictures", p.imgs, "links", len(p.refs))
+    bad += 1
+sys.exit(bad != 0)
+PY
+check "the page: two turns, every link resolves inside DIR" test $? -eq 0
+check "the page: no orders from green" grep -q \
+    'no orders received: units held' "$G/index.html"
+check "the page: self-contained" test -z "$(grep -i '<link\|<script\|@import' \
+    "$G/index.html")"
 expect 0 "verify after redo" "$arbiter" game verify "$G"
 check "verify after redo: 2 ok" test "$(grep -c '^ok turn' "$tmp/out")" = 2
 
@@ -455,13 +492,18 @@ expect 0 "morne-plaine: new" "$arbiter" game new "$M" \
 printf 'arbiter orders french turn 1\nfc1 move 0306 0305\n' >f1.txt
 mail f@example.org 'Tue, 01 Dec 2026 11:00:00 +0000' 'o' f1.txt >f1.eml
 expect 0 "morne-plaine: receive" "$arbiter" game receive "$M" <f1.eml
-printf 'arbiter orders allies turn 1\nai1 move 0101 0102\n' >a1.txt
+printf 'arbiter orders allies turn 1\nai1 move 0101 0102\nx9: zz9 move 0101 0102\n' \
+    >a1.txt
 mail a@example.org 'Tue, 01 Dec 2026 11:00:00 +0000' 'o' a1.txt >a1.eml
 expect 0 "morne-plaine: receive allies" "$arbiter" game receive "$M" <a1.eml
 for n in 1 2 3 4; do
 	expect 0 "morne-plaine: run turn $n" "$arbiter" game run "$M" --now
 done
 check "morne-plaine: turn 5 open" grep -q '"turn": 5,' "$M/game.json"
+check "morne-plaine: the refusal in the summary" grep -q \
+    '^  allies order x9: illegal, unknown_unit: ' "$M/turns/0001/summary.txt"
+check "morne-plaine: the refusal on the page" grep -q \
+    '<li>allies order x9: illegal, unknown_unit: ' "$M/index.html"
 check "morne-plaine: prussians told" grep -q '^No orders received' \
     "$M/turns/0001/players/prussians/letter.txt"
 expect 0 "morne-plaine: verify" "$arbiter" game verify "$M"
