@@ -682,7 +682,8 @@ finish_commit(void)
 		fclose(fp);
 	}
 	for (i = 0, line = plan; *line != '\0'; line = next, i++) {
-		next = strchr(line, '\n');
+		if ((next = strchr(line, '\n')) == NULL)
+			break;		/* a plan is whole lines */
 		*next++ = '\0';
 		if (i < step)
 			continue;

@@ -408,6 +408,25 @@ for step in result players stage commit-1 commit-5 commit-12 committed; do
 	check "killed at $step: the same bytes as a run never killed" \
 	    cmp -s ref.sum f.sum
 done
+# receive killed before and after its commit: the mail is filed once.
+export ARB_GAME_NOW=2026-12-08T09:00:00Z
+rm -rf "$tmp/ref"
+cp -R "$tmp/g1-open" "$tmp/ref"
+"$arbiter" game receive "$tmp/ref" <r3.eml >/dev/null 2>&1
+snap "$tmp/ref" | sed 's| \./| |' >ref.sum
+for step in stage commit-1 commit-2; do
+	rm -rf "$tmp/f"
+	cp -R "$tmp/g1-open" "$tmp/f"
+	ARB_GAME_FAIL_AT=$step "$arbiter" game receive "$tmp/f" <r3.eml \
+	    >/dev/null 2>&1
+	check "receive killed at $step: killed" test $? -eq 137
+	"$arbiter" game receive "$tmp/f" <r3.eml >/dev/null 2>"$tmp/err"
+	check "receive killed at $step: again" test $? -eq 0
+	snap "$tmp/f" | sed 's| \./| |' >f.sum
+	check "receive killed at $step: filed once, as if never killed" \
+	    cmp -s ref.sum f.sum
+done
+export ARB_GAME_NOW=2026-12-08T10:00:00Z
 rm -rf "$tmp/f"
 cp -R "$tmp/g1-open" "$tmp/f"
 expect 73 "a full disk" env ARB_GAME_FAIL_AT=enospc:turn.png "$arbiter" \
@@ -506,8 +525,19 @@ check "morne-plaine: the refusal on the page" grep -q \
     '<li>allies order x9: illegal, unknown_unit: ' "$M/index.html"
 check "morne-plaine: prussians told" grep -q '^No orders received' \
     "$M/turns/0001/players/prussians/letter.txt"
+# Every player ready (orders without problems, here none): the turn runs
+# before its deadline.
+for p in french allies prussians; do
+	printf 'arbiter orders %s turn 5\nend\n' $p >e.txt
+	mail ${p%"${p#?}"}@example.org 'Tue, 01 Dec 2026 12:00:00 +0000' o e.txt \
+	    >e.eml
+	expect 0 "morne-plaine: $p ready" "$arbiter" game receive "$M" <e.eml
+done
+expect 0 "morne-plaine: every player ready" "$arbiter" game run "$M"
+check "morne-plaine: the turn runs early" grep -q 'runs early' "$tmp/out"
+check "morne-plaine: turn 6 open" grep -q '"turn": 6,' "$M/game.json"
 expect 0 "morne-plaine: verify" "$arbiter" game verify "$M"
-check "morne-plaine: verify 4 ok" test "$(grep -c '^ok turn' "$tmp/out")" = 4
+check "morne-plaine: verify 5 ok" test "$(grep -c '^ok turn' "$tmp/out")" = 5
 
 echo "game: $pass passed, $fail failed"
 [ $fail -eq 0 ]
