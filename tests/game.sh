@@ -424,6 +424,18 @@ for step in result players stage commit-1 commit-5 commit-12 committed; do
 	check "killed at $step: the same bytes as a run never killed" \
 	    cmp -s ref.sum f.sum
 done
+# A rename of the commit fails: the command fails (73), and the next one
+# finishes the commit.
+rm -rf "$tmp/f"
+cp -R "$tmp/g1-open" "$tmp/f"
+expect 73 "a rename fails" env ARB_GAME_FAIL_AT=eio:rename-3 "$arbiter" \
+    game run "$tmp/f"
+check "a rename fails: the commit kept" test -d "$tmp/f/.commit"
+expect 0 "a rename fails: the next command finishes" "$arbiter" game status \
+    "$tmp/f"
+snap "$tmp/f" | sed 's| \./| |' >f.sum
+check "a rename fails: then as a run never failed" cmp -s ref.sum f.sum
+
 # receive killed before and after its commit: the mail is filed once.
 export ARB_GAME_NOW=2026-12-08T09:00:00Z
 rm -rf "$tmp/ref"
