@@ -293,7 +293,9 @@ cmd_new(int argc, char **argv)
 	plan_add(&g, STAGE "/outbox", "outbox");
 	plan_add(&g, STAGE "/sent", "sent");
 	plan_add(&g, STAGE "/umpire.key", "umpire.key");
-	if ((rc = stage_game(&g, turn, g.deadline, 0, 0)) != 0)
+	/* The history page, of no turn yet. */
+	if ((rc = stage_page(&g, 0)) != 0 ||
+	    (rc = stage_game(&g, turn, g.deadline, 0, 0)) != 0)
 		goto out;
 	if ((rc = commit(&g)) != 0)
 		goto out;

@@ -106,6 +106,7 @@ expect 0 "new" "$arbiter" game new "$G" "$data/aeonis.json" \
     --game g1
 check "new: turn 1 and its deadline" grep -q \
     'turn 1 opens, deadline 2026-12-08T10:00:00Z' "$tmp/out"
+check "new: the history page" grep -q 'turn 1 is open' "$G/index.html"
 check "new: the key is 0600" test "$(stat -c %a "$G/umpire.key")" = 600
 check "new: the map commits to its dice" grep -q commitment \
     "$G/turns/0001/map.json"
