@@ -62,7 +62,8 @@ cmd_new(int argc, char **argv)
 	unsigned char	 key[ARB_SECRET_LEN];
 	char		 hex[2 * ARB_SECRET_LEN + 2], map[PATH_MAX], tn[32];
 	char		 dl[32], path[PATH_MAX], *text = NULL, *end, gname[256];
-	const char	*umpire = "umpire@localhost", *from = NULL, *game = NULL;
+	const char	*umpire = "umpire@localhost", *from = NULL;
+	const char	*game = NULL;
 	const char	*sendcmd = "sendmail -t -i", *deadline = NULL, *s;
 	char		*players[256];
 	json_t		*j = NULL, *ps, *mj = NULL;
@@ -733,8 +734,8 @@ cmd_receive(int argc, char **argv)
 		bool	 late = strcmp(ck.reason, "bad_mail") != 0;
 
 		if (late)
-			xsnprintf(detail, sizeof(detail), "orders for turn %ld, "
-			    "from %s; the open turn is %ld", ck.turn,
+			xsnprintf(detail, sizeof(detail), "orders for turn "
+			    "%ld, from %s; the open turn is %ld", ck.turn,
 			    player, g.turn);
 		else
 			xsnprintf(detail, sizeof(detail), "from %s", player);
