@@ -55,8 +55,10 @@ LIBSRC	= lib/base/mem.c lib/base/maps.c lib/base/fair.c lib/base/suggest.c \
 	  lib/format/letter.c lib/format/mail.c lib/format/text.c \
 	  lib/turn.c
 CLISRC	= cli/files.c cli/secret.c cli/report.c cli/verify.c cli/fair.c \
-	  cli/arbiter.c
-MANS	= man/arbiter.1 man/arbiter-map.5 man/arbiter-orders.5 \
+	  cli/arbiter.c cli/gamepage.c cli/gamefs.c cli/gamecheck.c \
+	  cli/gamepost.c cli/gamerun.c cli/game.c
+MANS	= man/arbiter.1 man/arbiter-game.1 man/arbiter-map.5 \
+	  man/arbiter-orders.5 \
 	  man/arbiter-result.5 man/arbiter-rules.7
 
 all: arbiter
@@ -81,7 +83,7 @@ build-san/libarbiter.a: $(LIBSRC) $(HDRS)
 
 # The program: the command line's objects in build-cli/ (tests/layers.sh
 # reads their calls) linked against the library.
-arbiter: $(CLISRC) cli/cli.h libarbiter.a
+arbiter: $(CLISRC) cli/cli.h cli/game.h cli/gameint.h libarbiter.a
 	@sh tests/objs.sh build-cli '$(CC) $(ARB_CFLAGS) $(JANSSON_CFLAGS)' \
 	    $(CLISRC)
 	$(CC) $(ARB_CFLAGS) -o $@ `find build-cli -name '*.o' | sort` \
@@ -93,7 +95,8 @@ tests/threads: tests/threads.c $(LIBSRC) $(HDRS)
 	    $(JANSSON_CFLAGS) -o $@ tests/threads.c $(LIBSRC) $(JANSSON_LIBS)
 
 # The same program under AddressSanitizer and UndefinedBehaviorSanitizer.
-build-san/arbiter: $(CLISRC) cli/cli.h build-san/libarbiter.a
+build-san/arbiter: $(CLISRC) cli/cli.h cli/game.h cli/gameint.h \
+    build-san/libarbiter.a
 	$(CC) $(ARB_CFLAGS) $(SAN_CFLAGS) $(JANSSON_CFLAGS) -o $@ $(CLISRC) \
 	    build-san/libarbiter.a $(JANSSON_LIBS)
 
@@ -104,7 +107,7 @@ werror-build:
 	    '$(CC) $(ARB_CFLAGS) -Werror $(JANSSON_CFLAGS)' $(LIBSRC) $(CLISRC)
 
 # A warning check with another compiler (make check runs it with clang).
-arbiter-clang: $(CLISRC) cli/cli.h $(LIBSRC) $(HDRS)
+arbiter-clang: $(CLISRC) cli/cli.h cli/game.h cli/gameint.h $(LIBSRC) $(HDRS)
 	mkdir -p build-clang
 	$(CC) $(ARB_CFLAGS) $(JANSSON_CFLAGS) -o build-clang/arbiter \
 	    $(CLISRC) $(LIBSRC) $(JANSSON_LIBS)
@@ -377,7 +380,8 @@ install: arbiter libarbiter.a
 	    >"$(DESTDIR)$(LIBDIR)/pkgconfig/arbiter.pc"
 	chmod 0644 "$(DESTDIR)$(LIBDIR)/pkgconfig/arbiter.pc"
 	install -m 0644 lib/arbiter.h "$(DESTDIR)$(INCLUDEDIR)/arbiter.h"
-	install -m 0644 man/arbiter.1 "$(DESTDIR)$(MANDIR)/man1/"
+	install -m 0644 man/arbiter.1 man/arbiter-game.1 \
+	    "$(DESTDIR)$(MANDIR)/man1/"
 	install -m 0644 man/arbiter-map.5 man/arbiter-orders.5 \
 	    man/arbiter-result.5 "$(DESTDIR)$(MANDIR)/man5/"
 	install -m 0644 man/arbiter-rules.7 "$(DESTDIR)$(MANDIR)/man7/"
@@ -398,6 +402,7 @@ uninstall:
 	    "$(DESTDIR)$(LIBDIR)/pkgconfig/arbiter.pc" \
 	    "$(DESTDIR)$(INCLUDEDIR)/arbiter.h" \
 	    "$(DESTDIR)$(MANDIR)/man1/arbiter.1" \
+	    "$(DESTDIR)$(MANDIR)/man1/arbiter-game.1" \
 	    "$(DESTDIR)$(MANDIR)/man5/arbiter-map.5" \
 	    "$(DESTDIR)$(MANDIR)/man5/arbiter-orders.5" \
 	    "$(DESTDIR)$(MANDIR)/man5/arbiter-result.5" \

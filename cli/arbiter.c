@@ -22,6 +22,7 @@
 
 #include "arbiter.h"
 #include "cli.h"
+#include "game.h"
 
 #define OPT_SVGSTART	0x101	/* --svg-start: a long option only */
 #define OPT_REPLAY	0x102	/* --replay: the replay page */
@@ -735,6 +736,9 @@ main(int argc, char **argv)
 		if (fcntl(fd, F_GETFD) == -1 && errno == EBADF &&
 		    open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY) != fd)
 			return EXIT_INTERNAL;
+	/* arbiter game COMMAND ... (game.c, arbiter-game(1)). */
+	if (argc > 1 && strcmp(argv[1], "game") == 0)
+		return game_main(argc - 1, argv + 1);
 	if ((t = arb_turn_new()) == NULL) {
 		fprintf(stderr, "%s: out of memory\n", progname);
 		return EXIT_INTERNAL;

@@ -16,8 +16,8 @@
 #	  and no rule system calls another;
 #	- the command line uses the library's public API alone: of lib/ it
 #	  includes arbiter.h only and calls only what arbiter.h declares;
-#	  cli/game*.c include of ours "arbiter.h", "cli.h" and "game.h"
-#	  only, and no file of cli/ calls the game mode (a function of
+#	  cli/game*.c include of ours "arbiter.h", "cli.h", "game.h" and
+#	  "gameint.h" (what the game mode's files share) only, and no file of cli/ calls the game mode (a function of
 #	  cli/game*.c, or named game_*) but cli/game*.c and main() of
 #	  cli/arbiter.c, which hands it `arbiter game ...`;
 #	- every file opens with a comment that says what it holds.
@@ -43,8 +43,7 @@ rank() {
 	esac
 }
 
-# Each layer's files, lowest first: a file may call those before it.  The
-# game mode's files have no order yet: give them one here when they come.
+# Each layer's files, lowest first: a file may call those before it.
 order() {
 	case $1 in
 	lib/base/*) echo mem maps fair suggest ;;
@@ -52,7 +51,7 @@ order() {
 	lib/model/*) echo geom board trace model fairdice dice io ;;
 	lib/rules/*) echo reach aeonis territory morne xconq arcane registry ;;
 	lib/format/*) echo display text load mail emit letter view svg png replay ;;
-	cli/game*) echo any ;;
+	cli/game*) echo gamepage gamefs gamecheck gamepost gamerun game ;;
 	lib/*/*) echo ;;
 	lib/*) echo turn ;;
 	cli/*) echo files secret report verify fair arbiter ;;
@@ -104,7 +103,8 @@ done
 # header of lib/ but arbiter.h, by any name.
 for f in $clifiles; do
 	case $f in
-	cli/game*|cli/arbiter.c) ok="arbiter.h cli.h game.h" ;;
+	cli/game*) ok="arbiter.h cli.h game.h gameint.h" ;;
+	cli/arbiter.c) ok="arbiter.h cli.h game.h" ;;
 	*) ok="arbiter.h cli.h" ;;
 	esac
 	bad=""
