@@ -95,7 +95,10 @@ section(FILE *fp, const json_t *g, long n, const char *base)
 		fprintf(fp, "/letter.txt\">letter</a>, <a href=\"turns/%s/"
 		    "players/", tn);
 		esc(fp, str(p, "name"));
-		fprintf(fp, "/report.json\">report</a></td></tr>\n");
+		fprintf(fp, "/report.json\">report</a>, <a href=\"turns/%s/"
+		    "players/", tn);
+		esc(fp, str(p, "name"));
+		fprintf(fp, "/replay.html\">replay</a></td></tr>\n");
 	}
 	fprintf(fp, "</table>\n<h3>Refusals</h3>\n<ul>\n");
 	json_array_foreach(json_object_get(r, "files"), i, f) {
@@ -129,12 +132,14 @@ section(FILE *fp, const json_t *g, long n, const char *base)
 	if (nref == 0)
 		fprintf(fp, "<li>none</li>\n");
 	fprintf(fp, "</ul>\n<p class=\"files\"><a href=\"turns/%s/"
+	    "replay.html\">replay, step by step</a> &middot; "
+	    "<a href=\"turns/%s/"
 	    "result.json\">result</a> &middot; <a href=\"turns/%s/"
 	    "summary.txt\">summary</a> &middot; <a href=\"turns/%s/"
 	    "trace.txt\">trace</a> &middot; <a href=\"turns/%s/"
 	    "trace.jsonl\">trace (JSON Lines)</a> &middot; <a href=\""
-	    "turns/%s/map.json\">map</a></p>\n</section>\n", tn, tn, tn, tn,
-	    tn);
+	    "turns/%s/map.json\">map</a></p>\n</section>\n", tn, tn, tn,
+	    tn, tn, tn);
 	(void)st;
 	json_decref(r);
 }

@@ -39,7 +39,7 @@
 
 /* One output of a turn, by kind. */
 enum okind { O_RESULT, O_TRACE, O_TRACEJ, O_SVG, O_PNG, O_NEXT, O_VIEW,
-    O_LETTER, O_SVGNEXT, O_PNGNEXT };
+    O_LETTER, O_SVGNEXT, O_PNGNEXT, O_REPLAY };
 
 static int
 output(struct arb_turn *t, const char *path, enum okind k, int p)
@@ -70,6 +70,9 @@ output(struct arb_turn *t, const char *path, enum okind k, int p)
 		break;
 	case O_NEXT:
 		rc = arb_turn_write_next(t, fp, &e);
+		break;
+	case O_REPLAY:
+		rc = arb_turn_write_replay(t, p, fp, &e);
 		break;
 	case O_VIEW:
 	case O_LETTER:
@@ -196,11 +199,11 @@ adjudicate(long n, const char *src, const char *out, const char *nextmap)
 	static const struct { const char *name; enum okind k; } umpire[] = {
 		{ "result.json", O_RESULT }, { "trace.txt", O_TRACE },
 		{ "trace.jsonl", O_TRACEJ }, { "turn.svg", O_SVG },
-		{ "turn.png", O_PNG } }, each[] = {
+		{ "turn.png", O_PNG }, { "replay.html", O_REPLAY } }, each[] = {
 		{ "letter.txt", O_LETTER }, { "report.json", O_VIEW },
 		{ "turn.svg", O_SVG }, { "turn.png", O_PNG },
 		{ "next.json", O_NEXT }, { "next.svg", O_SVGNEXT },
-		{ "next.png", O_PNGNEXT } };
+		{ "next.png", O_PNGNEXT }, { "replay.html", O_REPLAY } };
 	struct arb_turn	*t;
 	struct arb_error e;
 	unsigned char	 key[ARB_SECRET_LEN];
@@ -279,14 +282,15 @@ turn_mails(struct game *g, long n, const char *dir, enum mode mode,
 {
 	char		 dl[32];
 	char		 path[PATH_MAX], subject[256], a[9][PATH_MAX];
-	char		 nm[3][64], *letter;
-	const char	*att[10];
+	char		 nm[4][64], *letter;
+	const char	*att[13];
 	struct text	 b;
 	int		 i, rc;
 
 	xsnprintf(nm[0], sizeof(nm[0]), "turn-%ld.png", n);
 	xsnprintf(nm[1], sizeof(nm[1]), "turn-%ld.svg", n);
 	xsnprintf(nm[2], sizeof(nm[2]), "map-turn-%ld.json", n + 1);
+	xsnprintf(nm[3], sizeof(nm[3]), "replay-turn-%ld.html", n);
 	for (i = 0; mode != M_PREVIEW && i < g->nplayers; i++) {
 		const char *pn = player_name(g, i);
 
@@ -322,8 +326,11 @@ turn_mails(struct game *g, long n, const char *dir, enum mode mode,
 		    pn);
 		att[0] = a[0], att[1] = "image/png", att[2] = nm[0];
 		att[3] = a[1], att[4] = "image/svg+xml", att[5] = nm[1];
+		xsnprintf(a[3], sizeof(a[3]), "%s/players/%s/replay.html",
+		    dir, pn);
 		att[6] = a[2], att[7] = "application/json", att[8] = nm[2];
-		att[9] = NULL;
+		att[9] = a[3], att[10] = "text/html", att[11] = nm[3];
+		att[12] = NULL;
 		xsnprintf(subject, sizeof(subject), "[%s turn %ld] %s", g->name,
 		    n, mode == M_REDO ? "the turn re-run: your letter" :
 		    "your letter");
