@@ -52,7 +52,7 @@ LIBSRC	= lib/base/mem.c lib/base/maps.c lib/base/fair.c lib/base/suggest.c \
 	  lib/format/svg.c lib/format/png.c lib/format/view.c \
 	  lib/format/letter.c lib/format/mail.c lib/format/text.c \
 	  lib/turn.c
-CLISRC	= cli/arbiter.c cli/fair.c
+CLISRC	= cli/arbiter.c cli/fair.c cli/game.c cli/gamepost.c
 MANS	= man/arbiter.1 man/arbiter-map.5 man/arbiter-orders.5 \
 	  man/arbiter-result.5 man/arbiter-rules.7
 
@@ -76,7 +76,7 @@ build-san/libarbiter.a: $(LIBSRC) $(HDRS)
 	rm -f $@
 	ar rcs $@ `find build-san/lib -name '*.o' | sort`
 
-arbiter: $(CLISRC) cli/cli.h libarbiter.a
+arbiter: $(CLISRC) cli/cli.h cli/game.h libarbiter.a
 	$(CC) $(ARB_CFLAGS) $(JANSSON_CFLAGS) -o $@ $(CLISRC) libarbiter.a \
 	    $(JANSSON_LIBS)
 
@@ -86,7 +86,7 @@ tests/threads: tests/threads.c $(LIBSRC) $(HDRS)
 	    $(JANSSON_CFLAGS) -o $@ tests/threads.c $(LIBSRC) $(JANSSON_LIBS)
 
 # The same program under AddressSanitizer and UndefinedBehaviorSanitizer.
-build-san/arbiter: $(CLISRC) cli/cli.h build-san/libarbiter.a
+build-san/arbiter: $(CLISRC) cli/cli.h cli/game.h build-san/libarbiter.a
 	$(CC) $(ARB_CFLAGS) $(SAN_CFLAGS) $(JANSSON_CFLAGS) -o $@ $(CLISRC) \
 	    build-san/libarbiter.a $(JANSSON_LIBS)
 
@@ -97,7 +97,7 @@ werror-build:
 	    '$(CC) $(ARB_CFLAGS) -Werror $(JANSSON_CFLAGS)' $(LIBSRC) $(CLISRC)
 
 # A warning check with another compiler (make check runs it with clang).
-arbiter-clang: $(CLISRC) cli/cli.h $(LIBSRC) $(HDRS)
+arbiter-clang: $(CLISRC) cli/cli.h cli/game.h $(LIBSRC) $(HDRS)
 	mkdir -p build-clang
 	$(CC) $(ARB_CFLAGS) $(JANSSON_CFLAGS) -o build-clang/arbiter \
 	    $(CLISRC) $(LIBSRC) $(JANSSON_LIBS)

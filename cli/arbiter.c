@@ -34,6 +34,7 @@
 
 #include "arbiter.h"
 #include "cli.h"
+#include "game.h"
 
 const char *const progname = "arbiter";
 
@@ -3342,6 +3343,8 @@ main(int argc, char **argv)
 		if (fcntl(fd, F_GETFD) == -1 && errno == EBADF &&
 		    open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY) != fd)
 			return EXIT_INTERNAL;
+	if (argc > 1 && strcmp(argv[1], "game") == 0)
+		return game_main(argc - 1, argv + 1);
 	if ((t = arb_turn_new()) == NULL) {
 		fprintf(stderr, "%s: out of memory\n", progname);
 		return EXIT_INTERNAL;
