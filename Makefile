@@ -52,8 +52,8 @@ LIBSRC	= lib/base/mem.c lib/base/maps.c lib/base/fair.c lib/base/suggest.c \
 	  lib/format/svg.c lib/format/png.c lib/format/view.c \
 	  lib/format/letter.c lib/format/mail.c lib/format/text.c \
 	  lib/turn.c
-CLISRC	= cli/arbiter.c cli/fair.c cli/game.c cli/gamepost.c
-MANS	= man/arbiter.1 man/arbiter-map.5 man/arbiter-orders.5 \
+CLISRC	= cli/arbiter.c cli/fair.c cli/game.c cli/gamepage.c cli/gamepost.c
+MANS	= man/arbiter.1 man/arbiter-game.1 man/arbiter-map.5 man/arbiter-orders.5 \
 	  man/arbiter-result.5 man/arbiter-rules.7
 
 all: arbiter

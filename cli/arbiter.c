@@ -3343,6 +3343,7 @@ main(int argc, char **argv)
 		if (fcntl(fd, F_GETFD) == -1 && errno == EBADF &&
 		    open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY) != fd)
 			return EXIT_INTERNAL;
+	/* arbiter game COMMAND ... (game.c, arbiter-game(1)). */
 	if (argc > 1 && strcmp(argv[1], "game") == 0)
 		return game_main(argc - 1, argv + 1);
 	if ((t = arb_turn_new()) == NULL) {
