@@ -404,5 +404,34 @@ wait $holder
 expect 0 "the lock released: sent" "$arbiter" game send locked
 check "the lock released: filed" test -f locked/sent/000001.eml
 
+# ---- A game's own outbox (arbiter game new, receive, run): every mail
+# sent and read back; the acknowledgement answers the player's mail.
+"$arbiter" game new real "$top/fixtures/aeonis/demo-turn/map.json" \
+    --player red=red@example.org --player blue=blue@example.org \
+    --umpire umpire@example.org >/dev/null 2>err || echo "# game new failed"
+{
+	printf 'From: Red <red@example.org>\nTo: umpire@example.org\n'
+	printf 'Subject: my orders\nMessage-ID: <red.orders.1@example.org>\n'
+	printf 'Date: Sat, 28 Nov 2026 09:00:00 +0000\n'
+	printf 'Content-Type: application/json\n\n'
+	cat "$top/fixtures/aeonis/demo-turn/orders/red.json"
+} | "$arbiter" game receive real >/dev/null 2>err ||
+    echo "# game receive failed"
+"$arbiter" game run real --now >/dev/null 2>err || echo "# game run failed"
+sed 's|"send_command": .*|"send_command": "'"$tmp"'/sendmail",|' \
+    real/game.json >real/game.new && mv real/game.new real/game.json
+mkdir real/desc
+cp real/outbox/*.json real/desc/
+: >sink
+expect 0 "a game's own outbox sent" "$arbiter" game send real
+check "a game's own outbox: every mail filed, none left" \
+    test "$(ls real/sent | wc -l)" -eq "$(ls real/desc | wc -l)" -a \
+    "$(ls real/desc | wc -l)" -ge 3 -a -z "$(ls real/outbox)"
+check "a game's own outbox: each message read back" sent_ok real
+check "a game's own outbox: the acknowledgement answers the mail" \
+    grep -lq '^In-Reply-To: <red.orders.1@example.org>' real/sent/*.eml
+check "a game's own outbox: the pictures attached" \
+    grep -lq '^Content-Type: image/png; name=turn-' real/sent/*.eml
+
 echo "post: $pass passed, $fail failed"
 [ $fail -eq 0 ]
