@@ -52,8 +52,10 @@ LIBSRC	= lib/base/mem.c lib/base/maps.c lib/base/fair.c lib/base/suggest.c \
 	  lib/format/svg.c lib/format/png.c lib/format/view.c \
 	  lib/format/letter.c lib/format/mail.c lib/format/text.c \
 	  lib/turn.c
-CLISRC	= cli/arbiter.c cli/fair.c cli/game.c cli/gamepage.c cli/gamepost.c
-MANS	= man/arbiter.1 man/arbiter-game.1 man/arbiter-map.5 man/arbiter-orders.5 \
+CLISRC	= cli/arbiter.c cli/fair.c cli/game.c cli/gamefs.c cli/gamerun.c \
+	  cli/gamepage.c cli/gamepost.c
+MANS	= man/arbiter.1 man/arbiter-game.1 man/arbiter-map.5 \
+	  man/arbiter-orders.5 \
 	  man/arbiter-result.5 man/arbiter-rules.7
 
 all: arbiter
@@ -76,7 +78,7 @@ build-san/libarbiter.a: $(LIBSRC) $(HDRS)
 	rm -f $@
 	ar rcs $@ `find build-san/lib -name '*.o' | sort`
 
-arbiter: $(CLISRC) cli/cli.h cli/game.h libarbiter.a
+arbiter: $(CLISRC) cli/cli.h cli/game.h cli/gameint.h libarbiter.a
 	$(CC) $(ARB_CFLAGS) $(JANSSON_CFLAGS) -o $@ $(CLISRC) libarbiter.a \
 	    $(JANSSON_LIBS)
 
@@ -86,7 +88,8 @@ tests/threads: tests/threads.c $(LIBSRC) $(HDRS)
 	    $(JANSSON_CFLAGS) -o $@ tests/threads.c $(LIBSRC) $(JANSSON_LIBS)
 
 # The same program under AddressSanitizer and UndefinedBehaviorSanitizer.
-build-san/arbiter: $(CLISRC) cli/cli.h cli/game.h build-san/libarbiter.a
+build-san/arbiter: $(CLISRC) cli/cli.h cli/game.h cli/gameint.h \
+    build-san/libarbiter.a
 	$(CC) $(ARB_CFLAGS) $(SAN_CFLAGS) $(JANSSON_CFLAGS) -o $@ $(CLISRC) \
 	    build-san/libarbiter.a $(JANSSON_LIBS)
 
@@ -97,7 +100,7 @@ werror-build:
 	    '$(CC) $(ARB_CFLAGS) -Werror $(JANSSON_CFLAGS)' $(LIBSRC) $(CLISRC)
 
 # A warning check with another compiler (make check runs it with clang).
-arbiter-clang: $(CLISRC) cli/cli.h cli/game.h $(LIBSRC) $(HDRS)
+arbiter-clang: $(CLISRC) cli/cli.h cli/game.h cli/gameint.h $(LIBSRC) $(HDRS)
 	mkdir -p build-clang
 	$(CC) $(ARB_CFLAGS) $(JANSSON_CFLAGS) -o build-clang/arbiter \
 	    $(CLISRC) $(LIBSRC) $(JANSSON_LIBS)
@@ -370,7 +373,8 @@ install: arbiter libarbiter.a
 	    >"$(DESTDIR)$(LIBDIR)/pkgconfig/arbiter.pc"
 	chmod 0644 "$(DESTDIR)$(LIBDIR)/pkgconfig/arbiter.pc"
 	install -m 0644 lib/arbiter.h "$(DESTDIR)$(INCLUDEDIR)/arbiter.h"
-	install -m 0644 man/arbiter.1 "$(DESTDIR)$(MANDIR)/man1/"
+	install -m 0644 man/arbiter.1 man/arbiter-game.1 \
+	    "$(DESTDIR)$(MANDIR)/man1/"
 	install -m 0644 man/arbiter-map.5 man/arbiter-orders.5 \
 	    man/arbiter-result.5 "$(DESTDIR)$(MANDIR)/man5/"
 	install -m 0644 man/arbiter-rules.7 "$(DESTDIR)$(MANDIR)/man7/"
@@ -391,6 +395,7 @@ uninstall:
 	    "$(DESTDIR)$(LIBDIR)/pkgconfig/arbiter.pc" \
 	    "$(DESTDIR)$(INCLUDEDIR)/arbiter.h" \
 	    "$(DESTDIR)$(MANDIR)/man1/arbiter.1" \
+	    "$(DESTDIR)$(MANDIR)/man1/arbiter-game.1" \
 	    "$(DESTDIR)$(MANDIR)/man5/arbiter-map.5" \
 	    "$(DESTDIR)$(MANDIR)/man5/arbiter-orders.5" \
 	    "$(DESTDIR)$(MANDIR)/man5/arbiter-result.5" \

@@ -56,6 +56,7 @@ suite "casebook ($ARBITER)" sh tests/casebook.sh
 suite "JSONTestSuite" sh tests/jsonsuite.sh
 suite "error paths" sh tests/errors.sh
 suite "verify" sh tests/verify.sh
+suite "game" sh tests/game.sh
 suite "fair dice" sh tests/dice.sh
 suite "examples" sh tests/examples.sh
 suite "hostile inputs" sh tests/hostile.sh

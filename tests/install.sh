@@ -22,7 +22,8 @@ ok() {
 make -s install DESTDIR="$tmp/root" PREFIX=/opt/arb >"$tmp/log" 2>&1
 ok $? "make install"
 for f in bin/arbiter lib/libarbiter.a lib/pkgconfig/arbiter.pc \
-    include/arbiter.h share/man/man1/arbiter.1 share/man/man5/arbiter-map.5 \
+    include/arbiter.h share/man/man1/arbiter.1 share/man/man1/arbiter-game.1 \
+    share/man/man5/arbiter-map.5 \
     share/man/man7/arbiter-rules.7 share/arbiter/schema/map.schema.json \
     share/arbiter/schema/orders.schema.json \
     share/arbiter/schema/result.schema.json \

@@ -1,0 +1,419 @@
+#!/bin/sh
+# arbiter game (arbiter-game(1), issue 31): a game of 3 players and 4 turns
+# in aeonis and in morne-plaine (committed dice), played by mail; a redo;
+# verify; a run killed at each of its steps; a full disk; idempotence;
+# hostile mail.
+#
+# What is expected, worked out by hand before the run (aeonis, game g1,
+# red r-inf-1 at 0101, blue b-inf-1 at 0606, green g-inf-1 at 0106, 4 AP
+# each; new at 2026-12-01T10:00:00Z, period 7 days):
+# - new: turn 1 opens, deadline 2026-12-08T10:00:00Z.
+# - red's first mail (Date 11:00) orders r-inf-9, which is no unit: its
+#   ack is "orders received, with problems", says "1 problem" and
+#   "1 of 3 players have sent orders"; the canonical echo holds
+#   "r2: r-inf-9 move 0101 0102".
+# - red's second mail (Date 12:00) corrects it: "These orders now count
+#   for turn 1, in place of those you sent before", "No problems found.",
+#   still 1 of 3.
+# - blue's JSON mail: ready, "2 of 3".
+# - red's first mail again: filed already, nothing changes.
+# - a mail from red dated 10:30 arriving last: "an older mail, not used",
+#   the ack says "an older mail arriving late does not replace a newer
+#   one"; orders/red.eml is still the 12:00 mail.
+# - an unknown sender: aside/*.why says "unknown sender", the umpire gets
+#   an "aside" mail.
+# - status: red ready, blue ready, green no orders; "2 of 3".
+# - run before the deadline: "runs at its deadline", no byte changes.
+# - run --preview: preview/0001, one mail to the umpire alone.
+# - run at the deadline: turn 1 run, 4 mails (3 letters, the summary);
+#   green's letter says "No orders received: your units held." and every
+#   letter's mail says "No orders received from: green".  Run again: no
+#   byte changes (turn 2's deadline is a week on).
+# - turns 2 to 4 with --now; red's turn-2 mail is a reply quoting the
+#   letter.  redo 2: turns/0002 to 0005 go to redone/, turn 3 opens,
+#   "redone": 1, the mails are of kind "redo".  verify: every turn ok;
+#   a changed result byte: not ok, exit 1.
+top=$(cd "$(dirname "$0")/.." && pwd)
+arbiter=${ARBITER:-$top/arbiter}
+case $arbiter in /*) ;; *) arbiter=$top/$arbiter ;; esac
+data=$top/tests/data/game
+tmp=$(mktemp -d) || exit 70
+[ -n "$GAME_KEEP" ] || trap 'rm -rf "$tmp"' EXIT INT TERM
+[ -n "$GAME_KEEP" ] && echo "# kept in $tmp"
+pass=0 fail=0
+export ARB_GAME_NOW=2026-12-01T10:00:00Z
+unset ARB_GAME_FAIL_AT
+
+expect() {
+	want=$1 what=$2
+	shift 2
+	"$@" >"$tmp/out" 2>"$tmp/err"
+	got=$?
+	if [ "$got" -eq "$want" ]; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "not ok - $what: exit $got, expected $want"
+		sed 's/^/# /' "$tmp/out" "$tmp/err" | head -8
+	fi
+}
+
+check() {
+	what=$1
+	shift
+	if "$@"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1))
+		echo "not ok - $what"
+		sed 's/^/# /' "$tmp/out" "$tmp/err" 2>/dev/null | head -8
+	fi
+}
+
+# The folder's bytes: every file's SHA-256, by name (the staging folder
+# of a killed command aside).
+snap() {
+	(cd "$1" && find . -path ./.stage -prune -o -type f -print | sort |
+	    xargs sha256sum)
+}
+
+# mail FROM DATE SUBJECT BODY-FILE: a mail on standard output.
+mail() {
+	printf 'From: %s\nTo: umpire@example.org\nDate: %s\nSubject: %s\n' \
+	    "$1" "$2" "$3"
+	printf 'Message-ID: <%s.%s@example.org>\nMIME-Version: 1.0\n' \
+	    "$(echo "$1$2$3" | cksum | cut -d' ' -f1)" "$$"
+	printf 'Content-Type: text/plain; charset=utf-8\n\n'
+	cat "$4"
+}
+
+# field N KEY: a member of outbox/N.json.
+field() {
+	python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+v = d[sys.argv[2]]
+print(v if isinstance(v, str) else json.dumps(v))' "$G/outbox/$1.json" "$2"
+}
+
+cd "$tmp" || exit 70
+G=$tmp/g1
+
+# new
+expect 0 "new" "$arbiter" game new "$G" "$data/aeonis.json" \
+    --player red=red@example.org --player blue=Blue@Example.org \
+    --player green=green@example.org --umpire umpire@example.org \
+    --game g1
+check "new: turn 1 and its deadline" grep -q \
+    'turn 1 opens, deadline 2026-12-08T10:00:00Z' "$tmp/out"
+check "new: the key is 0600" test "$(stat -c %a "$G/umpire.key")" = 600
+check "new: the map commits to its dice" grep -q commitment \
+    "$G/turns/0001/map.json"
+expect 73 "new over a game" "$arbiter" game new "$G" "$data/aeonis.json" \
+    --player red=a@b.c --player blue=a@b.d --player green=a@b.e
+expect 64 "new: a player without an address" "$arbiter" game new \
+    "$tmp/g0" "$data/aeonis.json" --player red=a@b.c
+expect 64 "no command" "$arbiter" game
+expect 64 "an unknown command" "$arbiter" game frobnicate "$G"
+expect 66 "not a game folder" "$arbiter" game status "$tmp"
+
+# receive
+printf 'Hello umpire,\n\narbiter orders red turn 1\nr1: r-inf-1 move 0101 0102\nr2: r-inf-9 move 0101 0102\n' >r1.txt
+mail red@example.org 'Tue, 01 Dec 2026 11:00:00 +0000' 'my orders' r1.txt \
+    >r1.eml
+expect 0 "receive red's first mail" "$arbiter" game receive "$G" <r1.eml
+check "ack 1: with problems" test "$(field 000001 subject)" = \
+    "[g1 turn 1] orders received, with problems"
+field 000001 body >ack1
+check "ack 1: the orders as understood" grep -q \
+    '^  r2: r-inf-9 move 0101 0102$' ack1
+check "ack 1: 1 problem" grep -q '^1 problem: ' ack1
+check "ack 1: unknown_unit" grep -q 'order r2: illegal, unknown_unit' ack1
+check "ack 1: 1 of 3" grep -q '^1 of 3 players have sent orders' ack1
+check "ack 1: to red, in reply" test "$(field 000001 to)" = \
+    '["red@example.org"]'
+check "ack 1: In-Reply-To" grep -q '@example.org>' "$G/outbox/000001.json"
+
+printf 'arbiter orders red turn 1\nr1: r-inf-1 move 0101 0102\nend\n' >r2.txt
+mail red@example.org 'Tue, 01 Dec 2026 12:00:00 +0000' 'corrected' r2.txt \
+    >r2.eml
+expect 0 "receive red's correction" "$arbiter" game receive "$G" <r2.eml
+field 000002 body >ack2
+check "ack 2: replaces" grep -q 'in place of those you sent before' ack2
+check "ack 2: no problems" grep -q '^No problems found' ack2
+check "ack 2: 1 of 3" grep -q '^1 of 3 players' ack2
+check "orders/red.eml is the correction" cmp -s r2.eml \
+    "$G/turns/0001/orders/red.eml"
+
+cat >b1.txt <<'EOF'
+{ "arbiter": 1, "player": "blue", "turn": 1,
+  "orders": [ { "id": "b1", "units": ["b-inf-1"],
+                "move": ["0606", "0605"] } ] }
+EOF
+mail 'Blue <blue@example.org>' 'Tue, 01 Dec 2026 12:30:00 +0000' 'json' \
+    b1.txt >b1.eml
+expect 0 "receive blue's JSON mail" "$arbiter" game receive "$G" <b1.eml
+field 000003 body >ack3
+check "ack 3: JSON read, ready" grep -q '^No problems found' ack3
+check "ack 3: 2 of 3" grep -q '^2 of 3 players' ack3
+
+snap "$G" >before
+expect 0 "the same mail twice" "$arbiter" game receive "$G" <r1.eml
+check "the same mail twice: filed once" grep -q 'filed already' "$tmp/out"
+snap "$G" >after
+check "the same mail twice: no byte changes" cmp -s before after
+
+mail red@example.org 'Tue, 01 Dec 2026 10:30:00 +0000' 'early bird' r1.txt \
+    >r0.eml
+expect 0 "an older mail, late" "$arbiter" game receive "$G" <r0.eml
+field 000004 body >ack4
+check "ack 4: an older mail" test "$(field 000004 subject)" = \
+    "[g1 turn 1] an older mail, not used"
+check "ack 4: says so" grep -q 'an older mail arriving late does not' ack4
+check "an older mail: the newer still counts" cmp -s r2.eml \
+    "$G/turns/0001/orders/red.eml"
+
+mail stranger@example.net 'Tue, 01 Dec 2026 13:00:00 +0000' 'hi' r2.txt \
+    >u.eml
+expect 0 "an unknown sender" "$arbiter" game receive "$G" <u.eml
+check "unknown sender: filed aside" grep -q 'unknown sender' "$G"/aside/*.why
+check "unknown sender: the umpire told" test "$(field 000005 kind)" = aside
+check "unknown sender: to the umpire" test "$(field 000005 to)" = \
+    '["umpire@example.org"]'
+
+expect 0 "status" "$arbiter" game status "$G"
+cp "$tmp/out" status1
+check "status: red ready" grep -qx '  red: ready' status1
+check "status: blue ready" grep -qx '  blue: ready' status1
+check "status: green none" grep -qx '  green: no orders' status1
+check "status: 2 of 3" grep -q '^2 of 3 players have sent orders' status1
+
+# run before the deadline; preview; run at it; run again.
+snap "$G" >before
+expect 0 "run before the deadline" "$arbiter" game run "$G"
+check "run before the deadline: says when" grep -q \
+    'runs at its deadline, 2026-12-08T10:00:00Z' "$tmp/out"
+snap "$G" >after
+check "run before the deadline: no byte changes" cmp -s before after
+expect 0 "preview" "$arbiter" game run "$G" --preview
+check "preview: the umpire's alone" test "$(field 000006 to)" = \
+    '["umpire@example.org"]'
+check "preview: kind" test "$(field 000006 kind)" = preview
+check "preview: no 7th mail" test ! -e "$G/outbox/000007.json"
+check "preview: the turn still open" grep -q '"turn": 1,' "$G/game.json"
+check "preview: letters" test -s "$G/preview/0001/players/green/letter.txt"
+
+export ARB_GAME_NOW=2026-12-08T10:00:00Z
+cp -R "$G" "$tmp/g1-open"	# for the failures below
+expect 0 "run at the deadline" "$arbiter" game run "$G"
+check "run: turn 2 opens" grep -q 'turn 2 opens, deadline 2026-12-15T10:00:00Z' \
+    "$tmp/out"
+check "run: 4 mails" test -e "$G/outbox/000010.json" -a \
+    ! -e "$G/outbox/000011.json"
+check "run: green told in its letter" grep -q \
+    '^No orders received: your units held.' \
+    "$G/turns/0001/players/green/letter.txt"
+for n in 000007 000008 000009; do
+	field $n body >letter
+	check "run: letter $n names who sent none" grep -q \
+	    '^No orders received from: green (their units held)' letter
+done
+check "run: the summary" grep -q '^No orders received from: green' \
+    "$G/turns/0001/summary.txt"
+check "run: the page" grep -q 'turns/0001/turn.png' "$G/index.html"
+check "run: result and next map" test -s "$G/turns/0001/result.json" -a \
+    -s "$G/turns/0002/map.json"
+for f in result.json trace.txt trace.jsonl turn.svg turn.png summary.txt \
+    players/red/letter.txt players/red/report.json players/red/turn.svg \
+    players/red/turn.png players/red/next.json players/red/next.svg \
+    players/red/next.png; do
+	check "run: $f" test -s "$G/turns/0001/$f"
+done
+snap "$G" >before
+expect 0 "run again" "$arbiter" game run "$G"
+expect 0 "run again, a third time" "$arbiter" game run "$G"
+snap "$G" >after
+check "run twice: no byte changes" cmp -s before after
+
+# Turn 2: red replies to its letter, quoting it; blue in text.
+{
+	echo 'Thanks, here are my orders.'
+	echo
+	sed -n '/^arbiter orders red turn 2/,$p' \
+	    "$G/turns/0001/players/red/letter.txt" | sed '$d'
+	echo 'r-inf-1 move 0102 0103'
+	echo end
+	echo
+	sed 's/^/> /' "$G/turns/0001/players/red/letter.txt"
+} >r3.txt
+mail red@example.org 'Tue, 08 Dec 2026 11:00:00 +0000' 'Re: [g1 turn 1]' \
+    r3.txt >r3.eml
+export ARB_GAME_NOW=2026-12-08T12:00:00Z
+expect 0 "a reply quoting the letter" "$arbiter" game receive "$G" <r3.eml
+field 000011 body >ack5
+check "the reply: read" grep -q '^No problems found' ack5
+printf 'arbiter orders blue turn 2\nb-inf-1 move 0605 0604\n' >b2.txt
+mail blue@example.org 'Tue, 08 Dec 2026 11:30:00 +0000' 'o' b2.txt >b2.eml
+expect 0 "blue turn 2" "$arbiter" game receive "$G" <b2.eml
+# red's turn-1 mail again, now late: a turn already run.
+mail red@example.org 'Tue, 08 Dec 2026 11:40:00 +0000' 'late' r2.txt >r4.eml
+expect 0 "orders for a turn already run" "$arbiter" game receive "$G" <r4.eml
+check "a turn already run: aside" grep -q 'turn already run' "$G"/aside/*.why
+expect 0 "run turn 2" "$arbiter" game run "$G" --now
+expect 0 "run turn 3" "$arbiter" game run "$G" --now
+expect 0 "run turn 4" "$arbiter" game run "$G" --now
+check "4 turns run" grep -q '"turn": 5,' "$G/game.json"
+expect 0 "verify" "$arbiter" game verify "$G"
+check "verify: 4 ok" test "$(grep -c '^ok turn' "$tmp/out")" = 4
+cp -R "$G" "$tmp/bad"
+sed -i 's/"turn": 2,/"turn": 2 ,/' "$tmp/bad/turns/0002/result.json"
+expect 1 "verify: a changed result" "$arbiter" game verify "$tmp/bad"
+check "verify: names the turn" grep -q '^not ok turn 2' "$tmp/out"
+
+# redo 2
+expect 64 "redo: no turn" "$arbiter" game redo "$G"
+expect 65 "redo of the open turn" "$arbiter" game redo "$G" 5
+export ARB_GAME_NOW=2026-12-09T10:00:00Z
+expect 0 "redo 2" "$arbiter" game redo "$G" 2
+check "redo: turn 3 open" grep -q '"turn": 3,' "$G/game.json"
+check "redo: counted" grep -q '"redone": 1' "$G/game.json"
+check "redo: the old turns kept" test -d "$G/redone/0002-20261209T100000Z" \
+    -a -d "$G/redone/0004-20261209T100000Z" \
+    -a -d "$G/redone/0005-20261209T100000Z"
+check "redo: turn 2 again" test -s "$G/turns/0002/result.json" -a \
+    ! -e "$G/turns/0004"
+last=$(ls "$G/outbox" | tail -n 1 | sed 's/.json$//')
+check "redo: the mails say so" test "$(field "$last" kind)" = redo
+check "redo: the letters say so" grep -q 're-ran this turn' \
+    "$G/outbox/$(ls "$G/outbox" | tail -n 2 | head -n 1)"
+expect 0 "verify after redo" "$arbiter" game verify "$G"
+check "verify after redo: 2 ok" test "$(grep -c '^ok turn' "$tmp/out")" = 2
+
+# A run killed at each step leaves the folder as it was (but for its
+# staging folder, which the next command removes); a rerun finishes, to
+# the same bytes as a run never killed.
+export ARB_GAME_NOW=2026-12-08T10:00:00Z
+cp -R "$tmp/g1-open" "$tmp/ref"
+"$arbiter" game run "$tmp/ref" >/dev/null 2>&1
+snap "$tmp/ref" | sed 's| \./| |' >ref.sum
+snap "$tmp/g1-open" >open.sum
+for step in result players stage commit-1 commit-5 commit-12 committed; do
+	rm -rf "$tmp/f"
+	cp -R "$tmp/g1-open" "$tmp/f"
+	ARB_GAME_FAIL_AT=$step "$arbiter" game run "$tmp/f" >/dev/null 2>&1
+	st=$?
+	check "killed at $step: killed" test $st -eq 137
+	case $step in
+	commit-*|committed)
+		check "killed at $step: the commit is there" test -d \
+		    "$tmp/f/.commit" ;;
+	*)
+		snap "$tmp/f" >f.sum
+		check "killed at $step: the folder as it was" cmp -s open.sum \
+		    f.sum ;;
+	esac
+	"$arbiter" game run "$tmp/f" >/dev/null 2>"$tmp/err"
+	check "killed at $step: a rerun finishes" test $? -eq 0
+	check "killed at $step: no staging left" test ! -e "$tmp/f/.stage" -a \
+	    ! -e "$tmp/f/.commit"
+	snap "$tmp/f" | sed 's| \./| |' >f.sum
+	check "killed at $step: the same bytes as a run never killed" \
+	    cmp -s ref.sum f.sum
+done
+rm -rf "$tmp/f"
+cp -R "$tmp/g1-open" "$tmp/f"
+expect 73 "a full disk" env ARB_GAME_FAIL_AT=enospc:turn.png "$arbiter" \
+    game run "$tmp/f"
+snap "$tmp/f" >f.sum
+check "a full disk: the folder as it was" cmp -s open.sum f.sum
+check "a full disk: no staging left" test ! -e "$tmp/f/.stage"
+expect 75 "a full disk in receive: try again later" env \
+    ARB_GAME_FAIL_AT=enospc:mail.eml "$arbiter" game receive "$tmp/f" \
+    <r3.eml
+snap "$tmp/f" >f.sum
+check "a full disk in receive: as it was" cmp -s open.sum f.sum
+
+# Hostile mail, from inside a sandbox: nothing is written outside DIR.
+mkdir "$tmp/sand"
+cp -R "$tmp/g1-open" "$tmp/sand/g"
+H=$tmp/sand/g
+# An encoded subject that holds CR LF and a Bcc.
+{
+	printf 'From: red@example.org\nDate: Tue, 08 Dec 2026 09:00:00 +0000\n'
+	printf 'Subject: =?utf-8?b?%s?=\n\n' "$(printf 'x\r\nBcc: evil@example.net' |
+	    base64 | tr -d '\n')"
+	cat r2.txt
+} >h1.eml
+# An address with a path, dot-dot and a NUL; a header folded in.
+printf 'From: "../../x" <../../../etc/passwd@example.org>\nSubject: x\n\nhi\n' >h2.eml
+printf 'From: red@example.org\000/../../x\nSubject: x\n\nhi\n' >h3.eml
+printf 'From: red@example.org\nBcc: evil@example.net\nSubject: a\n b\n\n%s\n' \
+    'arbiter orders red turn 1' >h4.eml
+# Malformed MIME: a multipart without a boundary, from a player.
+printf 'From: blue@example.org\nMIME-Version: 1.0\nContent-Type: multipart/mixed\n\n--x\n\nhi\n' >h5.eml
+printf 'no header at all\n' >h6.eml
+: >h7.eml
+mkdir "$tmp/sand/cwd"
+cd "$tmp/sand/cwd" || exit 70
+for h in h1 h2 h3 h4 h5 h6 h7; do
+	expect 0 "hostile $h: handled" "$arbiter" game receive "$H" \
+	    <"$tmp/$h.eml"
+done
+# 64 MiB.
+{
+	printf 'From: red@example.org\nSubject: big\n\n'
+	head -c 67108864 /dev/zero | tr '\0' 'a'
+} | "$arbiter" game receive "$H" >"$tmp/out" 2>"$tmp/err"
+check "64 MiB: handled" test $? -eq 0
+check "64 MiB: aside, too large" grep -q 'too large' "$H"/aside/*.why
+check "64 MiB: at most 4 MiB kept" test -z "$(find "$H/aside" -size +4097k)"
+check "hostile: nothing written outside DIR" test -z "$(find "$tmp/sand" \
+    -mindepth 1 ! -path "$H" ! -path "$H/*" ! -path "$tmp/sand/cwd")"
+cd "$tmp" || exit 70
+check "hostile: the aside mails' reasons" test "$(cat "$H"/aside/*.why |
+    wc -l)" -ge 5
+python3 - "$H" <<'EOF' >"$tmp/out" 2>&1
+import json, os, sys
+d = sys.argv[1]
+bad = 0
+for n in sorted(os.listdir(d + "/outbox")):
+    m = json.load(open(d + "/outbox/" + n))
+    for k in ("subject", "from", "message_id", "in_reply_to"):
+        v = m.get(k, "")
+        if any(ord(c) < 32 or ord(c) == 127 for c in v):
+            print("control character in", n, k, repr(v)); bad += 1
+    for t in m["to"]:
+        if any(ord(c) <= 32 for c in t) or "/" in t:
+            print("bad address in", n, repr(t)); bad += 1
+    for a in m["attach"]:
+        if a["file"].startswith("/") or ".." in a["file"].split("/"):
+            print("bad attachment", n, a); bad += 1
+sys.exit(bad != 0)
+EOF
+check "hostile: no header injection in the queued mails" test $? -eq 0
+check "hostile h1: the subject quoted on one line" grep -q \
+    'x  Bcc: evil@example.net' "$H"/outbox/*.json
+
+# morne-plaine, 3 players and 4 turns.
+export ARB_GAME_NOW=2026-12-01T10:00:00Z
+M=$tmp/mp
+expect 0 "morne-plaine: new" "$arbiter" game new "$M" \
+    "$data/morne-plaine.json" --player french=f@example.org \
+    --player allies=a@example.org --player prussians=p@example.org \
+    --period 3
+printf 'arbiter orders french turn 1\nfc1 move 0306 0305\n' >f1.txt
+mail f@example.org 'Tue, 01 Dec 2026 11:00:00 +0000' 'o' f1.txt >f1.eml
+expect 0 "morne-plaine: receive" "$arbiter" game receive "$M" <f1.eml
+printf 'arbiter orders allies turn 1\nai1 move 0101 0102\n' >a1.txt
+mail a@example.org 'Tue, 01 Dec 2026 11:00:00 +0000' 'o' a1.txt >a1.eml
+expect 0 "morne-plaine: receive allies" "$arbiter" game receive "$M" <a1.eml
+for n in 1 2 3 4; do
+	expect 0 "morne-plaine: run turn $n" "$arbiter" game run "$M" --now
+done
+check "morne-plaine: turn 5 open" grep -q '"turn": 5,' "$M/game.json"
+check "morne-plaine: prussians told" grep -q '^No orders received' \
+    "$M/turns/0001/players/prussians/letter.txt"
+expect 0 "morne-plaine: verify" "$arbiter" game verify "$M"
+check "morne-plaine: verify 4 ok" test "$(grep -c '^ok turn' "$tmp/out")" = 4
+
+echo "game: $pass passed, $fail failed"
+[ $fail -eq 0 ]
