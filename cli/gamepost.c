@@ -775,7 +775,7 @@ list_outbox(int ofd, size_t *n, int *rc)
 	*n = 0;
 	if ((fd = dup(ofd)) == -1 || (d = fdopendir(fd)) == NULL) {
 		fprintf(stderr, "%s: outbox: %s\n", me, strerror(errno));
-		*rc = EX_IOERR;
+		*rc = EXIT_NOINPUT;
 		return NULL;
 	}
 	while ((e = readdir(d)) != NULL) {
@@ -950,7 +950,7 @@ send_one(int dfd, int ofd, int sfd, const char *dir, const char *cmd,
 		if (file_sent(sfd, eml, m->data, m->len, &w) == -1) {
 			fprintf(stderr, "%s: %s/outbox/%s: sent, but %s; "
 			    "left queued\n", me, dir, name, w.s);
-			rc = EX_IOERR;
+			rc = EXIT_CANTCREAT;
 			break;
 		}
 		printf("%s: sent (%u bytes): %s\n", name, m->len, subject);
@@ -958,7 +958,7 @@ send_one(int dfd, int ofd, int sfd, const char *dir, const char *cmd,
 	if (rc == 0 && (unlinkat(ofd, name, 0) == -1 || fsync(ofd) == -1)) {
 		fprintf(stderr, "%s: %s/outbox/%s: sent and filed, but not "
 		    "removed: %s\n", me, dir, name, strerror(errno));
-		rc = EX_IOERR;
+		rc = EXIT_CANTCREAT;
 	}
 	g_byte_array_unref(m);
 	json_decref(d);
@@ -1005,7 +1005,7 @@ game_send(int argc, char **argv)
 	n = 0;
 	if ((ofd = open_sub(dfd, dir, "outbox", false)) == -1) {
 		if (errno != ENOENT)
-			rc = EX_IOERR;
+			rc = EXIT_NOINPUT;
 	} else if ((q = list_outbox(ofd, &n, &rc)) != NULL && n > 0 &&
 	    (sfd = open_sub(dfd, dir, "sent", true)) == -1)
 		rc = EXIT_CANTCREAT;
@@ -1028,7 +1028,7 @@ game_send(int argc, char **argv)
 			printf("%s: %d sent, %d failed, %d refused; %zu left "
 			    "in the outbox\n", dir, nsent, nfail + nio, nbad,
 			    n - (size_t)nsent);
-		rc = nio > 0 ? EX_IOERR : nbad > 0 ? EXIT_DATA :
+		rc = nio > 0 ? EXIT_CANTCREAT : nbad > 0 ? EXIT_DATA :
 		    nfail > 0 ? EXIT_ILLEGAL : EXIT_OK;
 	}
 	for (i = 0; q != NULL && i < n; i++)
@@ -1042,6 +1042,6 @@ game_send(int argc, char **argv)
 	close(lfd);
 	close(dfd);
 	if (fflush(stdout) != 0 && rc == 0)
-		rc = EX_IOERR;
+		rc = EXIT_CANTCREAT;
 	return rc;
 }
