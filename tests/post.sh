@@ -404,6 +404,26 @@ wait $holder
 expect 0 "the lock released: sent" "$arbiter" game send locked
 check "the lock released: filed" test -f locked/sent/000001.eml
 
+# ---- sent/ that cannot be written (a file), or that leads out of the
+# folder (a symbolic link): 73, nothing sent, nothing written outside.
+for kind in file link; do
+	rm -rf "sent-$kind"
+	game "sent-$kind"
+	d body '"x\n"' | queue "sent-$kind" 000001
+	if [ $kind = file ]; then
+		: >"sent-$kind/sent"
+	else
+		mkdir "$tmp/outside-sent"
+		ln -s "$tmp/outside-sent" "sent-$kind/sent"
+	fi
+	: >sink
+	expect 73 "sent/ a $kind: 73" "$arbiter" game send "sent-$kind"
+	check "sent/ a $kind: nothing sent" test ! -s sink
+	check "sent/ a $kind: left queued" test -f "sent-$kind/outbox/000001.json"
+done
+check "sent/ a link: nothing written outside" \
+    test -z "$(ls "$tmp/outside-sent")"
+
 # ---- A game's own outbox (arbiter game new, receive, run): every mail
 # sent and read back; the acknowledgement answers the player's mail.
 "$arbiter" game new real "$top/fixtures/aeonis/demo-turn/map.json" \
