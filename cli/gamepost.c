@@ -428,9 +428,16 @@ render(int dfd, const json_t *d, GByteArray **out, struct why *w)
 	g_object_unref(st);
 	g_mime_part_set_content(GMIME_PART(text), dw);
 	g_object_unref(dw);
-	g_mime_part_set_content_encoding(GMIME_PART(text),
-	    g_mime_part_get_best_content_encoding(GMIME_PART(text),
-	    GMIME_ENCODING_CONSTRAINT_7BIT));
+	/* A line that begins "From " would be quoted by an mbox on the
+	 * way (">From "), which quoted-printable does not prevent: such a
+	 * body goes in base64. */
+	if (strncmp(body, "From ", 5) == 0 || strstr(body, "\nFrom ") != NULL)
+		g_mime_part_set_content_encoding(GMIME_PART(text),
+		    GMIME_CONTENT_ENCODING_BASE64);
+	else
+		g_mime_part_set_content_encoding(GMIME_PART(text),
+		    g_mime_part_get_best_content_encoding(GMIME_PART(text),
+		    GMIME_ENCODING_CONSTRAINT_7BIT));
 	g_mime_multipart_add(mp, GMIME_OBJECT(text));
 	g_object_unref(text);
 

@@ -7,7 +7,8 @@ description it was made from.
 
 Checks the headers as given (From, To, Subject decoded from RFC 2047,
 Date, Message-ID, In-Reply-To and References, MIME-Version), that the
-message is 7-bit with lines of at most 998 bytes, the body (text/plain,
+message is 7-bit with lines of at most 998 bytes, none of which begins
+with "From " (an mbox would quote it), the body (text/plain,
 charset utf-8) equal to the description's, and each attachment in turn:
 its type, base64, "attachment" with its file name, and its bytes equal
 to DIR/FILE's.  Prints one line a problem; exits 1 if there was one."""
@@ -36,6 +37,10 @@ def main():
         problems.append("a byte above 127 (not 7-bit)")
     if any(len(line) > 998 for line in raw.split(b"\n")):
         problems.append("a line longer than 998 bytes")
+    # A line that begins "From " is quoted (">From ") by an mbox on its
+    # way, which changes the body.
+    if any(line.startswith(b"From ") for line in raw.split(b"\n")):
+        problems.append('a line that begins with "From "')
     m = email.message_from_bytes(raw, policy=email.policy.default)
     for defect in m.defects:
         problems.append("defect: %r" % defect)
