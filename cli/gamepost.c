@@ -256,6 +256,7 @@ add_addresses(InternetAddressList *list, const char *s, const char *what,
 	InternetAddressList	*l;
 	InternetAddress		*a;
 	const char		*addr;
+	size_t			 k;
 	int			 i, n;
 
 	if (!field_ok(s, what, w))
@@ -277,6 +278,16 @@ add_addresses(InternetAddressList *list, const char *s, const char *what,
 			g_object_unref(l);
 			return false;
 		}
+		/* The domain goes out in IDNA (GMime); a mailbox name
+		 * outside ASCII needs SMTPUTF8, which a 7-bit message
+		 * cannot carry. */
+		for (k = 0; addr[k] != '@'; k++)
+			if ((unsigned char)addr[k] >= 0x80) {
+				say(w, "%s has a mailbox name outside ASCII "
+				    "(SMTPUTF8): %s", what, s);
+				g_object_unref(l);
+				return false;
+			}
 	}
 	internet_address_list_append(list, l);
 	g_object_unref(l);

@@ -273,6 +273,7 @@ hostile to-crlf 'a to has a control character' \
 hostile to-not-address 'a to is not a mail address' \
     "$(d to '["not an address"]')"
 hostile to-empty '"to" is not a list' "$(d to '[]')"
+hostile to-8bit 'outside ASCII' "$(d to '["bl\u00f8e@ex\u00e4mple.org"]')"
 hostile from-cr 'the from has a control character' \
     "$(d from '"umpire@example.org\rBcc: x@example.org"')"
 hostile msgid-crlf 'the message_id has a control character' \
