@@ -334,6 +334,18 @@ check "a 64 MiB attachment: says it is too large" \
 check "a 64 MiB attachment: nothing sent" test ! -s sink
 check "a 64 MiB attachment: left queued" test -f huge/outbox/000001.json
 
+# A description of 5 MiB (a letter is some kilobytes): refused unread.
+rm -rf bigdesc
+game bigdesc
+"$py" -c 'import json, sys
+d = json.loads("{" + sys.argv[1] + "}")
+d["body"] = "x" * (5 << 20)
+print(json.dumps(d))' "$good" >bigdesc/outbox/000001.json
+: >sink
+expect 65 "a description of 5 MiB: refused" "$arbiter" game send bigdesc
+check "a description of 5 MiB: too large, said" grep -q 'too large' err
+check "a description of 5 MiB: nothing sent" test ! -s sink
+
 # A hostile description between good ones: the good ones go.
 rm -rf mixed
 game mixed
@@ -389,6 +401,20 @@ d body '"x\n"' | queue killed 000001
 expect 1 "a killed command: 1" "$arbiter" game send killed
 check "a killed command: said" grep -q 'killed by signal 9' err
 check "a killed command: left queued" test -f killed/outbox/000001.json
+
+# A command that exits 0 without reading the message (2 MiB, more than a
+# pipe holds): not sent.
+rm -rf deaf
+game deaf true
+dd if=/dev/zero of=deaf/turns/0001/big.png bs=1048576 count=2 2>/dev/null
+d attach '[{"file": "turns/0001/big.png", "type": "image/png"}]' |
+    queue deaf 000001
+expect 1 "a command that does not read the message: 1" \
+    "$arbiter" game send deaf
+check "a command that does not read the message: said" \
+    grep -q 'exited 0 before it read the whole message' err
+check "a command that does not read the message: left queued" \
+    test -f deaf/outbox/000001.json -a -z "$(ls deaf/sent)"
 
 # ---- The lock: while another command holds DIR/lock, send waits.
 rm -rf locked
