@@ -164,6 +164,23 @@ cmd_new(int argc, char **argv)
 		    progname, argv[optind]);
 		return EXIT_CANTCREAT;
 	}
+	/* A folder that holds other files is not made a game's. */
+	{
+		char	**v;
+		size_t	 n, m;
+		bool	 other = false;
+
+		v = list_dir(".", &n);
+		for (m = 0; m < n; m++)
+			if (strcmp(v[m], "lock") != 0)
+				other = true;
+		free_list(v, n);
+		if (other) {
+			fprintf(stderr, "%s: game new: %s is not empty\n",
+			    progname, argv[optind]);
+			return EXIT_CANTCREAT;
+		}
+	}
 	no_dumps();
 	if (arb_secret_new(key) != 0) {
 		fprintf(stderr, "%s: game new: no random source\n", progname);
@@ -746,7 +763,7 @@ cmd_receive(int argc, char **argv)
 	if (!noorders && !older) {
 		xsnprintf(dst, sizeof(dst), "turns/%s/orders/%s.eml", tn,
 		    player);
-		if (stage_link(STAGE "/mail.eml", STAGE "/orders.eml") != 0 ||
+		if (stage_copy(STAGE "/mail.eml", STAGE "/orders.eml") != 0 ||
 		    plan_add(&g, STAGE "/orders.eml", dst) != 0) {
 			rc = cantwrite(STAGE "/orders.eml");
 			goto out;
@@ -786,7 +803,10 @@ cmd_receive(int argc, char **argv)
 		fputs(ck.report, body.fp);
 	else
 		fprintf(body.fp, "  no orders\n");
-	if (ck.problems > 0)
+	if (ck.problems > 0 && older)
+		fprintf(body.fp, "\n%d problem%s in this older mail.\n",
+		    ck.problems, ck.problems == 1 ? "" : "s");
+	else if (ck.problems > 0)
 		fprintf(body.fp, "\n%d problem%s: correct %s and send all "
 		    "your orders again before the deadline.\n", ck.problems,
 		    ck.problems == 1 ? "" : "s", ck.problems == 1 ? "it" :
@@ -964,8 +984,7 @@ game_main(int argc, char **argv)
 	umask(022);
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (strcmp(argv[1], cmds[i].name) == 0) {
-			if (cmds[i].fn != game_send)
-				g_mime_init();
+			g_mime_init();
 			return cmds[i].fn(argc - 1, argv + 1);
 		}
 	fprintf(stderr, "%s: game: no command \"%s\"\n", progname, argv[1]);

@@ -682,7 +682,8 @@ finish_commit(void)
 		fclose(fp);
 	}
 	for (i = 0, line = plan; *line != '\0'; line = next, i++) {
-		next = strchr(line, '\n');
+		if ((next = strchr(line, '\n')) == NULL)
+			break;		/* a plan is whole lines */
 		*next++ = '\0';
 		if (i < step)
 			continue;
@@ -794,18 +795,16 @@ leave(struct game *g)
 	free(g->plan);
 }
 
-/* A link of an existing file into the stage (a copy where links fail). */
+/* A copy of a file into the stage: never a link, so that a mail as
+ * received does not change when the umpire corrects the orders that
+ * count (orders/PLAYER.eml), in place, before a redo. */
 int
-stage_link(const char *from, const char *to)
+stage_copy(const char *from, const char *to)
 {
 	char	*buf;
 	size_t	 len;
 	int	 rc;
 
-	if (mkdirs(to, false) != 0)
-		return -1;
-	if (link(from, to) == 0)
-		return 0;
 	if ((buf = readall(from, &len)) == NULL)
 		return -1;
 	rc = wfile(to, buf, len);

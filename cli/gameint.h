@@ -96,7 +96,7 @@ bool	 safe_addr(const char *s);
 bool	 safe_name(const char *s);
 int	 stage_game(struct game *g, long turn, time_t deadline, long redone,
 	    long staged);
-int	 stage_link(const char *from, const char *to);
+int	 stage_copy(const char *from, const char *to);
 bool	 text_close(struct text *t);
 bool	 text_open(struct text *t);
 int	 wclose(FILE *fp, const char *path);

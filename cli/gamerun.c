@@ -275,8 +275,9 @@ out:
  * summary (or, for a preview, the umpire's alone). */
 static int
 turn_mails(struct game *g, long n, const char *dir, enum mode mode,
-    const struct turninfo *ti)
+    const struct turninfo *ti, time_t deadline)
 {
+	char		 dl[32];
 	char		 path[PATH_MAX], subject[256], a[9][PATH_MAX];
 	char		 nm[3][64], *letter;
 	const char	*att[10];
@@ -301,9 +302,12 @@ turn_mails(struct game *g, long n, const char *dir, enum mode mode,
 		    mode == M_REDO ? ": the umpire re-ran this turn, and this "
 		    "letter replaces the one sent before; orders sent for "
 		    "later turns must be sent again" : "");
-		fprintf(b.fp, "No orders received from: %s%s.\n\n",
+		fprintf(b.fp, "No orders received from: %s%s.\n",
 		    ti->none[0] != '\0' ? ti->none : "nobody",
 		    ti->none[0] != '\0' ? " (their units held)" : "");
+		iso(deadline, dl, sizeof(dl));
+		fprintf(b.fp, "Orders for turn %ld are due by %s.\n\n", n + 1,
+		    dl);
 		fputs(letter, b.fp);
 		free(letter);
 		if (!text_close(&b)) {
@@ -395,7 +399,7 @@ stage_page(struct game *g, long staged)
 	    nomem() : 0;
 }
 
-/* Links the inputs of turn folder src (map.json, mail/, orders/) into
+/* Copies the inputs of turn folder src (map.json, mail/, orders/) into
  * dst. */
 static int
 link_inputs(const char *src, const char *dst)
@@ -407,7 +411,7 @@ link_inputs(const char *src, const char *dst)
 
 	xsnprintf(a, sizeof(a), "%s/map.json", src);
 	xsnprintf(b, sizeof(b), "%s/map.json", dst);
-	if (stage_link(a, b) != 0)
+	if (stage_copy(a, b) != 0)
 		return cantwrite(b);
 	for (i = 0; i < 2; i++) {
 		xsnprintf(b, sizeof(b), "%s/%s", dst, sub[i]);
@@ -418,7 +422,7 @@ link_inputs(const char *src, const char *dst)
 		for (k = 0; k < n; k++) {
 			xsnprintf(a, sizeof(a), "%s/%s/%s", src, sub[i], v[k]);
 			xsnprintf(b, sizeof(b), "%s/%s/%s", dst, sub[i], v[k]);
-			if (stage_link(a, b) != 0) {
+			if (stage_copy(a, b) != 0) {
 				free_list(v, n);
 				return cantwrite(b);
 			}
@@ -467,7 +471,7 @@ run_turn(struct game *g, long n, enum mode mode)
 	}
 	if (mode == M_PREVIEW) {
 		xsnprintf(dst, sizeof(dst), "preview/%s", tn);
-		if ((rc = turn_mails(g, n, dst, mode, &ti)) != 0)
+		if ((rc = turn_mails(g, n, dst, mode, &ti, deadline)) != 0)
 			goto out;
 		/* The preview before, replaced. */
 		if (exists(dst))
@@ -479,7 +483,7 @@ run_turn(struct game *g, long n, enum mode mode)
 			    "umpire queued; the turn is still open\n", n, dst);
 		goto out;
 	}
-	if ((rc = turn_mails(g, n, src, mode, &ti)) != 0)
+	if ((rc = turn_mails(g, n, src, mode, &ti, deadline)) != 0)
 		goto out;
 	if (mode == M_RUN) {
 		v = list_dir(STAGE "/t", &nv);

@@ -112,6 +112,23 @@ expect 73 "new over a game" "$arbiter" game new "$G" "$data/aeonis.json" \
     --player red=a@b.c --player blue=a@b.d --player green=a@b.e
 expect 64 "new: a player without an address" "$arbiter" game new \
     "$tmp/g0" "$data/aeonis.json" --player red=a@b.c
+mkdir "$tmp/full" && : >"$tmp/full/notes"
+expect 73 "new in a folder with other files" "$arbiter" game new \
+    "$tmp/full" "$data/aeonis.json" --player red=a@b.c --player blue=a@b.d \
+    --player green=a@b.e
+check "new in a folder with other files: nothing written" test \
+    "$(ls -A "$tmp/full")" = "lock
+notes" -o "$(ls -A "$tmp/full")" = notes
+sed 's/"green"/".green"/g' "$data/aeonis.json" >dotted.json
+expect 65 "new: a player's name that cannot name a file" "$arbiter" game \
+    new "$tmp/g2" dotted.json --player red=a@b.c --player blue=a@b.d \
+    --player .green=a@b.e
+check "new refused: no game" test ! -e "$tmp/g2/game.json"
+expect 64 "new: a bad address" "$arbiter" game new "$tmp/g3" \
+    "$data/aeonis.json" --player red='a@b.c>, evil@x' --player blue=a@b.d \
+    --player green=a@b.e
+expect 0 "--help" "$arbiter" game --help
+check "--help: every command" test "$(grep -c 'arbiter game' "$tmp/out")" = 7
 expect 64 "no command" "$arbiter" game
 expect 64 "an unknown command" "$arbiter" game frobnicate "$G"
 expect 66 "not a game folder" "$arbiter" game status "$tmp"
@@ -169,6 +186,8 @@ field 000004 body >ack4
 check "ack 4: an older mail" test "$(field 000004 subject)" = \
     "[g1 turn 1] an older mail, not used"
 check "ack 4: says so" grep -q 'an older mail arriving late does not' ack4
+check "ack 4: its problems are not to be corrected" grep -q \
+    '^1 problem in this older mail' ack4
 check "an older mail: the newer still counts" cmp -s r2.eml \
     "$G/turns/0001/orders/red.eml"
 
@@ -216,6 +235,8 @@ for n in 000007 000008 000009; do
 	field $n body >letter
 	check "run: letter $n names who sent none" grep -q \
 	    '^No orders received from: green (their units held)' letter
+	check "run: letter $n says when the next orders are due" grep -q \
+	    '^Orders for turn 2 are due by 2026-12-15T10:00:00Z' letter
 done
 check "run: the summary" grep -q '^No orders received from: green' \
     "$G/turns/0001/summary.txt"
@@ -273,7 +294,20 @@ check "verify: names the turn" grep -q '^not ok turn 2' "$tmp/out"
 expect 64 "redo: no turn" "$arbiter" game redo "$G"
 expect 65 "redo of the open turn" "$arbiter" game redo "$G" 5
 export ARB_GAME_NOW=2026-12-09T10:00:00Z
+# The umpire corrects blue's turn-2 orders, in place: one order more.
+cp -R "$G/turns/0002/mail" "$tmp/mail2.before"
+echo 'b2: b-inf-1 move 0604 0603' >>"$G/turns/0002/orders/blue.eml"
 expect 0 "redo 2" "$arbiter" game redo "$G" 2
+check "redo: the correction ruled" python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+sys.exit(sum(o["player"] == "blue" for o in r["orders"]) != 2)' \
+    "$G/turns/0002/result.json"
+check "redo: the old ruling kept" python3 -c 'import json, sys
+r = json.load(open(sys.argv[1]))
+sys.exit(sum(o["player"] == "blue" for o in r["orders"]) != 1)' \
+    "$G/redone/0002-20261209T100000Z/result.json"
+check "redo: the mails as received" diff -r "$tmp/mail2.before" \
+    "$G/turns/0002/mail"
 check "redo: turn 3 open" grep -q '"turn": 3,' "$G/game.json"
 check "redo: counted" grep -q '"redone": 1' "$G/game.json"
 check "redo: the old turns kept" test -d "$G/redone/0002-20261209T100000Z" \
@@ -285,8 +319,63 @@ last=$(ls "$G/outbox" | tail -n 1 | sed 's/.json$//')
 check "redo: the mails say so" test "$(field "$last" kind)" = redo
 check "redo: the letters say so" grep -q 're-ran this turn' \
     "$G/outbox/$(ls "$G/outbox" | tail -n 2 | head -n 1)"
+# The history page: every link and picture relative, inside DIR, there.
+python3 - "$G" >"$tmp/out" 2>&1 <<'PY'
+import html.parser, os, sys
+d = sys.argv[1]
+class P(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.refs, self.sections, self.imgs = [], 0, 0
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "section":
+            self.sections += 1
+        if tag == "img":
+            self.imgs += 1
+        for k in ("href", "src"):
+            if k in a:
+                self.refs.append(a[k])
+p = P()
+p.feed(open(os.path.join(d, "index.html"), encoding="utf-8").read())
+bad = 0
+for r in p.refs:
+    f = os.path.normpath(os.path.join(d, r))
+    if "://" in r or r.startswith("/") or not f.startswith(d + "/") \
+            or not os.path.isfile(f):
+        print("bad link", r); bad += 1
+if p.sections != 2 or p.imgs != 2 or len(p.refs) < 20:
+    print("sections", p.sections, "pictures", p.imgs, "links", len(p.refs))
+    bad += 1
+sys.exit(bad != 0)
+PY
+check "the page: two turns, every link resolves inside DIR" test $? -eq 0
+check "the page: no orders from green" grep -q \
+    'no orders received: units held' "$G/index.html"
+check "the page: self-contained" test -z "$(grep -i '<link\|<script\|@import' \
+    "$G/index.html")"
 expect 0 "verify after redo" "$arbiter" game verify "$G"
 check "verify after redo: 2 ok" test "$(grep -c '^ok turn' "$tmp/out")" = 2
+
+# Mail and cron at once: two receives and a run, under the lock.
+cp -R "$tmp/g1-open" "$tmp/conc"
+export ARB_GAME_NOW=2026-12-08T10:00:00Z
+"$arbiter" game receive "$tmp/conc" <r3.eml >/dev/null 2>&1 &
+p1=$!
+"$arbiter" game run "$tmp/conc" >/dev/null 2>&1 &
+p2=$!
+"$arbiter" game receive "$tmp/conc" <b2.eml >/dev/null 2>&1 &
+p3=$!
+wait $p1; s1=$?
+wait $p2; s2=$?
+wait $p3; s3=$?
+check "at once: every command done" test "$s1$s2$s3" = 000
+check "at once: turn 1 run once" grep -q '"turn": 2,' "$tmp/conc/game.json"
+check "at once: no stage left" test ! -e "$tmp/conc/.stage" -a \
+    ! -e "$tmp/conc/.commit"
+check "at once: every mail queued once" test "$(ls "$tmp/conc/outbox" |
+    wc -l)" = 12
+expect 0 "at once: verify" "$arbiter" game verify "$tmp/conc"
 
 # A run killed at each step leaves the folder as it was (but for its
 # staging folder, which the next command removes); a rerun finishes, to
@@ -319,6 +408,25 @@ for step in result players stage commit-1 commit-5 commit-12 committed; do
 	check "killed at $step: the same bytes as a run never killed" \
 	    cmp -s ref.sum f.sum
 done
+# receive killed before and after its commit: the mail is filed once.
+export ARB_GAME_NOW=2026-12-08T09:00:00Z
+rm -rf "$tmp/ref"
+cp -R "$tmp/g1-open" "$tmp/ref"
+"$arbiter" game receive "$tmp/ref" <r3.eml >/dev/null 2>&1
+snap "$tmp/ref" | sed 's| \./| |' >ref.sum
+for step in stage commit-1 commit-2; do
+	rm -rf "$tmp/f"
+	cp -R "$tmp/g1-open" "$tmp/f"
+	ARB_GAME_FAIL_AT=$step "$arbiter" game receive "$tmp/f" <r3.eml \
+	    >/dev/null 2>&1
+	check "receive killed at $step: killed" test $? -eq 137
+	"$arbiter" game receive "$tmp/f" <r3.eml >/dev/null 2>"$tmp/err"
+	check "receive killed at $step: again" test $? -eq 0
+	snap "$tmp/f" | sed 's| \./| |' >f.sum
+	check "receive killed at $step: filed once, as if never killed" \
+	    cmp -s ref.sum f.sum
+done
+export ARB_GAME_NOW=2026-12-08T10:00:00Z
 rm -rf "$tmp/f"
 cp -R "$tmp/g1-open" "$tmp/f"
 expect 73 "a full disk" env ARB_GAME_FAIL_AT=enospc:turn.png "$arbiter" \
@@ -403,17 +511,33 @@ expect 0 "morne-plaine: new" "$arbiter" game new "$M" \
 printf 'arbiter orders french turn 1\nfc1 move 0306 0305\n' >f1.txt
 mail f@example.org 'Tue, 01 Dec 2026 11:00:00 +0000' 'o' f1.txt >f1.eml
 expect 0 "morne-plaine: receive" "$arbiter" game receive "$M" <f1.eml
-printf 'arbiter orders allies turn 1\nai1 move 0101 0102\n' >a1.txt
+printf 'arbiter orders allies turn 1\nai1 move 0101 0102\nx9: zz9 move 0101 0102\n' \
+    >a1.txt
 mail a@example.org 'Tue, 01 Dec 2026 11:00:00 +0000' 'o' a1.txt >a1.eml
 expect 0 "morne-plaine: receive allies" "$arbiter" game receive "$M" <a1.eml
 for n in 1 2 3 4; do
 	expect 0 "morne-plaine: run turn $n" "$arbiter" game run "$M" --now
 done
 check "morne-plaine: turn 5 open" grep -q '"turn": 5,' "$M/game.json"
+check "morne-plaine: the refusal in the summary" grep -q \
+    '^  allies order x9: illegal, unknown_unit: ' "$M/turns/0001/summary.txt"
+check "morne-plaine: the refusal on the page" grep -q \
+    '<li>allies order x9: illegal, unknown_unit: ' "$M/index.html"
 check "morne-plaine: prussians told" grep -q '^No orders received' \
     "$M/turns/0001/players/prussians/letter.txt"
+# Every player ready (orders without problems, here none): the turn runs
+# before its deadline.
+for p in french allies prussians; do
+	printf 'arbiter orders %s turn 5\nend\n' $p >e.txt
+	mail ${p%"${p#?}"}@example.org 'Tue, 01 Dec 2026 12:00:00 +0000' o e.txt \
+	    >e.eml
+	expect 0 "morne-plaine: $p ready" "$arbiter" game receive "$M" <e.eml
+done
+expect 0 "morne-plaine: every player ready" "$arbiter" game run "$M"
+check "morne-plaine: the turn runs early" grep -q 'runs early' "$tmp/out"
+check "morne-plaine: turn 6 open" grep -q '"turn": 6,' "$M/game.json"
 expect 0 "morne-plaine: verify" "$arbiter" game verify "$M"
-check "morne-plaine: verify 4 ok" test "$(grep -c '^ok turn' "$tmp/out")" = 4
+check "morne-plaine: verify 5 ok" test "$(grep -c '^ok turn' "$tmp/out")" = 5
 
 echo "game: $pass passed, $fail failed"
 [ $fail -eq 0 ]
