@@ -20,7 +20,7 @@ case $arbiter in /*) ;; *) arbiter=$top/$arbiter ;; esac
 ngames=${LEAGUE_GAMES:-200}
 nremote=${LEAGUE_REMOTE:-10}
 tmp=$(mktemp -d) || exit 70
-trap 'rm -rf "$tmp"' EXIT INT TERM
+trap '[ -n "$LEAGUE_KEEP" ] || rm -rf "$tmp"' EXIT INT TERM
 pass=0 fail=0
 
 check() {
@@ -168,7 +168,11 @@ league away "$nremote"
 rbad=g$(seq -w 1 "$nremote" | sed -n 3p)
 spoil "away/$rbad"
 sums "away/$rbad" >rbad.before
-parallel --will-cite --ssh "$tmp/fakessh" -S 2/elsewhere --wd ... \
+# rsync's quick check passes over a file of the same size and the same
+# second (without --checksum, "turn": 1 to "turn": 2 in a game.json written
+# the second it was made would not come back).
+PARALLEL_RSYNC_OPTS='-rlDzR --checksum' parallel --will-cite \
+    --ssh "$tmp/fakessh" -S 2/elsewhere --wd ... \
     --transferfile {} --return {} --cleanup --joblog rjoblog --tag \
     "$arbiter" game run --now {} ::: away/* >out 2>err
 rc=$?
@@ -191,7 +195,9 @@ for g in away/*; do
 	    [ -f "$g/turns/$next/map.json" ] &&
 	    [ "$(open_turn "$g")" = "$next" ] &&
 	    [ -f "$g/turns/$turn/players/red/turn.png" ] &&
-	    [ -n "$(ls "$g/outbox")" ] && n=$((n + 1))
+	    [ -n "$(ls "$g/outbox")" ] && n=$((n + 1)) && continue
+	echo "# $g: turn $(open_turn "$g"); turns: $(ls "$g/turns" |
+	    tr '\n' ' '); outbox: $(ls "$g/outbox" | wc -l) mails"
 done
 check "across machines: every other game's turn came back ($n)" \
     test "$n" -eq $((nremote - 1))
