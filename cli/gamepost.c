@@ -549,7 +549,7 @@ pipe_to(const char *cmd, const unsigned char *m, size_t len, struct why *w)
 {
 	struct sigaction sa, old;
 	struct pollfd	 pf[2];
-	char		 err[ERR_KEEP + 1], *nl;
+	char		 err[ERR_KEEP + 1];
 	size_t		 done = 0, nerr = 0;
 	ssize_t		 r;
 	pid_t		 pid;
@@ -666,27 +666,27 @@ pipe_to(const char *cmd, const unsigned char *m, size_t len, struct why *w)
 		}
 	sigaction(SIGPIPE, &old, NULL);
 	err[nerr] = '\0';
-	/* Its standard error on one line: its last line, trimmed. */
+	/* The end of its standard error on one line, without control
+	 * characters. */
 	while (nerr > 0 && (err[nerr - 1] == '\n' || err[nerr - 1] == ' '))
 		err[--nerr] = '\0';
 	for (i = 0; (size_t)i < nerr; i++)
-		if (err[i] == '\n' || err[i] == '\r' || err[i] == '\t')
+		if ((unsigned char)err[i] < 0x20 || err[i] == 0x7f)
 			err[i] = ' ';
-	nl = err;
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && !broken)
 		return 0;
 	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
 		say(w, "the command exited 0 before it read the whole "
 		    "message (%zu of %zu bytes)%s%s", done, len,
-		    nerr > 0 ? ": " : "", nl);
+		    nerr > 0 ? ": " : "", err);
 	else if (WIFEXITED(st))
 		say(w, "the command exited with status %d%s%s",
 		    WEXITSTATUS(st), nerr > 0 ? ": " : " (nothing on its "
-		    "standard error)", nl);
+		    "standard error)", err);
 	else
 		say(w, "the command was killed by signal %d%s%s",
 		    WIFSIGNALED(st) ? WTERMSIG(st) : 0, nerr > 0 ? ": " : "",
-		    nl);
+		    err);
 	return -1;
 sys:
 	say(w, "cannot run the command: %s", strerror(errno));
