@@ -62,7 +62,8 @@ cmd_new(int argc, char **argv)
 	unsigned char	 key[ARB_SECRET_LEN];
 	char		 hex[2 * ARB_SECRET_LEN + 2], map[PATH_MAX], tn[32];
 	char		 dl[32], path[PATH_MAX], *text = NULL, *end, gname[256];
-	const char	*umpire = "umpire@localhost", *from = NULL, *game = NULL;
+	const char	*umpire = "umpire@localhost", *from = NULL;
+	const char	*game = NULL;
 	const char	*sendcmd = "sendmail -t -i", *deadline = NULL, *s;
 	char		*players[256];
 	json_t		*j = NULL, *ps, *mj = NULL;
@@ -293,7 +294,9 @@ cmd_new(int argc, char **argv)
 	plan_add(&g, STAGE "/outbox", "outbox");
 	plan_add(&g, STAGE "/sent", "sent");
 	plan_add(&g, STAGE "/umpire.key", "umpire.key");
-	if ((rc = stage_game(&g, turn, g.deadline, 0, 0)) != 0)
+	/* The history page, of no turn yet. */
+	if ((rc = stage_page(&g, 0)) != 0 ||
+	    (rc = stage_game(&g, turn, g.deadline, 0, 0)) != 0)
 		goto out;
 	if ((rc = commit(&g)) != 0)
 		goto out;
@@ -581,6 +584,35 @@ aside(struct game *g, const char *name, const char *buf, size_t len,
 	return 0;
 }
 
+/* When a mail filed in turn tn's mail/ was received, from its name
+ * (YYYYMMDDTHHMMSSZ-SHA8.eml); 0 when it is not there. */
+static time_t
+received_at(const char *buf, size_t len, const char *tn)
+{
+	unsigned char	 sum[crypto_hash_sha256_BYTES];
+	char		 dir[PATH_MAX], sha8[9], when[32], **v;
+	size_t		 n, k, l;
+	time_t		 t = 0;
+
+	crypto_hash_sha256(sum, (const unsigned char *)buf, len);
+	xsnprintf(sha8, sizeof(sha8), "%02x%02x%02x%02x", sum[0], sum[1],
+	    sum[2], sum[3]);
+	xsnprintf(dir, sizeof(dir), "turns/%s/mail", tn);
+	v = list_dir(dir, &n);
+	for (k = 0; k < n && t == 0; k++) {
+		l = strlen(v[k]);
+		if (l != 16 + 1 + 8 + 4 || strncmp(v[k] + 17, sha8, 8) != 0)
+			continue;
+		/* YYYYMMDDTHHMMSSZ as YYYY-MM-DDTHH:MM:SSZ */
+		xsnprintf(when, sizeof(when), "%.4s-%.2s-%.2sT%.2s:%.2s:%.2sZ",
+		    v[k], v[k] + 4, v[k] + 6, v[k] + 9, v[k] + 11, v[k] + 13);
+		if (!parse_iso(when, &t))
+			t = 0;
+	}
+	free_list(v, n);
+	return t;
+}
+
 static void
 indent(FILE *fp, const char *s)
 {
@@ -702,8 +734,8 @@ cmd_receive(int argc, char **argv)
 		bool	 late = strcmp(ck.reason, "bad_mail") != 0;
 
 		if (late)
-			xsnprintf(detail, sizeof(detail), "orders for turn %ld, "
-			    "from %s; the open turn is %ld", ck.turn,
+			xsnprintf(detail, sizeof(detail), "orders for turn "
+			    "%ld, from %s; the open turn is %ld", ck.turn,
 			    player, g.turn);
 		else
 			xsnprintf(detail, sizeof(detail), "from %s", player);
@@ -736,7 +768,9 @@ cmd_receive(int argc, char **argv)
 	noorders = strcmp(ck.reason, "not_orders") == 0 ||
 	    strcmp(ck.reason, "no_orders") == 0 ||
 	    strcmp(ck.reason, "html_only") == 0;
-	if (!h.dated)
+	/* A mail is no later than its receipt: a Date ahead of the clock
+	 * would make every later mail of the player older. */
+	if (!h.dated || h.date > g.now)
 		h.date = g.now;
 	iso(h.date, date, sizeof(date));
 	xsnprintf(path, sizeof(path), "turns/%s/orders/%s.eml", tn, player);
@@ -747,9 +781,16 @@ cmd_receive(int argc, char **argv)
 		const char *ow;
 
 		if ((ob = readall(path, &ol)) != NULL) {
-			if (head_read(ob, ol, &old, &ow) == 0 && old.dated &&
-			    old.date > h.date)
-				older = true;
+			if (head_read(ob, ol, &old, &ow) == 0) {
+				time_t	 rt = received_at(ob, ol, tn);
+
+				if (rt == 0)
+					rt = g.now;
+
+				if (!old.dated || old.date > rt)
+					old.date = rt;
+				older = old.date > h.date;
+			}
 			free(ob);
 		}
 		iso(old.date, odate, sizeof(odate));

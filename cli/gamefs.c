@@ -697,8 +697,14 @@ finish_commit(void)
 			    line + strlen(STAGE) + 1);
 		else
 			xsnprintf(from, sizeof(from), "%s", line);
-		if (mkdirs(sp + 1, false) != 0 || (rename(from, sp + 1) != 0 &&
-		    errno != ENOENT)) {
+		xsnprintf(buf, sizeof(buf), "eio:rename-%ld", i + 1);
+		if (getenv("ARB_GAME_FAIL_AT") != NULL &&
+		    strcmp(getenv("ARB_GAME_FAIL_AT"), buf) == 0)
+			errno = EIO;	/* testing only: a rename fails */
+		else if (mkdirs(sp + 1, false) == 0 && (rename(from,
+		    sp + 1) == 0 || errno == ENOENT))
+			errno = 0;
+		if (errno != 0) {
 			fprintf(stderr, "%s: game: cannot rename %s to %s: "
 			    "%s\n", progname, from, sp + 1, strerror(errno));
 			free(plan);

@@ -136,11 +136,11 @@ game_page(FILE *fp, const char *dir, const json_t *g, long staged,
     const char *stage)
 {
 	const json_t	*v = json_object_get(g, "turn");
-	long		 open = json_is_integer(v) ? (long)json_integer_value(v) :
-			    1, n;
+	long		 open, n;
 	char		 base[PATH_MAX], tn[32];
 	struct stat	 st;
 
+	open = json_is_integer(v) ? (long)json_integer_value(v) : 1;
 	fprintf(fp, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
 	    "<meta charset=\"utf-8\">\n<title>");
 	esc(fp, str(g, "game"));

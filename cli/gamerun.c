@@ -314,8 +314,10 @@ turn_mails(struct game *g, long n, const char *dir, enum mode mode,
 			free(b.s);
 			return nomem();
 		}
-		xsnprintf(a[0], sizeof(a[0]), "%s/players/%s/turn.png", dir, pn);
-		xsnprintf(a[1], sizeof(a[1]), "%s/players/%s/turn.svg", dir, pn);
+		xsnprintf(a[0], sizeof(a[0]), "%s/players/%s/turn.png", dir,
+		    pn);
+		xsnprintf(a[1], sizeof(a[1]), "%s/players/%s/turn.svg", dir,
+		    pn);
 		xsnprintf(a[2], sizeof(a[2]), "%s/players/%s/next.json", dir,
 		    pn);
 		att[0] = a[0], att[1] = "image/png", att[2] = nm[0];

@@ -8,6 +8,7 @@
 # red r-inf-1 at 0101, blue b-inf-1 at 0606, green g-inf-1 at 0106, 4 AP
 # each; new at 2026-12-01T10:00:00Z, period 7 days):
 # - new: turn 1 opens, deadline 2026-12-08T10:00:00Z.
+# - (the mails are received at 13:00)
 # - red's first mail (Date 11:00) orders r-inf-9, which is no unit: its
 #   ack is "orders received, with problems", says "1 problem" and
 #   "1 of 3 players have sent orders"; the canonical echo holds
@@ -105,6 +106,7 @@ expect 0 "new" "$arbiter" game new "$G" "$data/aeonis.json" \
     --game g1
 check "new: turn 1 and its deadline" grep -q \
     'turn 1 opens, deadline 2026-12-08T10:00:00Z' "$tmp/out"
+check "new: the history page" grep -q 'turn 1 is open' "$G/index.html"
 check "new: the key is 0600" test "$(stat -c %a "$G/umpire.key")" = 600
 check "new: the map commits to its dice" grep -q commitment \
     "$G/turns/0001/map.json"
@@ -133,7 +135,8 @@ expect 64 "no command" "$arbiter" game
 expect 64 "an unknown command" "$arbiter" game frobnicate "$G"
 expect 66 "not a game folder" "$arbiter" game status "$tmp"
 
-# receive
+# receive, three hours later (a mail is no later than its receipt)
+export ARB_GAME_NOW=2026-12-01T13:00:00Z
 printf 'Hello umpire,\n\narbiter orders red turn 1\nr1: r-inf-1 move 0101 0102\nr2: r-inf-9 move 0101 0102\n' >r1.txt
 mail red@example.org 'Tue, 01 Dec 2026 11:00:00 +0000' 'my orders' r1.txt \
     >r1.eml
@@ -280,6 +283,20 @@ mail red@example.org 'Tue, 08 Dec 2026 11:40:00 +0000' 'late' r2.txt >r4.eml
 expect 0 "orders for a turn already run" "$arbiter" game receive "$G" <r4.eml
 check "a turn already run: aside" grep -q 'turn already run' "$G"/aside/*.why
 expect 0 "run turn 2" "$arbiter" game run "$G" --now
+# green's clock is 73 years ahead; its next mail, dated right, still
+# replaces it (a mail is no later than its receipt).
+printf 'arbiter orders green turn 3\ng-inf-1 move 0106 0105\n' >g1.txt
+mail green@example.org 'Fri, 01 Jan 2100 00:00:00 +0000' 'future' g1.txt \
+    >g1.eml
+expect 0 "a mail from the future" "$arbiter" game receive "$G" <g1.eml
+printf 'arbiter orders green turn 3\ng-inf-1 move 0106 0206\n' >g2.txt
+mail green@example.org 'Tue, 08 Dec 2026 12:10:00 +0000' 'now' g2.txt \
+    >g2.eml
+export ARB_GAME_NOW=2026-12-08T12:30:00Z
+expect 0 "a mail after the one from the future" "$arbiter" game receive \
+    "$G" <g2.eml
+check "a mail after the one from the future: it counts" cmp -s g2.eml \
+    "$G/turns/0003/orders/green.eml"
 expect 0 "run turn 3" "$arbiter" game run "$G" --now
 expect 0 "run turn 4" "$arbiter" game run "$G" --now
 check "4 turns run" grep -q '"turn": 5,' "$G/game.json"
@@ -408,6 +425,18 @@ for step in result players stage commit-1 commit-5 commit-12 committed; do
 	check "killed at $step: the same bytes as a run never killed" \
 	    cmp -s ref.sum f.sum
 done
+# A rename of the commit fails: the command fails (73), and the next one
+# finishes the commit.
+rm -rf "$tmp/f"
+cp -R "$tmp/g1-open" "$tmp/f"
+expect 73 "a rename fails" env ARB_GAME_FAIL_AT=eio:rename-3 "$arbiter" \
+    game run "$tmp/f"
+check "a rename fails: the commit kept" test -d "$tmp/f/.commit"
+expect 0 "a rename fails: the next command finishes" "$arbiter" game status \
+    "$tmp/f"
+snap "$tmp/f" | sed 's| \./| |' >f.sum
+check "a rename fails: then as a run never failed" cmp -s ref.sum f.sum
+
 # receive killed before and after its commit: the mail is filed once.
 export ARB_GAME_NOW=2026-12-08T09:00:00Z
 rm -rf "$tmp/ref"
