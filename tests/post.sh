@@ -320,6 +320,27 @@ hostile not-json 'refused, left queued' '{"kind": "ack", '
 hostile not-object 'not a JSON object' '["kind", "ack"]'
 hostile duplicate 'duplicate' "{$good, \"subject\": \"again\"}"
 
+# A description that is a symbolic link (to a good description outside),
+# and an outbox that is one: not read.
+rm -rf linkdesc
+game linkdesc
+d body '"x\n"' >outside-desc.json
+ln -s "$tmp/outside-desc.json" linkdesc/outbox/000001.json
+: >sink
+expect 65 "a description that is a symbolic link: refused" \
+    "$arbiter" game send linkdesc
+check "a description that is a symbolic link: nothing sent" test ! -s sink
+rm -rf linkout
+game linkout
+rmdir linkout/outbox
+mkdir outside-outbox
+d body '"x\n"' >outside-outbox/000001.json
+ln -s "$tmp/outside-outbox" linkout/outbox
+expect 66 "an outbox that is a symbolic link: 66" "$arbiter" game send linkout
+check "an outbox that is a symbolic link: nothing sent" test ! -s sink
+check "an outbox that is a symbolic link: left there" \
+    test -f outside-outbox/000001.json
+
 # A 64 MiB attachment: refused with its size, quickly, not read whole.
 rm -rf huge
 game huge
