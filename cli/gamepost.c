@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <jansson.h>
@@ -50,6 +51,10 @@
 #define ATTACH_MAX	(20L << 20)
 /* Attachments a message: at most this many. */
 #define ATTACH_COUNT	64
+/* The send command's time for one mail, unless game.json's send_timeout
+ * says otherwise (a sendmail that hangs would hold DIR/lock, and every
+ * receive with it). */
+#define SEND_TIMEOUT	600
 /* Of the command's standard error, this much is kept for the report. */
 #define ERR_KEEP	4096
 
@@ -539,22 +544,54 @@ done:
 	return ok;
 }
 
+/* Milliseconds on the monotonic clock. */
+static long long
+now_ms(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Keeps the last ERR_KEEP bytes of what the command wrote on its
+ * standard error. */
+static void
+keep(char *err, size_t *nerr, const char *s, size_t n)
+{
+	if (n >= ERR_KEEP) {
+		memcpy(err, s + n - ERR_KEEP, ERR_KEEP);
+		*nerr = ERR_KEEP;
+		return;
+	}
+	if (*nerr + n > ERR_KEEP) {
+		memmove(err, err + (*nerr + n - ERR_KEEP), ERR_KEEP - n);
+		*nerr = ERR_KEEP - n;
+	}
+	memcpy(err + *nerr, s, n);
+	*nerr += n;
+}
+
 /*
- * Pipes the message to cmd (/bin/sh -c cmd): 0 when it exited 0 having
- * read the whole message, else -1 with w saying why (its exit status
- * and the end of its standard error).
+ * Pipes the message to cmd (/bin/sh -c cmd, in a process group of its
+ * own): 0 when it exited 0 having read the whole message, else -1 with w
+ * saying why (its exit status, or that it took more than timeout
+ * seconds and was killed with its children, and the end of its
+ * standard error).
  */
 static int
-pipe_to(const char *cmd, const unsigned char *m, size_t len, struct why *w)
+pipe_to(const char *cmd, const unsigned char *m, size_t len, long timeout,
+    struct why *w)
 {
 	struct sigaction sa, old;
 	struct pollfd	 pf[2];
-	char		 err[ERR_KEEP + 1];
+	char		 err[ERR_KEEP + 1], tmp[4096];
+	long long	 end, left;
 	size_t		 done = 0, nerr = 0;
 	ssize_t		 r;
 	pid_t		 pid;
-	int		 in[2], ep[2], st, np, i;
-	bool		 broken = false;
+	int		 in[2], ep[2], st = 0, np, i;
+	bool		 broken = false, exited = false, late = false;
 
 	if (pipe(in) == -1)
 		goto sys;
@@ -574,6 +611,7 @@ pipe_to(const char *cmd, const unsigned char *m, size_t len, struct why *w)
 	}
 	if (pid == 0) {
 		/* Its output goes to our standard error, with its own. */
+		setpgid(0, 0);
 		if (dup2(in[0], 0) == -1 || dup2(2, 1) == -1 ||
 		    dup2(ep[1], 2) == -1)
 			_exit(127);
@@ -584,17 +622,34 @@ pipe_to(const char *cmd, const unsigned char *m, size_t len, struct why *w)
 		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
 		_exit(127);
 	}
+	setpgid(pid, pid);	/* whichever of the two comes first */
 	close(in[0]);
 	close(ep[1]);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, &old);
 	fcntl(in[1], F_SETFL, fcntl(in[1], F_GETFL) | O_NONBLOCK);
+	fcntl(ep[0], F_SETFL, fcntl(ep[0], F_GETFL) | O_NONBLOCK);
 	if (len == 0) {
 		close(in[1]);
 		in[1] = -1;
 	}
+	end = now_ms() + (long long)timeout * 1000;
 	for (;;) {
+		if (waitpid(pid, &st, WNOHANG) == pid) {
+			/* What it left on its standard error is read, and
+			 * nothing more waited for: a child of it may hold
+			 * the pipe. */
+			exited = true;
+			while (ep[0] != -1 &&
+			    (r = read(ep[0], tmp, sizeof(tmp))) > 0)
+				keep(err, &nerr, tmp, (size_t)r);
+			break;
+		}
+		if ((left = end - now_ms()) <= 0) {
+			late = true;
+			break;
+		}
 		np = 0;
 		if (in[1] != -1) {
 			pf[np].fd = in[1];
@@ -604,13 +659,10 @@ pipe_to(const char *cmd, const unsigned char *m, size_t len, struct why *w)
 			pf[np].fd = ep[0];
 			pf[np++].events = POLLIN;
 		}
-		if (np == 0)
-			break;
-		if (poll(pf, (nfds_t)np, -1) == -1) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
+		/* A tenth of a second at most, to see it exit. */
+		if (poll(np > 0 ? pf : NULL, (nfds_t)np,
+		    left < 100 ? (int)left : 100) <= 0)
+			continue;
 		for (i = 0; i < np; i++) {
 			if (pf[i].revents == 0)
 				continue;
@@ -621,45 +673,38 @@ pipe_to(const char *cmd, const unsigned char *m, size_t len, struct why *w)
 					done += (size_t)r;
 				if ((r == -1 && errno != EAGAIN &&
 				    errno != EINTR) || done == len) {
-					broken = done < len;
 					close(in[1]);
 					in[1] = -1;
 				}
 			} else {
-				char	 tmp[4096];
-
 				r = read(ep[0], tmp, sizeof(tmp));
-				if (r == -1 && (errno == EINTR ||
-				    errno == EAGAIN))
-					continue;
-				if (r <= 0) {
+				if (r > 0)
+					keep(err, &nerr, tmp, (size_t)r);
+				else if (r == 0 || (errno != EINTR &&
+				    errno != EAGAIN)) {
 					close(ep[0]);
 					ep[0] = -1;
-					continue;
-				}
-				/* Keep the end of it. */
-				if ((size_t)r >= ERR_KEEP) {
-					memcpy(err, tmp + r - ERR_KEEP,
-					    ERR_KEEP);
-					nerr = ERR_KEEP;
-				} else {
-					if (nerr + (size_t)r > ERR_KEEP) {
-						memmove(err, err + nerr + r -
-						    ERR_KEEP, ERR_KEEP -
-						    (size_t)r);
-						nerr = ERR_KEEP - (size_t)r;
-					}
-					memcpy(err + nerr, tmp, (size_t)r);
-					nerr += (size_t)r;
 				}
 			}
 		}
 	}
+	broken = done < len;
 	if (in[1] != -1)
 		close(in[1]);
+	if (late) {
+		/* Asked to stop, then stopped, with its children. */
+		kill(-pid, SIGTERM);
+		for (i = 0; i < 20 && !exited; i++) {
+			if (waitpid(pid, &st, WNOHANG) == pid)
+				exited = true;
+			else
+				poll(NULL, 0, 100);
+		}
+		kill(-pid, SIGKILL);
+	}
 	if (ep[0] != -1)
 		close(ep[0]);
-	while (waitpid(pid, &st, 0) == -1)
+	while (!exited && waitpid(pid, &st, 0) == -1)
 		if (errno != EINTR) {
 			sigaction(SIGPIPE, &old, NULL);
 			goto sys;
@@ -673,9 +718,13 @@ pipe_to(const char *cmd, const unsigned char *m, size_t len, struct why *w)
 	for (i = 0; (size_t)i < nerr; i++)
 		if ((unsigned char)err[i] < 0x20 || err[i] == 0x7f)
 			err[i] = ' ';
-	if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && !broken)
+	if (late)
+		say(w, "the command took more than %ld s (the game's "
+		    "send_timeout) and was stopped%s%s", timeout,
+		    nerr > 0 ? ": " : "", err);
+	else if (WIFEXITED(st) && WEXITSTATUS(st) == 0 && !broken)
 		return 0;
-	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+	else if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
 		say(w, "the command exited 0 before it read the whole "
 		    "message (%zu of %zu bytes)%s%s", done, len,
 		    nerr > 0 ? ": " : "", err);
@@ -827,9 +876,9 @@ nomem:
 }
 
 /* The game's send_command (game.json), or NULL after a message with *rc
- * set; free it. */
+ * set; free it.  Its send_timeout in *timeout. */
 static char *
-send_command(int dfd, const char *dir, int *rc)
+send_command(int dfd, const char *dir, long *timeout, int *rc)
 {
 	struct why	 w;
 	json_error_t	 je;
@@ -861,6 +910,18 @@ send_command(int dfd, const char *dir, int *rc)
 		*rc = EXIT_DATA;
 		return NULL;
 	}
+	c = json_object_get(g, "send_timeout");
+	*timeout = SEND_TIMEOUT;
+	if (c != NULL && (!json_is_integer(c) || json_integer_value(c) < 1 ||
+	    json_integer_value(c) > 86400)) {
+		fprintf(stderr, "%s: %s/game.json: \"send_timeout\" is not a "
+		    "number of seconds from 1 to 86400\n", me, dir);
+		json_decref(g);
+		*rc = EXIT_DATA;
+		return NULL;
+	}
+	if (c != NULL)
+		*timeout = (long)json_integer_value(c);
 	c = json_object_get(g, "send_command");
 	if (c == NULL)
 		cmd = strdup("sendmail -t -i");
@@ -904,7 +965,7 @@ open_sub(int dfd, const char *dir, const char *name, bool make)
  * or the exit status it calls for after a message. */
 static int
 send_one(int dfd, int ofd, int sfd, const char *dir, const char *cmd,
-    const char *name)
+    long timeout, const char *name)
 {
 	struct why	 w;
 	json_error_t	 je;
@@ -959,7 +1020,7 @@ send_one(int dfd, int ofd, int sfd, const char *dir, const char *cmd,
 		rc = EXIT_DATA;
 		break;
 	default:
-		if (pipe_to(cmd, m->data, m->len, &w) == -1) {
+		if (pipe_to(cmd, m->data, m->len, timeout, &w) == -1) {
 			fprintf(stderr, "%s: %s/outbox/%s: not sent, left "
 			    "queued: %s\n", me, dir, name, w.s);
 			rc = EXIT_ILLEGAL;
@@ -989,6 +1050,7 @@ game_send(int argc, char **argv)
 	const char	*dir;
 	char		**q, *cmd;
 	size_t		 n, i;
+	long		 timeout;
 	int		 dfd, lfd, ofd, sfd = -1, rc = 0, r;
 	int		 nsent = 0, nfail = 0, nbad = 0, nio = 0;
 
@@ -1006,7 +1068,7 @@ game_send(int argc, char **argv)
 		fprintf(stderr, "%s: %s: %s\n", me, dir, strerror(errno));
 		return EXIT_NOINPUT;
 	}
-	if ((cmd = send_command(dfd, dir, &rc)) == NULL) {
+	if ((cmd = send_command(dfd, dir, &timeout, &rc)) == NULL) {
 		close(dfd);
 		return rc;
 	}
@@ -1032,7 +1094,7 @@ game_send(int argc, char **argv)
 	if (rc == 0) {
 		g_mime_init();
 		for (i = 0; i < n; i++) {
-			r = send_one(dfd, ofd, sfd, dir, cmd, q[i]);
+			r = send_one(dfd, ofd, sfd, dir, cmd, timeout, q[i]);
 			if (r == 0)
 				nsent++;
 			else if (r == EXIT_ILLEGAL)

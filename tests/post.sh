@@ -437,6 +437,27 @@ check "a command that does not read the message: said" \
 check "a command that does not read the message: left queued" \
     test -f deaf/outbox/000001.json -a -z "$(ls deaf/sent)"
 
+# A command that hangs (and a child of it that would outlive it): killed
+# after the game's send_timeout, left queued, the next one tried.
+rm -rf hung
+game hung 'sleep 60 & cat >/dev/null; sleep 60'
+sed 's/"redone": 0/"redone": 0, "send_timeout": 2/' hung/game.json \
+    >hung/game.new && mv hung/game.new hung/game.json
+d body '"x\n"' | queue hung 000001
+d body '"y\n"' | queue hung 000002
+expect 1 "a command that hangs: 1, within the timeout" \
+    timeout 30 "$arbiter" game send hung
+check "a command that hangs: said" \
+    grep -q '000001.json: not sent, left queued: the command took more than 2 s' err
+check "a command that hangs: the next one tried" \
+    grep -q '000002.json: not sent, left queued: the command took more' err
+check "a command that hangs: left queued" \
+    test "$(ls hung/outbox | wc -l)" -eq 2 -a -z "$(ls hung/sent)"
+sed 's/"send_timeout": 2/"send_timeout": "soon"/' hung/game.json \
+    >hung/game.new && mv hung/game.new hung/game.json
+expect 65 "a send_timeout that is not a number of seconds: 65" \
+    "$arbiter" game send hung
+
 # ---- The lock: while another command holds DIR/lock, send waits.
 rm -rf locked
 game locked
