@@ -886,10 +886,21 @@ head_read(const char *buf, size_t len, struct head *h, const char **why)
 	GDateTime	*dt;
 	const char	*s;
 	char		*c;
+	size_t		 hl;
 
 	memset(h, 0, sizeof(*h));
 	*why = "unreadable: not a mail (its header cannot be parsed)";
-	st = g_mime_stream_mem_new_with_buffer(buf, len);
+	/* The header alone: GMime is not given the body, whose parts (as
+	 * many and as deep as a mail makes them) the library's reader
+	 * bounds. */
+	for (hl = 0; hl < len; hl++)
+		if (buf[hl] == '\n' && (hl + 1 == len || buf[hl + 1] == '\n' ||
+		    (buf[hl + 1] == '\r' && hl + 2 < len &&
+		    buf[hl + 2] == '\n'))) {
+			hl++;
+			break;
+		}
+	st = g_mime_stream_mem_new_with_buffer(buf, hl);
 	p = g_mime_parser_new_with_stream(st);
 	m = g_mime_parser_construct_message(p, NULL);
 	g_object_unref(p);

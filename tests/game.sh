@@ -487,11 +487,19 @@ printf 'From: red@example.org\nBcc: evil@example.net\nSubject: a\n b\n\n%s\n' \
     'arbiter orders red turn 1' >h4.eml
 # Malformed MIME: a multipart without a boundary, from a player.
 printf 'From: blue@example.org\nMIME-Version: 1.0\nContent-Type: multipart/mixed\n\n--x\n\nhi\n' >h5.eml
+# Parts nested 60000 deep (3.3 MB), from a player.
+python3 -c 'import sys
+n = 60000
+w = sys.stdout.write
+w("From: blue@example.org\nMIME-Version: 1.0\n")
+for i in range(n):
+    w("Content-Type: multipart/mixed; boundary=b%d\n\n--b%d\n" % (i, i))
+w("Content-Type: text/plain\n\nhi\n")' >h8.eml
 printf 'no header at all\n' >h6.eml
 : >h7.eml
 mkdir "$tmp/sand/cwd"
 cd "$tmp/sand/cwd" || exit 70
-for h in h1 h2 h3 h4 h5 h6 h7; do
+for h in h1 h2 h3 h4 h5 h6 h7 h8; do
 	expect 0 "hostile $h: handled" "$arbiter" game receive "$H" \
 	    <"$tmp/$h.eml"
 done
@@ -507,7 +515,9 @@ check "hostile: nothing written outside DIR" test -z "$(find "$tmp/sand" \
     -mindepth 1 ! -path "$H" ! -path "$H/*" ! -path "$tmp/sand/cwd")"
 cd "$tmp" || exit 70
 check "hostile: the aside mails' reasons" test "$(cat "$H"/aside/*.why |
-    wc -l)" -ge 5
+    wc -l)" -ge 6
+check "hostile h8: nested parts, aside" grep -q 'unreadable: from blue' \
+    "$H"/aside/*.why
 python3 - "$H" <<'EOF' >"$tmp/out" 2>&1
 import json, os, sys
 d = sys.argv[1]
