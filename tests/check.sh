@@ -6,7 +6,8 @@
 # example games against the manuals that quote them, the consistency of
 # the trace with the result (tests/consistency.py), the pictures, their
 # legibility and players' reports (tests/svg.sh, tests/legibility.sh,
-# tests/views.py, tests/hidden.py) and the
+# tests/views.py, tests/hidden.py), the game's mail out and a league of
+# games (tests/post.sh, tests/league.sh) and the
 # man page lint.  Ends with one line: "N passed, N failed".
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 70
@@ -60,6 +61,14 @@ suite "fair dice" sh tests/dice.sh
 suite "examples" sh tests/examples.sh
 suite "hostile inputs" sh tests/hostile.sh
 suite "outputs" sh tests/outputs.sh
+# The game's mail out (issue 31): arbiter game send through a stand-in
+# sendmail, every message read back by Python's email package, hostile
+# descriptions refused.
+suite "post" sh tests/post.sh
+# A league of 200 games under GNU parallel, here and across machines
+# through a stand-in ssh (issue 31), with the program built for users: the
+# sanitizers run the game's commands in the suites above.
+suite "league" env ARBITER="$top/arbiter" sh tests/league.sh
 # The fuzz targets replay their corpora, the casebook's seeds and
 # tests/crashes/ byte for byte (tests/fuzz/README).
 seeds=$(mktemp -d) || exit 70

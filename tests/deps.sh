@@ -6,8 +6,9 @@
 # graph board's picture), librsvg and cairo (librsvg2-dev: the picture as
 # PNG) with the font the pictures name (fonts-dejavu-core), GMime 3
 # (libgmime-3.0-dev, pkg-config gmime-3.0: the orders found in a mail),
-# mandoc (man page lint) and python3 with python3-jsonschema (the schema
-# check); and, with --test (make check
+# mandoc (man page lint), python3 with python3-jsonschema (the schema
+# check), GNU parallel and rsync (a league of games, README); and, with
+# --test (make check
 # only, not make demo), Chromium (chromium: tests/svg.sh renders the
 # golden pictures with it), whose absence skips that rendering instead of
 # failing, and clang with its sanitizers and libFuzzer (the fuzz replays
@@ -50,6 +51,13 @@ pkg-config --exists librsvg-2.0 cairo 2>/dev/null ||
 pkg-config --exists gmime-3.0 2>/dev/null ||
     missing="$missing libgmime-3.0-dev"
 command -v mandoc >/dev/null 2>&1 || missing="$missing mandoc"
+# GNU parallel runs a league of games (README, A league; tests/league.sh);
+# moreutils has a parallel of its own, which is not it.  rsync carries a
+# game's folder to another machine and back (parallel's --transferfile
+# and --return).
+parallel --version 2>/dev/null | grep -q 'GNU parallel' ||
+    missing="$missing parallel"
+command -v rsync >/dev/null 2>&1 || missing="$missing rsync"
 command -v cc >/dev/null 2>&1 || missing="$missing gcc"
 command -v make >/dev/null 2>&1 || missing="$missing make"
 # make check builds the fuzz replays with clang's sanitizers as well;

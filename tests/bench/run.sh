@@ -29,6 +29,11 @@
 #	           noise of a shared machine (issue 27)
 #	pictures   a 40x30 board with 200 units and 200 orders: --svg and
 #	           --png each <= 200 ms (issue 29)
+#	game       arbiter game run --now of the demo turn as a game
+#	           (orders received by mail) <= 2 x the plain arbiter
+#	           commands that make the same files; and a league of
+#	           100 small games under GNU parallel, its games a second
+#	           reported (tests/bench/league.sh; issue 31)
 #	hostile    each input of tests/hostile/ (every file under 1 MB):
 #	           at most 10 s and 256 MB (262144 KiB) peak memory
 #
@@ -193,6 +198,12 @@ for kind in svg png; do
 	echo "--$kind     $1 ms, $2 KiB, $(wc -c <"$dir/pic/pic.$kind")" \
 	    "bytes (goal <= 200 ms): $v"
 done
+
+# The game mode (issue 31): a game's run against the plain commands it
+# replaces, and a league's throughput under GNU parallel
+# (tests/bench/league.sh).
+echo "== game: arbiter game run against the plain commands; a league"
+sh "$bin/league.sh" "$top" "$dir" "$runs" || missed=1
 
 echo "== hostile inputs (tests/hostile): goal <= 10000 ms, <= 262144 KiB"
 printf '%-28s %8s %10s %7s\n' "" "wall ms" "peak KiB" "status"
