@@ -4,14 +4,14 @@
 # (libsodium-dev: the fair dice' HMAC-SHA-256, SHA-256 and random bytes),
 # Graphviz's library (libgraphviz-dev, pkg-config libgvc: the layout of a
 # graph board's picture), librsvg and cairo (librsvg2-dev: the picture as
-# PNG) with the font the pictures name (fonts-dejavu-core), GMime 3
-# (libgmime-3.0-dev, pkg-config gmime-3.0: the orders found in a mail),
-# mandoc (man page lint) and python3 with python3-jsonschema (the schema
-# check); and, with --test (make check
-# only, not make demo), Chromium (chromium: tests/svg.sh renders the
-# golden pictures with it), whose absence skips that rendering instead of
-# failing, and clang with its sanitizers and libFuzzer (the fuzz replays
-# built with clang).  Uses apt-get when it can; says what to install when
+# PNG) with the font the pictures name (fonts-dejavu-core), libdeflate
+# (libdeflate-dev: the PNG compressed), GMime 3 (libgmime-3.0-dev,
+# pkg-config gmime-3.0: the orders found in a mail), mandoc (man page
+# lint) and python3 with python3-jsonschema (the schema check); and, with
+# --test (make check only, not make demo), Chromium (chromium:
+# tests/svg.sh renders the golden pictures with it), whose absence skips
+# that rendering instead of failing, and clang with its sanitizers and
+# libFuzzer (the fuzz replays built with clang).  Uses apt-get when it can; says what to install when
 # it cannot.
 #
 # With --check (plain make), only what the build needs is looked for, and
@@ -26,6 +26,8 @@ if [ "$1" = --check ]; then
 	    need="$need libgraphviz-dev"
 	pkg-config --exists librsvg-2.0 cairo 2>/dev/null ||
 	    need="$need librsvg2-dev"
+	pkg-config --exists libdeflate 2>/dev/null ||
+	    need="$need libdeflate-dev"
 	pkg-config --exists gmime-3.0 2>/dev/null ||
 	    need="$need libgmime-3.0-dev"
 	[ -z "$need" ] && exit 0
@@ -45,6 +47,8 @@ pkg-config --exists libgvc 2>/dev/null || missing="$missing libgraphviz-dev"
 # names (DejaVu Sans), so that the PNG is the same bytes each run.
 pkg-config --exists librsvg-2.0 cairo 2>/dev/null ||
     missing="$missing librsvg2-dev"
+pkg-config --exists libdeflate 2>/dev/null ||
+    missing="$missing libdeflate-dev"
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] ||
     missing="$missing fonts-dejavu-core"
 pkg-config --exists gmime-3.0 2>/dev/null ||

@@ -177,6 +177,7 @@ struct pic {
 	bool		 displaced;	/* arrow(): a displacement's */
 	int		*mk;		/* the arrows' and fights' boxes */
 	size_t		 nmk, mkcap;	/* (mkcap 0: a halo on every label) */
+	FILE		*tfp;		/* the PNG's: its plain texts */
 };
 
 /* Text for XML: the five specials escaped, control characters (not
@@ -263,10 +264,41 @@ haloed(const struct pic *pc, int x, int y, int size, const char *anchor,
 	return false;
 }
 
+/*
+ * For the PNG (pc->tfp, t->tmem), a text of printable ASCII is not put in
+ * the SVG but listed for png.c to draw with cairo after librsvg has drawn
+ * the rest: librsvg fills each text's glyphs as paths, two thirds of the
+ * picture's time, where cairo draws them from its cache of glyphs.  One a
+ * line: "X Y SIZE ANCHOR FILL HALO WIDTH", a tab and the text (ANCHOR s
+ * or m, HALO 0 or 1, WIDTH the textLength it is squeezed to, or 0).  A
+ * text over nothing else, as the legibility check makes every text, looks
+ * the same drawn last.  Other texts (UTF-8) go to librsvg, whose fonts
+ * fall back as a browser's do.
+ */
+static bool
+text_png(struct pic *pc, int x, int y, int size, const char *anchor,
+    const char *fill, const char *s, bool halo, int maxw)
+{
+	const unsigned char *p;
+
+	if (pc->tfp == NULL)
+		return false;
+	for (p = (const unsigned char *)s; *p != '\0'; p++)
+		if (*p < ' ' || *p > '~')
+			return false;
+	fprintf(pc->tfp, "%d %d %d %c %s %d %d\t%s\n", x, y, size,
+	    strcmp(anchor, "start") == 0 ? 's' : 'm', fill, halo ? 1 : 0,
+	    maxw, s);
+	return true;
+}
+
 static void
 text(struct pic *pc, int x, int y, int size, const char *anchor,
     const char *fill, const char *s)
 {
+	if (text_png(pc, x, y, size, anchor, fill, s, haloed(pc, x, y, size,
+	    anchor, strlen(s), 0), 0))
+		return;
 	fprintf(pc->fp, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" "
 	    "text-anchor=\"%s\" fill=\"%s\"%s>", x, y, size, anchor, fill,
 	    haloed(pc, x, y, size, anchor, strlen(s), 0) ?
@@ -290,6 +322,9 @@ text_fit(struct pic *pc, int x, int y, int size, const char *fill,
 		text(pc, x, y, size, "middle", fill, s);
 		return;
 	}
+	if (text_png(pc, x, y, size, "middle", fill, s, haloed(pc, x, y,
+	    size, "middle", strlen(s), maxw), maxw))
+		return;
 	fprintf(pc->fp, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" "
 	    "text-anchor=\"middle\" fill=\"%s\" textLength=\"%d\" "
 	    "lengthAdjust=\"spacingAndGlyphs\"%s>", x, y, size, fill, maxw,
@@ -1940,6 +1975,7 @@ emit_svg(struct arb_turn *t, int flags, int player, FILE *fp)
 	pc.fp = fp;
 	pc.flags = flags;
 	pc.player = player;
+	pc.tfp = t->tmem;
 	player_colours(&pc);
 	place(&pc);
 	stack_measure(&pc);

@@ -594,6 +594,9 @@ struct arb_turn {
 	char			*vbuf;		/* result written to memory */
 	char			*mailbuf;	/* a mail's part, being read */
 	size_t			 vlen;
+	FILE			*tmem;		/* the PNG's texts (png.c), */
+	char			*tbuf;		/* written to memory */
+	size_t			 tlen;
 };
 
 /* fairdice.c: fair dice over the turn (arbiter-rules(7), Dice): the
