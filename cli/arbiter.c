@@ -45,8 +45,8 @@ usage(FILE *fp)
 	    "               [--max-input bytes] [--rolls file] [--secret file]\n"
 	    "               [--strict] [--text] [--threads n]\n"
 	    "               [--trace-file file] [--svg file] [--svg-next file]"
-	    "\n               [--svg-start file] [--png file] "
-	    "[--png-width pixels]\n"
+	    "\n               [--svg-start file] [--svg-region region] "
+	    "[--png file]\n               [--png-width pixels]\n"
 	    "               [--for player | --for all --outdir dir]"
 	    " [--replay result.json]"
 	    "\n               map.json [player=]orders.json ...\n"
@@ -114,6 +114,9 @@ help(void)
 	    "      --svg FILE        draw the turn as SVG in FILE\n"
 	    "      --svg-next FILE   draw the board as the next turn begins\n"
 	    "      --svg-start FILE  draw the board as this turn begins\n"
+	    "      --svg-region R    the pictures' region: all, or hexes A:B"
+	    ", or\n                        territories A,B,... (default: "
+	    "a large board\n                        around what happened)\n"
 	    "      --strict          fail (65) on any refused order or file, "
 	    "listing\n"
 	    "                        every problem; write nothing\n"
@@ -522,7 +525,9 @@ static const int	 fatal[] = { SIGHUP, SIGINT, SIGTERM };
 enum { W_RESULT, W_NEXT, W_TRACE, W_SVG, W_SVGNEXT, W_SVGSTART, W_VIEW,
     W_VIEWTEXT, W_PNG };
 #define OPT_SVGSTART	0x101	/* --svg-start: a long option only */
+#define OPT_SVGREGION	0x102	/* --svg-region */
 static int		 png_width;	/* --png-width, 0: the picture's */
+static const char	*svg_region;	/* --svg-region, NULL: by the board */
 static int		 wkind[NOUTS] = { W_RESULT, W_NEXT, W_TRACE };
 static int		 wwho[NOUTS] = { -1, -1, -1 };
 static int		 nnames = 3;
@@ -1078,6 +1083,7 @@ write_one(struct arb_turn *t, const struct out *o, int i, bool trace,
 	struct arb_error e;
 	int		 rc;
 
+	arb_turn_svg_region(t, svg_region);
 	switch (wkind[i]) {
 	case W_RESULT:
 		rc = write_result(t, trace, fp, &e);
@@ -1510,8 +1516,33 @@ static const char *const case_flags[] = {
 	"check", "trace", "strict", "text", NULL
 };
 static const char *const case_valued[] = {
-	"seed", "ruleset", "threads", "for", "reach", "unit", "rolls", NULL
+	"seed", "ruleset", "threads", "for", "reach", "unit", "rolls",
+	"svg-region", NULL
 };
+
+/* Whether r has a region's form (--svg-region): "all", or names
+ * (nonempty) joined by one ':' or by ','. */
+static bool
+region_form(const char *r)
+{
+	const char	*p;
+	bool		 colon = false, comma = false;
+
+	if (strcmp(r, "all") == 0)
+		return true;
+	if (*r == '\0' || *r == ':' || *r == ',')
+		return false;
+	for (p = r; *p != '\0'; p++) {
+		if (*p != ':' && *p != ',')
+			continue;
+		if (p[1] == '\0' || p[1] == ':' || p[1] == ',' ||
+		    (*p == ':' && (colon || comma)) || (*p == ',' && colon))
+			return false;
+		colon |= *p == ':';
+		comma |= *p == ',';
+	}
+	return true;
+}
 
 /* Why the long option name (len bytes) may not be in a case. */
 static const char *
@@ -1528,7 +1559,7 @@ case_refusal(const char *name, size_t len)
 		"svg", "svg-next", "svg-start", "trace-file", "outdir",
 		"new-secret", "secret", "verify", "max-input", "help",
 		"version", "audit", "commit", "game", "replay", "png",
-		"png-width", "orders-json", "orders-text", NULL
+		"png-width", "orders-json", "orders-text", "svg-region", NULL
 	};
 	int	 k, hits = 0;
 
@@ -2810,6 +2841,7 @@ run(int argc, char **argv, struct arb_turn *t)
 		{ "svg", required_argument, NULL, 'G' },
 		{ "svg-next", required_argument, NULL, 'g' },
 		{ "svg-start", required_argument, NULL, OPT_SVGSTART },
+		{ "svg-region", required_argument, NULL, OPT_SVGREGION },
 		{ "png", required_argument, NULL, 'p' },
 		{ "png-width", required_argument, NULL, 'w' },
 		{ "for", required_argument, NULL, 'F' },
@@ -2958,6 +2990,18 @@ run(int argc, char **argv, struct arb_turn *t)
 			break;
 		case OPT_SVGSTART:
 			svgstart = optarg;
+			break;
+		case OPT_SVGREGION:
+			/* Its cells are looked up on the board when a
+			 * picture is drawn (65); its form here. */
+			if (!region_form(optarg)) {
+				fprintf(stderr, "%s: bad --svg-region \"%s\": "
+				    "expected all, two hexes' labels A:B, or "
+				    "territories' names A,B,...\n", progname,
+				    optarg);
+				return EXIT_USAGE;
+			}
+			svg_region = optarg;
 			break;
 		case 'F':
 			forp = optarg;
