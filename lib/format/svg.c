@@ -1710,7 +1710,7 @@ draw_fights(struct pic *pc)
 
 		if (l->target < 0 || l->at < 0 || (l->order >= 0 &&
 		    !shown(pc, &t->orders.v[l->order])) ||
-		    (!drawn_cell(pc, l->at) && !drawn_cell(pc, l->target)))
+		    !drawn_cell(pc, l->at) || !drawn_cell(pc, l->target))
 			continue;
 		col = l->order >= 0 ? pcolour(pc,
 		    t->orders.v[l->order].player) : "#cc0000";
