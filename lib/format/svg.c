@@ -25,6 +25,7 @@
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -2071,6 +2072,24 @@ region_events(struct pic *pc, bool *want)
 		want[0] = true;
 }
 
+/* A region's error is about the map's board: it names the map's file. */
+static void __attribute__((noreturn, format(printf, 2, 3)))
+region_fail(struct arb_turn *t, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	 buf[sizeof(t->mem.err->text)];
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (t->mapfile != NULL && t->mem.err->code == ARB_EOK) {
+		snprintf(t->mem.err->file, sizeof(t->mem.err->file), "%s",
+		    t->mapfile);
+		utf8_mend(t->mem.err->file);
+	}
+	mem_fail(&t->mem, ARB_EDATA, "%s", buf);
+}
+
 /* A region given: two hexes' labels, "A:B", the corners of the columns
  * and rows drawn; or territories' names, "A,B,...", drawn with their
  * neighbours. */
@@ -2080,26 +2099,25 @@ region_parse(struct pic *pc, const char *r, bool *want)
 	struct arb_turn	*t = pc->t;
 	const struct board *b = &t->board;
 	char		 buf[1024], *p, *q;
-	int		 c, n = 0;
+	int		 c;
 
 	if (strlen(r) >= sizeof(buf))
-		mem_fail(&t->mem, ARB_EDATA, "--svg-region: a region of more "
+		region_fail(t, "--svg-region: a region of more "
 		    "than %zu bytes", sizeof(buf) - 1);
 	memcpy(buf, r, strlen(r) + 1);
 	if (b->kind == BOARD_HEX && ((p = strchr(buf, ':')) == NULL ||
 	    strchr(p + 1, ':') != NULL))
-		mem_fail(&t->mem, ARB_EDATA, "--svg-region \"%.200s\": a hex "
+		region_fail(t, "--svg-region \"%.200s\": a hex "
 		    "board's region is two hexes' labels, A:B (or \"all\")",
 		    r);
 	for (p = buf; p != NULL; p = q) {
 		if ((q = strchr(p, b->kind == BOARD_HEX ? ':' : ',')) != NULL)
 			*q++ = '\0';
 		if ((c = board_find(b, p)) < 0)
-			mem_fail(&t->mem, ARB_EDATA, "--svg-region "
+			region_fail(t, "--svg-region "
 			    "\"%.200s\": no %s \"%.100s\" on the board", r,
 			    b->kind == BOARD_HEX ? "hex" : "territory", p);
 		want[c] = true;
-		n++;
 	}
 }
 
@@ -2179,7 +2197,7 @@ region(struct pic *pc)
 		    "those of what happened" : "those named");
 	}
 	if (n > SVG_CELLS)
-		mem_fail(&t->mem, ARB_EDATA, "the picture's region holds %d "
+		region_fail(t, "the picture's region holds %d "
 		    "cells, at most %d in a picture (--svg-region: give a "
 		    "smaller one)", n, SVG_CELLS);
 	/* The region's box: its cells, with room for a graph's stacks
