@@ -153,10 +153,10 @@ background(struct ld *ld, const struct jv *v)
  * cells it draws, whatever the map spells out (a board declared in a few
  * bytes), and each player's picture draws them all again (--for all), so
  * a picture of more than SVG_CELLS cells is not drawn (svg.c refuses it
- * with this error when its region, or the whole board, holds more); and Graphviz's
- * layout of a graph without display.positions grows as the square of its
- * territories (and ends the process when its memory runs out), so a
- * graph of more than SVG_LAYOUT territories must give them (issue 26;
+ * with this error when its region, or the whole board, holds more); and
+ * Graphviz's layout of a graph without display.positions grows as the
+ * square of its territories (and ends the process when its memory runs
+ * out), so a graph of more than SVG_LAYOUT territories must give them (issue 26;
  * arbiter(1), --svg).
  */
 static void
