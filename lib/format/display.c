@@ -156,8 +156,8 @@ background(struct ld *ld, const struct jv *v)
  * with this error when its region, or the whole board, holds more); and
  * Graphviz's layout of a graph without display.positions grows as the
  * square of its territories (and ends the process when its memory runs
- * out), so a graph of more than SVG_LAYOUT territories must give them (issue 26;
- * arbiter(1), --svg).
+ * out), so a graph of more than SVG_LAYOUT territories must give them
+ * (issue 26; arbiter(1), --svg).
  */
 static void
 picture_bound(struct arb_turn *t, struct ld *ld, const struct jv *root)
