@@ -23,10 +23,11 @@ WARNINGS = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 # jansson's and libsodium's flags are asked for in each recipe, so that
 # `make check` can install them first and still build in the same run.
 # libgvc: Graphviz, which lays out a graph board's picture (format/svg.c);
-# librsvg-2.0 and cairo: the picture as PNG (format/png.c); gmime-3.0:
+# librsvg-2.0 and cairo: the picture as PNG (format/png.c), which
+# libpng writes it; gmime-3.0:
 # GMime, which finds the orders in a mail (format/mail.c).
-JANSSON_CFLAGS = `$(PKG_CONFIG) --cflags jansson libsodium libgvc librsvg-2.0 cairo gmime-3.0`
-JANSSON_LIBS = `$(PKG_CONFIG) --libs jansson libsodium libgvc librsvg-2.0 cairo gmime-3.0` \
+JANSSON_CFLAGS = `$(PKG_CONFIG) --cflags jansson libsodium libgvc librsvg-2.0 cairo libpng gmime-3.0`
+JANSSON_LIBS = `$(PKG_CONFIG) --libs jansson libsodium libgvc librsvg-2.0 cairo libpng gmime-3.0` \
 	       -lm -pthread # -lm: geom.c; -pthread: turn.c
 # Warnings are errors in make check and CI (WERROR=-Werror), not in a
 # user's plain build, where a newer compiler's new warning must not stop it.
@@ -354,7 +355,7 @@ lint:
 	else echo "no .clang-format or no clang-format: format not checked"; fi
 	sh tests/manlint.sh
 
-# arbiter.pc names GMime's, librsvg's and cairo's libraries (format/mail.c,
+# arbiter.pc names GMime's, librsvg's, cairo's and libpng's libraries (format/mail.c,
 # format/png.c) in Libs.private rather than their packages in
 # Requires.private: --static would add their own private libraries
 # (GPGME, ...), which the library does not use and a machine need not
@@ -367,7 +368,7 @@ install: arbiter libarbiter.a
 	install -m 0755 arbiter "$(DESTDIR)$(BINDIR)/arbiter"
 	install -m 0644 libarbiter.a "$(DESTDIR)$(LIBDIR)/libarbiter.a"
 	v=`sed -n 's/^#define ARB_VERSION "\(.*\)"/\1/p' lib/arbiter.h`; \
-	g=`$(PKG_CONFIG) --libs gmime-3.0 librsvg-2.0 cairo`; \
+	g=`$(PKG_CONFIG) --libs gmime-3.0 librsvg-2.0 cairo libpng`; \
 	l="$(LIBDIR)"; i="$(INCLUDEDIR)"; p="$(PREFIX)"; \
 	case $$l in "$$p"/*) l="\$${prefix}$${l#"$$p"}";; esac; \
 	case $$i in "$$p"/*) i="\$${prefix}$${i#"$$p"}";; esac; \

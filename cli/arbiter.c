@@ -26,6 +26,7 @@
 
 #define OPT_SVGSTART	0x101	/* --svg-start: a long option only */
 #define OPT_REPLAY	0x102	/* --replay: the replay page */
+#define OPT_SVGREGION	0x103	/* --svg-region */
 
 static void
 usage(FILE *fp)
@@ -35,8 +36,8 @@ usage(FILE *fp)
 	    "               [--max-input bytes] [--rolls file] [--secret file]\n"
 	    "               [--strict] [--text] [--threads n]\n"
 	    "               [--trace-file file] [--svg file] [--svg-next file]"
-	    "\n               [--svg-start file] [--png file] "
-	    "[--png-width pixels]\n"
+	    "\n               [--svg-start file] [--svg-region region] "
+	    "[--png file]\n               [--png-width pixels]\n"
 	    "               [--for player | --for all --outdir dir]"
 	    "\n               [--rerun result.json] [--replay file]"
 	    "\n               map.json [player=]orders.json ...\n"
@@ -106,6 +107,9 @@ help(void)
 	    "      --svg FILE        draw the turn as SVG in FILE\n"
 	    "      --svg-next FILE   draw the board as the next turn begins\n"
 	    "      --svg-start FILE  draw the board as this turn begins\n"
+	    "      --svg-region R    the pictures' region: all, or hexes A:B"
+	    ", or\n                        territories A,B,... (default: "
+	    "a large board\n                        around what happened)\n"
 	    "      --strict          fail (65) on any refused order or file, "
 	    "listing\n"
 	    "                        every problem; write nothing\n"
@@ -127,6 +131,30 @@ help(void)
 	    "or a ruling that differs (--verify), 64 usage, 65 bad data, 66 "
 	    "cannot open,\n"
 	    "70 internal, 73 cannot create.\n");
+}
+
+/* Whether r has a region's form (--svg-region): "all", or names
+ * (nonempty) joined by one ':' or by ','. */
+static bool
+region_form(const char *r)
+{
+	const char	*p;
+	bool		 colon = false, comma = false;
+
+	if (strcmp(r, "all") == 0)
+		return true;
+	if (*r == '\0' || *r == ':' || *r == ',')
+		return false;
+	for (p = r; *p != '\0'; p++) {
+		if (*p != ':' && *p != ',')
+			continue;
+		if (p[1] == '\0' || p[1] == ':' || p[1] == ',' ||
+		    (*p == ':' && (colon || comma)) || (*p == ',' && colon))
+			return false;
+		colon |= *p == ':';
+		comma |= *p == ',';
+	}
+	return true;
 }
 
 static int
@@ -156,6 +184,7 @@ run(int argc, char **argv, struct arb_turn *t)
 		{ "svg", required_argument, NULL, 'G' },
 		{ "svg-next", required_argument, NULL, 'g' },
 		{ "svg-start", required_argument, NULL, OPT_SVGSTART },
+		{ "svg-region", required_argument, NULL, OPT_SVGREGION },
 		{ "png", required_argument, NULL, 'p' },
 		{ "png-width", required_argument, NULL, 'w' },
 		{ "replay", required_argument, NULL, OPT_REPLAY },
@@ -323,6 +352,18 @@ run(int argc, char **argv, struct arb_turn *t)
 			break;
 		case OPT_SVGSTART:
 			svgstart = optarg;
+			break;
+		case OPT_SVGREGION:
+			/* Its cells are looked up on the board when a
+			 * picture is drawn (65); its form here. */
+			if (!region_form(optarg)) {
+				fprintf(stderr, "%s: bad --svg-region \"%s\": "
+				    "expected all, two hexes' labels A:B, or "
+				    "territories' names A,B,...\n", progname,
+				    optarg);
+				return EXIT_USAGE;
+			}
+			svg_region = optarg;
 			break;
 		case 'F':
 			forp = optarg;

@@ -75,6 +75,7 @@ bool	 name_is_utf8(const char *s, const char *what);
 enum { W_RESULT, W_NEXT, W_TRACE, W_SVG, W_SVGNEXT, W_SVGSTART, W_VIEW,
     W_VIEWTEXT, W_PNG, W_REPLAY };
 extern int	 png_width;	/* --png-width, 0: the picture's */
+extern const char *svg_region;	/* --svg-region, NULL: by the board */
 extern int	 wkind[NOUTS];
 extern int	 wwho[NOUTS];
 extern int	 nnames;

@@ -404,6 +404,7 @@ static const int	 fatal[] = { SIGHUP, SIGINT, SIGTERM };
 
 /* The outputs (cli.h): the result, the next map and the trace first. */
 int		 png_width;
+const char	*svg_region;
 int		 wkind[NOUTS] = { W_RESULT, W_NEXT, W_TRACE };
 int		 wwho[NOUTS] = { -1, -1, -1 };
 int		 nnames = 3;

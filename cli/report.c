@@ -169,6 +169,7 @@ write_one(struct arb_turn *t, const struct out *o, int i, bool trace,
 	struct arb_error e;
 	int		 rc;
 
+	arb_turn_svg_region(t, svg_region);
 	switch (wkind[i]) {
 	case W_RESULT:
 		rc = write_result(t, trace, fp, &e);

@@ -255,7 +255,8 @@ static const char *const case_flags[] = {
 	"check", "trace", "strict", "text", NULL
 };
 static const char *const case_valued[] = {
-	"seed", "ruleset", "threads", "for", "reach", "unit", "rolls", NULL
+	"seed", "ruleset", "threads", "for", "reach", "unit", "rolls",
+	"svg-region", NULL
 };
 
 /* Why the long option name (len bytes) may not be in a case. */
@@ -273,7 +274,7 @@ case_refusal(const char *name, size_t len)
 		"svg", "svg-next", "svg-start", "trace-file", "outdir",
 		"new-secret", "secret", "verify", "max-input", "help",
 		"version", "audit", "commit", "game", "rerun", "replay", "png",
-		"png-width", "orders-json", "orders-text", NULL
+		"png-width", "orders-json", "orders-text", "svg-region", NULL
 	};
 	int	 k, hits = 0;
 

@@ -309,6 +309,16 @@ int		 arb_turn_find_player(struct arb_turn *t, const char *name,
 		    const char **hint);
 int		 arb_turn_write_svg(struct arb_turn *t, int flags, int player,
 		    FILE *fp, struct arb_error *e);
+/*
+ * The region the pictures draw (arbiter(1), --svg-region): "all" the
+ * whole board; "A:B" a hex board's columns and rows from hex A to hex B;
+ * "A,B,..." a graph's territories and their neighbours; NULL (the
+ * default) the whole board, or, on a board too large to read whole, the
+ * region around what happened.  Lent: region must outlive the pictures.
+ * A region naming no cell of the board is ARB_EDATA when a picture is
+ * drawn.
+ */
+void		 arb_turn_svg_region(struct arb_turn *t, const char *region);
 int		 arb_turn_write_view(struct arb_turn *t, int player, int flags,
 		    FILE *fp, struct arb_error *e);
 /*

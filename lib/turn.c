@@ -1305,6 +1305,12 @@ arb_turn_write_svg(struct arb_turn *t, int flags, int player, FILE *fp,
 	return 0;
 }
 
+void
+arb_turn_svg_region(struct arb_turn *t, const char *region)
+{
+	t->svg_region = region;
+}
+
 int
 arb_turn_write_png(struct arb_turn *t, int flags, int player, int width,
     FILE *fp, struct arb_error *e)

@@ -4,15 +4,16 @@
 # (libsodium-dev: the fair dice' HMAC-SHA-256, SHA-256 and random bytes),
 # Graphviz's library (libgraphviz-dev, pkg-config libgvc: the layout of a
 # graph board's picture), librsvg and cairo (librsvg2-dev: the picture as
-# PNG) with the font the pictures name (fonts-dejavu-core), GMime 3
+# PNG) with the font the pictures name (fonts-dejavu-core), libpng
+# (libpng-dev: the PNG written at zlib's fastest level), GMime 3
 # (libgmime-3.0-dev, pkg-config gmime-3.0: the orders found in a mail),
 # mandoc (man page lint), python3 with python3-jsonschema (the schema
 # check), GNU parallel and rsync (a league of games, README); and, with
-# --test (make check
-# only, not make demo), Chromium (chromium: tests/svg.sh renders the
-# golden pictures with it), whose absence skips that rendering instead of
-# failing, and clang with its sanitizers and libFuzzer (the fuzz replays
-# built with clang).  Uses apt-get when it can; says what to install when
+# --test (make check only, not make demo), Chromium (chromium:
+# tests/svg.sh renders the golden pictures with it), whose absence skips
+# that rendering instead of failing, and clang with its sanitizers and
+# libFuzzer (the fuzz replays built with clang).  Uses apt-get when it
+# can; says what to install when
 # it cannot.
 #
 # With --check (plain make), only what the build needs is looked for, and
@@ -27,6 +28,8 @@ if [ "$1" = --check ]; then
 	    need="$need libgraphviz-dev"
 	pkg-config --exists librsvg-2.0 cairo 2>/dev/null ||
 	    need="$need librsvg2-dev"
+	pkg-config --exists libpng 2>/dev/null ||
+	    need="$need libpng-dev"
 	pkg-config --exists gmime-3.0 2>/dev/null ||
 	    need="$need libgmime-3.0-dev"
 	[ -z "$need" ] && exit 0
@@ -46,6 +49,8 @@ pkg-config --exists libgvc 2>/dev/null || missing="$missing libgraphviz-dev"
 # names (DejaVu Sans), so that the PNG is the same bytes each run.
 pkg-config --exists librsvg-2.0 cairo 2>/dev/null ||
     missing="$missing librsvg2-dev"
+pkg-config --exists libpng 2>/dev/null ||
+    missing="$missing libpng-dev"
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] ||
     missing="$missing fonts-dejavu-core"
 pkg-config --exists gmime-3.0 2>/dev/null ||

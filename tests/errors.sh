@@ -223,8 +223,8 @@ expect 65 "rolls not an array" "$arbiter" --rolls "$tmp/rolls.json" "$top/fixtur
 # install (a PATH with no pkg-config stands for such a machine).
 mkdir -p "$tmp/bin"
 ln -s "$(command -v sh)" "$tmp/bin/sh"
-expect 1 "a build without jansson, libsodium, Graphviz, librsvg or GMime" env PATH="$tmp/bin" sh "$top/tests/deps.sh" --check
-check "says what to install" grep -q "^arbiter: cannot build: missing pkg-config libjansson-dev libsodium-dev libgraphviz-dev librsvg2-dev libgmime-3.0-dev; install it (Debian: apt-get install pkg-config libjansson-dev libsodium-dev libgraphviz-dev librsvg2-dev libgmime-3.0-dev)" "$tmp/err"
+expect 1 "a build without jansson, libsodium, Graphviz, librsvg, libpng or GMime" env PATH="$tmp/bin" sh "$top/tests/deps.sh" --check
+check "says what to install" grep -q "^arbiter: cannot build: missing pkg-config libjansson-dev libsodium-dev libgraphviz-dev librsvg2-dev libpng-dev libgmime-3.0-dev; install it (Debian: apt-get install pkg-config libjansson-dev libsodium-dev libgraphviz-dev librsvg2-dev libpng-dev libgmime-3.0-dev)" "$tmp/err"
 
 # --reach (issue 15): the text form, -o written whole, the usage errors,
 # an unknown unit with a suggestion, and the open table.
@@ -506,8 +506,11 @@ check "no template under --check" sh -c '! grep -q "^arbiter orders" "$1"' \
 printf '%s\n' '{"arbiter": 1, "ruleset": "aeonis", "turn": 1,' \
     ' "board": {"grid": "hex", "cols": 101, "rows": 100},' \
     ' "players": {"red": {}}}' >"$tmp/wide.json"
+# Drawn whole (--svg-region all), it is refused as before issue 29's
+# regions; by default it is drawn around what happened (nothing here: the
+# first hex and 2 about it, 0101 to 0303).
 expect 65 "a board too large to draw" "$arbiter" -o "$tmp/wide.out" \
-    --svg "$tmp/wide.svg" "$tmp/wide.json"
+    --svg-region all --svg "$tmp/wide.svg" "$tmp/wide.json"
 check "a board too large to draw: the limit, located" grep -q \
     'wide.json:2:11: board too large to draw: 10100 hexes, at most 10000 in a picture at /board$' \
     "$tmp/err"
@@ -515,6 +518,44 @@ check "a board too large to draw: nothing written" \
     test ! -e "$tmp/wide.out" -a ! -e "$tmp/wide.svg"
 expect 0 "a board too large to draw, adjudicated" "$arbiter" -o /dev/null \
     "$tmp/wide.json"
+expect 0 "a board too large to draw whole: its region" "$arbiter" \
+    -o /dev/null --svg "$tmp/wide.svg" --png "$tmp/wide.png" "$tmp/wide.json"
+check "a board too large to draw whole: 9 hexes, said" sh -c '
+    [ "$(grep -c "class=\"hex\"" "$1")" -eq 9 ] &&
+    grep -q ">hexes 001001 to 003003 of 101 x 100: around what happened" "$1"
+    ' sh "$tmp/wide.svg"
+# A region (--svg-region, issue 29): its form checked as the options are
+# read (64), its cells on the board when a picture is drawn (65), both
+# naming the option; nothing written.
+r=$top/fixtures/aeonis/svg-region-large
+for bad in "" ":" "0101:" ":0101" "0101::0202" "a,,b" "a:b,c" "a,b:c" ","; do
+	expect 64 "a bad region \"$bad\"" "$arbiter" -o "$tmp/r.out" \
+	    --svg-region "$bad" --svg "$tmp/r.svg" "$r/map.json"
+	check "a bad region \"$bad\": the option named" grep -q \
+	    "^arbiter: bad --svg-region \"$bad\": expected all," "$tmp/err"
+done
+expect 65 "a region outside the board" "$arbiter" -o "$tmp/r.out" \
+    --svg-region 0101:7171 --svg "$tmp/r.svg" "$r/map.json" \
+    "$r"/orders/*.json
+check "a region outside the board: the hex and the option named" grep -q \
+    -- '--svg-region "0101:7171": no hex "7171" on the board' "$tmp/err"
+check "a region outside the board: nothing written" \
+    test ! -e "$tmp/r.out" -a ! -e "$tmp/r.svg"
+expect 65 "a hex board's region of one hex" "$arbiter" -o /dev/null \
+    --svg-region 3535 --svg "$tmp/r.svg" "$r/map.json"
+check "a hex board's region of one hex: the form said" grep -q \
+    -- "--svg-region \"3535\": a hex board's region is two hexes' labels" \
+    "$tmp/err"
+expect 0 "a large board drawn whole when asked" "$arbiter" -o /dev/null \
+    --svg-region all --svg "$tmp/r.svg" "$r/map.json" "$r"/orders/*.json
+check "a large board drawn whole when asked: 4900 hexes, no note" sh -c '
+    [ "$(grep -c "class=\"hex\"" "$1")" -eq 4900 ] &&
+    ! grep -q "around what happened" "$1"' sh "$tmp/r.svg"
+expect 0 "a region for a player (--for)" "$arbiter" -o /dev/null \
+    --for blue --svg "$tmp/r.svg" "$r/map.json" "$r"/orders/*.json
+check "a region for a player: the same 90 hexes" sh -c '
+    [ "$(grep -c "class=\"hex\"" "$1")" -eq 90 ] &&
+    grep -q ">hexes 3332 to 4141 of 70 x 70: around" "$1"' sh "$tmp/r.svg"
 awk 'BEGIN { printf "{\"arbiter\":1,\"ruleset\":\"territory\",\"turn\":1,"
 	printf "\"board\":{\"grid\":\"graph\",\n\"territories\":["
 	for (i = 0; i < 301; i++)

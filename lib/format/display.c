@@ -18,7 +18,6 @@
 #define DISP_MAX	100000	/* a coordinate, in the picture's units */
 #define BG_NAME_MAX	1024	/* a background's file name, in bytes */
 #define BG_DATA_MAX	65536	/* a background's data: URL */
-#define SVG_CELLS	10000	/* the cells a picture draws */
 #define SVG_LAYOUT	300	/* the territories Graphviz lays out */
 
 static const char *const display_keys[] = {
@@ -155,11 +154,12 @@ background(struct ld *ld, const struct jv *v)
  * (located) for a picture asked for later: a picture grows with the
  * cells it draws, whatever the map spells out (a board declared in a few
  * bytes), and each player's picture draws them all again (--for all), so
- * a board of more than SVG_CELLS cells is not drawn; and Graphviz's
- * layout of a graph without display.positions grows as the square of its
- * territories (and ends the process when its memory runs out), so a
- * graph of more than SVG_LAYOUT territories must give them (issue 26;
- * arbiter(1), --svg).
+ * a picture of more than SVG_CELLS cells is not drawn (svg.c refuses it
+ * with this error when its region, or the whole board, holds more); and
+ * Graphviz's layout of a graph without display.positions grows as the
+ * square of its territories (and ends the process when its memory runs
+ * out), so a graph of more than SVG_LAYOUT territories must give them
+ * (issue 26; arbiter(1), --svg).
  */
 static void
 picture_bound(struct arb_turn *t, struct ld *ld, const struct jv *root)

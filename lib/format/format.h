@@ -64,6 +64,7 @@ bool	 view_reveals(const struct arb_turn *);
 int	 view_player(struct arb_turn *, const char *name, const char **hint);
 #define SVG_NEXT	0x01	/* the board as the next turn begins */
 #define SVG_START	0x02	/* the board as this turn begins */
+#define SVG_CELLS	10000	/* the cells a picture draws, at most */
 void	 emit_svg(struct arb_turn *, int flags, int player, FILE *);
 /* png.c: the picture rasterised by librsvg, width pixels wide (0: the
  * SVG's own width), at most PNG_MAX_SIDE pixels a side and PNG_MAX_PIXELS

@@ -22,8 +22,10 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -177,7 +179,20 @@ struct pic {
 	bool		 displaced;	/* arrow(): a displacement's */
 	int		*mk;		/* the arrows' and fights' boxes */
 	size_t		 nmk, mkcap;	/* (mkcap 0: a halo on every label) */
+	FILE		*tfp;		/* the PNG's: its plain texts */
+	bool		*in;		/* the region's cells (NULL: all) */
+	int		 rx0, ry0, rx1, ry1;	/* its box, in the picture */
+	bool		 cut;		/* an arrow left the region */
+	char		 note[200];	/* which region is drawn */
+	int		 dx, dy;	/* where it moved the board to */
 };
+
+/* Whether cell c is drawn: in the picture's region. */
+static bool
+drawn_cell(const struct pic *pc, int c)
+{
+	return c >= 0 && (pc->in == NULL || pc->in[c]);
+}
 
 /* Text for XML: the five specials escaped, control characters (not
  * allowed in XML 1.0) as "?". */
@@ -263,10 +278,41 @@ haloed(const struct pic *pc, int x, int y, int size, const char *anchor,
 	return false;
 }
 
+/*
+ * For the PNG (pc->tfp, t->tmem), a text of printable ASCII is not put in
+ * the SVG but listed for png.c to draw with cairo after librsvg has drawn
+ * the rest: librsvg fills each text's glyphs as paths, two thirds of the
+ * picture's time, where cairo draws them from its cache of glyphs.  One a
+ * line: "X Y SIZE ANCHOR FILL HALO WIDTH", a tab and the text (ANCHOR s
+ * or m, HALO 0 or 1, WIDTH the textLength it is squeezed to, or 0).  A
+ * text over nothing else, as the legibility check makes every text, looks
+ * the same drawn last.  Other texts (UTF-8) go to librsvg, whose fonts
+ * fall back as a browser's do.
+ */
+static bool
+text_png(struct pic *pc, int x, int y, int size, const char *anchor,
+    const char *fill, const char *s, bool halo, int maxw)
+{
+	const unsigned char *p;
+
+	if (pc->tfp == NULL)
+		return false;
+	for (p = (const unsigned char *)s; *p != '\0'; p++)
+		if (*p < ' ' || *p > '~')
+			return false;
+	fprintf(pc->tfp, "%d %d %d %c %s %d %d\t%s\n", x, y, size,
+	    strcmp(anchor, "start") == 0 ? 's' : 'm', fill, halo ? 1 : 0,
+	    maxw, s);
+	return true;
+}
+
 static void
 text(struct pic *pc, int x, int y, int size, const char *anchor,
     const char *fill, const char *s)
 {
+	if (text_png(pc, x, y, size, anchor, fill, s, haloed(pc, x, y, size,
+	    anchor, strlen(s), 0), 0))
+		return;
 	fprintf(pc->fp, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" "
 	    "text-anchor=\"%s\" fill=\"%s\"%s>", x, y, size, anchor, fill,
 	    haloed(pc, x, y, size, anchor, strlen(s), 0) ?
@@ -290,6 +336,9 @@ text_fit(struct pic *pc, int x, int y, int size, const char *fill,
 		text(pc, x, y, size, "middle", fill, s);
 		return;
 	}
+	if (text_png(pc, x, y, size, "middle", fill, s, haloed(pc, x, y,
+	    size, "middle", strlen(s), maxw), maxw))
+		return;
 	fprintf(pc->fp, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" "
 	    "text-anchor=\"middle\" fill=\"%s\" textLength=\"%d\" "
 	    "lengthAdjust=\"spacingAndGlyphs\"%s>", x, y, size, fill, maxw,
@@ -708,6 +757,8 @@ draw_hexes(struct pic *pc, bool labels)
 	for (c = 0; c < b->ncells; c++) {
 		const struct cell *ce = &b->cells[c];
 
+		if (!drawn_cell(pc, c))
+			continue;
 		if (labels) {
 			/* Over a pattern, a label not crossed by an arrow
 			 * (which would give it a halo) on a light plate. */
@@ -757,6 +808,8 @@ draw_hexes(struct pic *pc, bool labels)
 	for (i = 0; i < b->sides.n; i++) {
 		const struct hexside *s = &b->sides.v[i];
 
+		if (!drawn_cell(pc, s->a) && !drawn_cell(pc, s->b))
+			continue;
 		/* Named from the lower cell of the two, so that a side's
 		 * features count up in one place. */
 		a = s->a < s->b ? s->a : s->b;
@@ -789,7 +842,8 @@ draw_graph(struct pic *pc, int pass)
 
 	for (c = 0; c < b->ncells && pass == 0; c++)
 		for (k = b->adj_at[c]; k < b->adj_at[c + 1]; k++)
-			if (b->adj[k] > c)
+			if (b->adj[k] > c && drawn_cell(pc, c) &&
+			    drawn_cell(pc, b->adj[k]))
 				fprintf(pc->fp, "<line class=\"edge\" x1=\"%d\" "
 				    "y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#999999\" "
 				    "stroke-width=\"2\"/>\n", pc->x[c], pc->y[c],
@@ -797,6 +851,8 @@ draw_graph(struct pic *pc, int pass)
 	for (c = 0; c < b->ncells && pass > 0; c++) {
 		const struct cell *ce = &b->cells[c];
 
+		if (!drawn_cell(pc, c))
+			continue;
 		if (pass == 1) {
 			fprintf(pc->fp, "<circle class=\"territory\" "
 			    "data-cell=\"");
@@ -1051,6 +1107,8 @@ draw_loss(struct pic *pc, size_t li)
 	char		 buf[64];
 	int		 c = loss_cell(pc, l), x, y;
 
+	if (c >= 0 && !drawn_cell(pc, c))
+		return;
 	if (c >= 0) {
 		x = pc->x[c];
 		y = stack_top(pc, c) + pc->nstack[c];
@@ -1142,7 +1200,8 @@ draw_unit(struct pic *pc, int ui)
 	if (start)
 		gone = false;
 	unit_spot(pc, u, start, &x, &y);
-	if (x < 0)
+	if (x < 0 || (b->kind != BOARD_TABLE && !drawn_cell(pc,
+	    unit_cell(pc, u))))
 		return;
 	ink = brightness(pcolour(pc, u->player)) > 140 ? "#000000" :
 	    "#ffffff";
@@ -1339,7 +1398,20 @@ arrow(struct pic *pc, const char *cls, int player, int status,
 	 * one edge one way are drawn apart too. */
 	double		 off = 3 + 4 * (player % 3);
 	int		 k, *cx, *cy;
+	bool		 inside = false;
 
+	/* In a region: an arrow none of whose points is in it is not
+	 * drawn; one that leaves it is cut at its edge (the clip path,
+	 * emit_svg()), which the legend says. */
+	for (k = 0; k < n && pc->in != NULL; k++) {
+		if (xs[k] >= pc->rx0 && xs[k] <= pc->rx1 &&
+		    ys[k] >= pc->ry0 && ys[k] <= pc->ry1)
+			inside = true;
+		else if (!faint)
+			pc->cut = true;
+	}
+	if (pc->in != NULL && !inside)
+		return;
 	/* Turns near the end, under the base or circle the arrow ends at,
 	 * are left out: the way runs to the end from the last point
 	 * outside. */
@@ -1620,7 +1692,8 @@ draw_fights(struct pic *pc)
 		const struct attack *a = &t->attacks.v[i];
 		const struct order *o = &t->orders.v[a->order];
 
-		if (a->target < 0 || !shown(pc, o))
+		if (a->target < 0 || !shown(pc, o) ||
+		    !drawn_cell(pc, a->target))
 			continue;
 		pc->drawn |= D_ATTACK;
 		k = b->kind == BOARD_HEX ? HEXR - 5 : NODER + 6;
@@ -1637,7 +1710,8 @@ draw_fights(struct pic *pc)
 		const struct loss *l = &t->losses.v[i];
 
 		if (l->target < 0 || l->at < 0 || (l->order >= 0 &&
-		    !shown(pc, &t->orders.v[l->order])))
+		    !shown(pc, &t->orders.v[l->order])) ||
+		    !drawn_cell(pc, l->at) || !drawn_cell(pc, l->target))
 			continue;
 		col = l->order >= 0 ? pcolour(pc,
 		    t->orders.v[l->order].player) : "#cc0000";
@@ -1818,6 +1892,11 @@ legend(struct pic *pc)
 		    "a base where its move began");
 		y += 15;
 	}
+	if (pc->cut) {
+		text(pc, x, y, 10, "start", "#000000",
+		    "arrows that leave the region: cut at its edge");
+		y += 15;
+	}
 	if (!(pc->flags & NOMARKS) && pc->player >= 0 && !view_reveals(t)) {
 		text(pc, x, y, 10, "start", "#000000",
 		    "the others' orders are not shown");
@@ -1867,6 +1946,11 @@ connections(struct pic *pc)
 	for (i = 0; i < b->conns.n; i++) {
 		const struct connection *cn = &b->conns.v[i];
 
+		for (k = 0; k < cn->ncells && !drawn_cell(pc, cn->cells[k]);
+		    k++)
+			;
+		if (k == cn->ncells)
+			continue;
 		pc->drawn |= D_CONN;
 		fprintf(pc->fp, "<polyline class=\"connection\" points=\"");
 		for (k = 0; k < cn->ncells; k++)
@@ -1917,6 +2001,249 @@ marker(struct pic *pc, int p, int status)
 	fputs("</marker>\n", pc->fp);
 }
 
+/*
+ * Large boards (arbiter(1), --svg-region).  A board is too large to read
+ * whole when its picture at its own size (the PNG's default, where every
+ * text is 8 pixels high or more) would be more than a PNG may be
+ * (PNG_MAX_SIDE a side, PNG_MAX_PIXELS in all), or holds more than
+ * SVG_CELLS cells: then, unless the whole is asked for ("all"), a picture
+ * draws the region around what happened.
+ */
+static bool
+too_large(const struct pic *pc)
+{
+	return pc->t->board.ncells > SVG_CELLS || pc->w + LEGENDW >
+	    PNG_MAX_SIDE || pc->h > PNG_MAX_SIDE || (long)(pc->w + LEGENDW) *
+	    pc->h > PNG_MAX_PIXELS;
+}
+
+static void
+want_cell(const struct pic *pc, bool *want, int c)
+{
+	if (c >= 0 && c < pc->t->board.ncells)
+		want[c] = true;
+}
+
+/* The cells of what happened: the orders the picture shows, their units
+ * where they began and ended, the units moved or eliminated, the fights
+ * and losses; else the units' cells; else the first cell. */
+static void
+region_events(struct pic *pc, bool *want)
+{
+	struct arb_turn	*t = pc->t;
+	size_t		 i;
+	int		 k;
+	bool		 any = false;
+
+	for (i = 0; i < t->orders.n; i++) {
+		const struct order *o = &t->orders.v[i];
+
+		if (o->refused || !shown(pc, o))
+			continue;
+		for (k = 0; k < o->ncells; k++)
+			want_cell(pc, want, o->cells[k]);
+		for (k = 0; k < o->nunits; k++) {
+			want_cell(pc, want, t->units.v[o->units[k]].from);
+			want_cell(pc, want, t->units.v[o->units[k]].at);
+		}
+	}
+	for (i = 0; i < t->units.n; i++) {
+		const struct unit *u = &t->units.v[i];
+
+		if (u->from != u->at || u->gone || u->left) {
+			want_cell(pc, want, u->from);
+			want_cell(pc, want, u->at);
+		}
+	}
+	for (i = 0; i < t->attacks.n; i++)
+		if (shown(pc, &t->orders.v[t->attacks.v[i].order]))
+			want_cell(pc, want, t->attacks.v[i].target);
+	for (i = 0; i < t->losses.n; i++) {
+		want_cell(pc, want, t->losses.v[i].at);
+		want_cell(pc, want, t->losses.v[i].target);
+	}
+	for (k = 0; k < t->board.ncells && !any; k++)
+		any = want[k];
+	for (i = 0; i < t->units.n && !any; i++)
+		want_cell(pc, want, unit_cell(pc, &t->units.v[i]));
+	for (k = 0; k < t->board.ncells && !any; k++)
+		any = want[k];
+	if (!any)
+		want[0] = true;
+}
+
+/* A region's error is about the map's board: it names the map's file. */
+static void __attribute__((noreturn, format(printf, 2, 3)))
+region_fail(struct arb_turn *t, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	 buf[sizeof(t->mem.err->text)];
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (t->mapfile != NULL && t->mem.err->code == ARB_EOK) {
+		snprintf(t->mem.err->file, sizeof(t->mem.err->file), "%s",
+		    t->mapfile);
+		utf8_mend(t->mem.err->file);
+	}
+	mem_fail(&t->mem, ARB_EDATA, "%s", buf);
+}
+
+/* A region given: two hexes' labels, "A:B", the corners of the columns
+ * and rows drawn; or territories' names, "A,B,...", drawn with their
+ * neighbours. */
+static void
+region_parse(struct pic *pc, const char *r, bool *want)
+{
+	struct arb_turn	*t = pc->t;
+	const struct board *b = &t->board;
+	char		 buf[1024], *p, *q;
+	int		 c;
+
+	if (strlen(r) >= sizeof(buf))
+		region_fail(t, "--svg-region: a region of more "
+		    "than %zu bytes", sizeof(buf) - 1);
+	memcpy(buf, r, strlen(r) + 1);
+	if (b->kind == BOARD_HEX && ((p = strchr(buf, ':')) == NULL ||
+	    strchr(p + 1, ':') != NULL))
+		region_fail(t, "--svg-region \"%.200s\": a hex "
+		    "board's region is two hexes' labels, A:B (or \"all\")",
+		    r);
+	for (p = buf; p != NULL; p = q) {
+		if ((q = strchr(p, b->kind == BOARD_HEX ? ':' : ',')) != NULL)
+			*q++ = '\0';
+		if ((c = board_find(b, p)) < 0)
+			region_fail(t, "--svg-region "
+			    "\"%.200s\": no %s \"%.100s\" on the board", r,
+			    b->kind == BOARD_HEX ? "hex" : "territory", p);
+		want[c] = true;
+	}
+}
+
+/*
+ * The picture's region: NULL (the whole board) when the board is not too
+ * large and no region is given, or "all" is; else the cells drawn
+ * (pc->in), their box in the picture (pc->rx0 ...), every cell moved so
+ * that the box begins at the picture's margins, and pc->note saying which
+ * region is drawn.  A hex board's region is a rectangle of columns and
+ * rows: around what happened, the columns and rows of its cells and two
+ * more each side.  A graph's: the territories of what happened, or those
+ * named, and their neighbours.
+ */
+#define REGION_MARGIN	2
+
+static void
+region(struct pic *pc)
+{
+	struct arb_turn	*t = pc->t;
+	const struct board *b = &t->board;
+	const char	*r = t->svg_region;
+	bool		*want;
+	char		 l0[32], l1[32];
+	int		 c, k, n = 0, c0, c1, r0, r1, dx, dy, x0, y0, x1, y1;
+	int		 m;
+
+	if (b->kind == BOARD_TABLE || b->ncells < 1 || (r != NULL &&
+	    strcmp(r, "all") == 0) || (r == NULL && !too_large(pc)))
+		return;
+	want = t_alloc(t, (size_t)b->ncells * sizeof(bool));
+	memset(want, 0, (size_t)b->ncells * sizeof(bool));
+	if (r != NULL)
+		region_parse(pc, r, want);
+	else
+		region_events(pc, want);
+	pc->in = t_alloc(t, (size_t)b->ncells * sizeof(bool));
+	memset(pc->in, 0, (size_t)b->ncells * sizeof(bool));
+	if (b->kind == BOARD_HEX) {
+		c0 = r0 = INT_MAX;
+		c1 = r1 = -1;
+		for (c = 0; c < b->ncells; c++)
+			if (want[c]) {
+				c0 = c % b->cols < c0 ? c % b->cols : c0;
+				c1 = c % b->cols > c1 ? c % b->cols : c1;
+				r0 = c / b->cols < r0 ? c / b->cols : r0;
+				r1 = c / b->cols > r1 ? c / b->cols : r1;
+			}
+		if (r == NULL) {
+			c0 = c0 > REGION_MARGIN ? c0 - REGION_MARGIN : 0;
+			r0 = r0 > REGION_MARGIN ? r0 - REGION_MARGIN : 0;
+			c1 = c1 + REGION_MARGIN < b->cols ? c1 + REGION_MARGIN :
+			    b->cols - 1;
+			r1 = r1 + REGION_MARGIN < b->rows ? r1 + REGION_MARGIN :
+			    b->rows - 1;
+		}
+		for (k = r0; k <= r1; k++)
+			for (c = c0; c <= c1; c++)
+				pc->in[k * b->cols + c] = true;
+		n = (c1 - c0 + 1) * (r1 - r0 + 1);
+		board_label(b, r0 * b->cols + c0, l0);
+		board_label(b, r1 * b->cols + c1, l1);
+		snprintf(pc->note, sizeof(pc->note), "hexes %s to %s of "
+		    "%d x %d: %s", l0, l1, b->cols, b->rows, r == NULL ?
+		    "around what happened, 2 hexes about it" : "as asked");
+	} else {
+		for (c = 0; c < b->ncells; c++) {
+			if (!want[c])
+				continue;
+			pc->in[c] = true;
+			for (k = b->adj_at[c]; k < b->adj_at[c + 1]; k++)
+				pc->in[b->adj[k]] = true;
+		}
+		for (c = 0; c < b->ncells; c++)
+			n += pc->in[c];
+		snprintf(pc->note, sizeof(pc->note), "%d of %d territories: "
+		    "%s, and their neighbours", n, b->ncells, r == NULL ?
+		    "those of what happened" : "those named");
+	}
+	if (n > SVG_CELLS)
+		region_fail(t, "the picture's region holds %d "
+		    "cells, at most %d in a picture (--svg-region: give a "
+		    "smaller one)", n, SVG_CELLS);
+	/* The region's box: its cells, with room for a graph's stacks
+	 * under their circles and the rings about them. */
+	x0 = y0 = INT_MAX;
+	x1 = y1 = INT_MIN;
+	for (c = 0; c < b->ncells; c++) {
+		if (!pc->in[c])
+			continue;
+		m = b->kind == BOARD_HEX ? HEXR : NODER + 12;
+		x0 = pc->x[c] - m < x0 ? pc->x[c] - m : x0;
+		x1 = pc->x[c] + m > x1 ? pc->x[c] + m : x1;
+		m = b->kind == BOARD_HEX ? HEXH : NODER + 12;
+		y0 = pc->y[c] - m < y0 ? pc->y[c] - m : y0;
+		m = b->kind == BOARD_HEX ? HEXH : NODER + 4 + pc->nrows[c] + 4;
+		if (m < NODER + 12 && b->kind != BOARD_HEX)
+			m = NODER + 12;
+		y1 = pc->y[c] + m > y1 ? pc->y[c] + m : y1;
+	}
+	pc->dx = dx = MARGIN - x0;
+	pc->dy = dy = TOP - y0;
+	for (c = 0; c < b->ncells; c++) {
+		pc->x[c] += dx;
+		pc->y[c] += dy;
+	}
+	pc->rx0 = MARGIN;
+	pc->ry0 = TOP;
+	pc->rx1 = MARGIN + x1 - x0;
+	pc->ry1 = TOP + y1 - y0;
+	pc->w = pc->rx1 + MARGIN;
+	pc->h = pc->ry1 + MARGIN;
+	if (pc->w < 300)
+		pc->w = 300;
+	if (pc->h < 200)
+		pc->h = 200;
+}
+
+/* The board too large to draw, as found when the map loaded. */
+static void __attribute__((noreturn))
+svg_refuse(struct arb_turn *t)
+{
+	memcpy(t->mem.err, t->svg_refused, sizeof(*t->mem.err));
+	t->mem.err->code = ARB_EOK;
+	mem_fail(&t->mem, ARB_EDATA, "%s", t->svg_refused->text);
+}
+
 void
 emit_svg(struct arb_turn *t, int flags, int player, FILE *fp)
 {
@@ -1924,25 +2251,32 @@ emit_svg(struct arb_turn *t, int flags, int player, FILE *fp)
 	struct pic	 pc;
 	char		 title[256];
 	size_t		 i;
-	int		 p, lh;
+	int		 p, lh, wall, hall;
 	static const int statuses[] = { OS_DONE, OS_FAILED, OS_ILLEGAL,
 		OS_LEGAL };
 
 	/* A board too large to draw was found as the map loaded: refused
-	 * here, before anything is drawn, with the map's place. */
-	if (t->svg_refused != NULL) {
-		memcpy(t->mem.err, t->svg_refused, sizeof(*t->mem.err));
-		t->mem.err->code = ARB_EOK;
-		mem_fail(&t->mem, ARB_EDATA, "%s", t->svg_refused->text);
-	}
+	 * here, before anything is drawn, with the map's place, when the
+	 * whole is drawn (a graph Graphviz would lay out is, whatever the
+	 * region). */
+	if (t->svg_refused != NULL && ((b->kind == BOARD_GRAPH &&
+	    t->disp_x == NULL) || (t->svg_region != NULL &&
+	    strcmp(t->svg_region, "all") == 0)))
+		svg_refuse(t);
 	memset(&pc, 0, sizeof(pc));
 	pc.t = t;
 	pc.fp = fp;
 	pc.flags = flags;
 	pc.player = player;
+	pc.tfp = t->tmem;
 	player_colours(&pc);
 	place(&pc);
 	stack_measure(&pc);
+	wall = pc.w;
+	hall = pc.h;
+	region(&pc);
+	if (t->svg_refused != NULL && pc.in == NULL)
+		svg_refuse(t);
 	/* Room for a box a leg of every order's path and one a fight: a
 	 * table's maneuvers are not counted, so its labels all have a halo
 	 * (mkcap 0). */
@@ -1987,13 +2321,21 @@ emit_svg(struct arb_turn *t, int flags, int player, FILE *fp)
 	    "patternUnits=\"userSpaceOnUse\"><path d=\"M0 4Q3 1 6 4T12 4\" "
 	    "fill=\"none\" stroke=\"#0b5394\" stroke-width=\"1\"/>"
 	    "</pattern>\n", fp);
+	if (pc.in != NULL)
+		fprintf(fp, "<clipPath id=\"region\"><rect x=\"%d\" y=\"%d\" "
+		    "width=\"%d\" height=\"%d\"/></clipPath>\n", pc.rx0,
+		    pc.ry0, pc.rx1 - pc.rx0, pc.ry1 - pc.ry0);
 	fputs("</defs>\n", fp);
 	fprintf(fp, "<rect width=\"100%%\" height=\"100%%\" "
 	    "fill=\"#ffffff\"/>\n");
+	/* A region's board (what is drawn of it) in its clip path: the
+	 * arrows that leave it end at its edge; its background image
+	 * where the whole board's would be. */
 	if (t->disp_bg != NULL) {
-		fputs("<image x=\"0\" y=\"0\" width=\"", fp);
+		fprintf(fp, "<image%s x=\"%d\" y=\"%d\" width=\"", pc.in !=
+		    NULL ? " clip-path=\"url(#region)\"" : "", pc.dx, pc.dy);
 		fprintf(fp, "%d\" height=\"%d\" preserveAspectRatio=\"none\" "
-		    "xlink:href=\"", pc.w, pc.h);
+		    "xlink:href=\"", wall, hall);
 		esc(fp, t->disp_bg);
 		fputs("\"/>\n", fp);
 	}
@@ -2004,6 +2346,10 @@ emit_svg(struct arb_turn *t, int flags, int player, FILE *fp)
 	    "", player >= 0 && !(flags & NOMARKS) ? " sees it" : "");
 	utf8_mend(title);
 	text(&pc, MARGIN, 30, 16, "start", "#000000", title);
+	if (pc.in != NULL)
+		text(&pc, MARGIN, 48, 10, "start", "#000000", pc.note);
+	if (pc.in != NULL)
+		fputs("<g class=\"region\" clip-path=\"url(#region)\">\n", fp);
 	/* The ground, the arrows and fights over it, a graph's
 	 * territories over their ends, the labels (with a halo) over the
 	 * arrows, the stacks over all. */
@@ -2032,6 +2378,8 @@ emit_svg(struct arb_turn *t, int flags, int player, FILE *fp)
 		draw_unit(&pc, (int)i);
 	if (!(flags & NOMARKS))
 		draw_marks(&pc);
+	if (pc.in != NULL)
+		fputs("</g>\n", fp);
 	legend(&pc);
 	fputs("</svg>\n", fp);
 	if (ferror(fp))

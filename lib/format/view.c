@@ -602,6 +602,12 @@ view_drop(struct arb_turn *t)
 	t->vmem = NULL;
 	t->vbuf = NULL;
 	t->vlen = 0;
+	if (t->tmem != NULL)
+		fclose(t->tmem);
+	free(t->tbuf);
+	t->tmem = NULL;
+	t->tbuf = NULL;
+	t->tlen = 0;
 }
 
 /* The player named, or -1 with *hint the nearest name (or NULL). */

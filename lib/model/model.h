@@ -594,6 +594,12 @@ struct arb_turn {
 	char			*vbuf;		/* result written to memory */
 	char			*mailbuf;	/* a mail's part, being read */
 	size_t			 vlen;
+	const char		*svg_region;	/* the pictures' region (lent;
+						 * NULL: as large boards are,
+						 * arbiter(1) --svg-region) */
+	FILE			*tmem;		/* the PNG's texts (png.c), */
+	char			*tbuf;		/* written to memory */
+	size_t			 tlen;
 };
 
 /* fairdice.c: fair dice over the turn (arbiter-rules(7), Dice): the
