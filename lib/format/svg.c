@@ -154,8 +154,32 @@ static const char *const status_word[] = {
 #define D_CONN		0x20000
 #define D_STOP		0x40000
 #define D_DISPLACED	0x80000
+#define D_CHARGE	0x100000
+#define D_TAG		0x200000
+#define D_BREAKAWAY	0x400000
 
 #define NOMARKS	(SVG_NEXT | SVG_START)	/* a board, without what happened */
+
+/*
+ * An event told in a line of a stack (events()): under a unit's badge
+ * (unit >= 0: a charge's outcome, morale lost, a breakaway's attacker)
+ * or in a cell's stack (unit -1: who was attacked there, an invasion's
+ * outcome).  Its box is drawn in the colour of the player whose order
+ * it was, its line by kind (dash); a loss of morale red as a loss.
+ */
+struct tag {
+	int		 unit, cell;
+	const char	*col;		/* the box's stroke */
+	const char	*dash;		/* its dash array, or "" */
+	bool		 loss;		/* red on white, as a loss */
+	char		 s[64];
+};
+
+/* A charge's ring, where its target stood as it was charged. */
+struct ring {
+	int		 cell;
+	const char	*col;
+};
 
 struct pic {
 	struct arb_turn	*t;
@@ -177,6 +201,11 @@ struct pic {
 	bool		 displaced;	/* arrow(): a displacement's */
 	int		*mk;		/* the arrows' and fights' boxes */
 	size_t		 nmk, mkcap;	/* (mkcap 0: a halo on every label) */
+	struct tag	*tags;		/* events told in a stack's line */
+	size_t		 ntags;
+	struct ring	*rings;		/* charges: where the target stood */
+	size_t		 nrings;
+	int		*tline;		/* a table unit's lines so far */
 };
 
 /* Text for XML: the five specials escaped, control characters (not
@@ -1011,6 +1040,10 @@ stack_measure(struct pic *pc)
 	for (i = 0; i < t->losses.n; i++)
 		if ((c = loss_cell(pc, &t->losses.v[i])) >= 0)
 			pc->nrows[c] += LOSSH + 1;
+	for (i = 0; i < pc->ntags; i++)
+		if ((c = pc->tags[i].unit >= 0 ? unit_cell(pc,
+		    &t->units.v[pc->tags[i].unit]) : pc->tags[i].cell) >= 0)
+			pc->nrows[c] += LOSSH + 1;
 	/* A stack that would reach the next hex's label: its badges one
 	 * line each (id, type and strength). */
 	pc->compact = t_alloc(t, (size_t)n * sizeof(bool));
@@ -1043,46 +1076,54 @@ table_free(struct pic *pc, int x0, int y0, int x1, int y1)
 	return true;
 }
 
+/*
+ * Where the next line of a stack goes (x its middle, y its top): in cell
+ * c's stack, or on a table beside unit u's base (under it, else above
+ * it, else left or right of it: where no base is), its n-th line there.
+ * False when it has no place.
+ */
+static bool
+line_spot(struct pic *pc, int c, int u, int *x, int *y)
+{
+	if (c >= 0) {
+		*x = pc->x[c];
+		*y = stack_top(pc, c) + pc->nstack[c];
+		pc->nstack[c] += LOSSH + 1;
+		return true;
+	}
+	if (pc->t->board.kind == BOARD_TABLE && u >= 0 &&
+	    !(pc->flags & NOMARKS)) {
+		int	 r, n = pc->tline[u]++, ux, uy, d;
+		static const int cand[4][2] = { { 0, 1 }, { 0, -1 },
+			{ -1, 0 }, { 1, 0 } };
+
+		unit_spot(pc, &pc->t->units.v[u], false, &ux, &uy);
+		r = (int)base_r(pc, &pc->t->units.v[u]);
+		for (d = 0; d < 4; d++) {
+			*x = ux + cand[d][0] * (r + BADGEW / 2);
+			*y = uy + cand[d][1] * (r + (cand[d][1] < 0 ? LOSSH :
+			    0)) + cand[d][1] * n * (LOSSH + 1) -
+			    (cand[d][1] == 0 ? LOSSH / 2 : 0);
+			if (table_free(pc, *x - BADGEW / 2, *y, *x + BADGEW / 2,
+			    *y + LOSSH))
+				return true;
+		}
+		*x = ux;
+		*y = uy + r + n * (LOSSH + 1);
+		return true;
+	}
+	return false;
+}
+
 /* The line of loss li, at the next place of its cell's stack. */
 static void
 draw_loss(struct pic *pc, size_t li)
 {
 	const struct loss *l = &pc->t->losses.v[li];
 	char		 buf[64];
-	int		 c = loss_cell(pc, l), x, y;
+	int		 x, y;
 
-	if (c >= 0) {
-		x = pc->x[c];
-		y = stack_top(pc, c) + pc->nstack[c];
-		pc->nstack[c] += LOSSH + 1;
-	} else if (pc->t->board.kind == BOARD_TABLE && l->unit >= 0 &&
-	    !(pc->flags & NOMARKS)) {
-		/* On a table, under the unit's base, else above it, else
-		 * left or right of it: where no base is. */
-		size_t	 k;
-		int	 r, n = 0, ux, uy, d;
-		static const int cand[4][2] = { { 0, 1 }, { 0, -1 },
-			{ -1, 0 }, { 1, 0 } };
-
-		unit_spot(pc, &pc->t->units.v[l->unit], false, &ux, &uy);
-		r = (int)base_r(pc, &pc->t->units.v[l->unit]);
-		for (k = 0; k < li; k++)
-			if (pc->t->losses.v[k].unit == l->unit)
-				n++;
-		for (d = 0; d < 4; d++) {
-			x = ux + cand[d][0] * (r + BADGEW / 2);
-			y = uy + cand[d][1] * (r + (cand[d][1] < 0 ? LOSSH :
-			    0)) + cand[d][1] * n * (LOSSH + 1) -
-			    (cand[d][1] == 0 ? LOSSH / 2 : 0);
-			if (table_free(pc, x - BADGEW / 2, y, x + BADGEW / 2,
-			    y + LOSSH))
-				break;
-		}
-		if (d == 4) {
-			x = ux;
-			y = uy + r + n * (LOSSH + 1);
-		}
-	} else
+	if (!line_spot(pc, loss_cell(pc, l), l->unit, &x, &y))
 		return;
 	pc->drawn |= D_LOSS;
 	snprintf(buf, sizeof(buf), "-%d %.40s", l->strength,
@@ -1093,6 +1134,39 @@ draw_loss(struct pic *pc, size_t li)
 	    "stroke-width=\"1\"/>\n", x - BADGEW / 2, y, BADGEW, LOSSH);
 	text_fit(pc, x, y + 8, 8, "#cc0000", buf, BADGEW - 4);
 	fputs("</g>\n", pc->fp);
+}
+
+/* The line of tag k (struct tag), at the next place of its stack. */
+static void
+draw_tag(struct pic *pc, size_t k)
+{
+	const struct tag *g = &pc->tags[k];
+	int		 x, y;
+
+	if (!line_spot(pc, g->unit >= 0 ? unit_cell(pc,
+	    &pc->t->units.v[g->unit]) : g->cell, g->unit, &x, &y))
+		return;
+	pc->drawn |= g->loss ? D_LOSS : D_TAG;
+	fprintf(pc->fp, "<g class=\"%s\"><rect x=\"%d\" y=\"%d\" "
+	    "width=\"%d\" height=\"%d\" fill=\"#ffffff\" stroke=\"%s\" "
+	    "stroke-width=\"%s\"%s%s%s/>\n", g->loss ? "loss" : "tag",
+	    x - BADGEW / 2, y, BADGEW, LOSSH, g->loss ? "#cc0000" : g->col,
+	    g->loss ? "1" : "1.5", *g->dash != '\0' ?
+	    " stroke-dasharray=\"" : "", g->dash, *g->dash != '\0' ? "\"" : "");
+	text_fit(pc, x, y + 8, 8, g->loss ? "#cc0000" : "#000000", g->s,
+	    BADGEW - 4);
+	fputs("</g>\n", pc->fp);
+}
+
+/* The tags of unit u (u -1: those of the cells). */
+static void
+draw_tags(struct pic *pc, int u)
+{
+	size_t	 k;
+
+	for (k = 0; k < pc->ntags; k++)
+		if (pc->tags[k].unit == u)
+			draw_tag(pc, k);
 }
 
 /*
@@ -1172,6 +1246,7 @@ draw_unit(struct pic *pc, int ui)
 		for (i = 0; i < t->losses.n; i++)
 			if (t->losses.v[i].unit == ui)
 				draw_loss(pc, i);
+		draw_tags(pc, ui);
 		return;
 	}
 	c = unit_cell(pc, u);
@@ -1204,6 +1279,7 @@ draw_unit(struct pic *pc, int ui)
 	for (i = 0; i < t->losses.n; i++)
 		if (t->losses.v[i].unit == ui)
 			draw_loss(pc, i);
+	draw_tags(pc, ui);
 	if ((o = stopped_short(pc, u)) != NULL)
 		draw_stop(pc, c, o);
 }
@@ -1633,6 +1709,18 @@ draw_fights(struct pic *pc)
 		    b->kind == BOARD_HEX ? HEXR - 5 : NODER + 6,
 		    pcolour(pc, o->player));
 	}
+	/* A charge: a solid ring, inside an attack's, where its target
+	 * stood as it was charged. */
+	for (i = 0; i < pc->nrings; i++) {
+		x = pc->x[pc->rings[i].cell];
+		y = pc->y[pc->rings[i].cell];
+		k = b->kind == BOARD_HEX ? HEXR - 9 : NODER + 4;
+		pc->drawn |= D_CHARGE;
+		mark_box(pc, x - k, y - k, x + k, y + k, 2);
+		fprintf(pc->fp, "<circle class=\"charge\" cx=\"%d\" cy=\"%d\" "
+		    "r=\"%d\" fill=\"none\" stroke=\"%s\" "
+		    "stroke-width=\"3\"/>\n", x, y, k, pc->rings[i].col);
+	}
 	for (i = 0; i < t->losses.n; i++) {
 		const struct loss *l = &t->losses.v[i];
 
@@ -1676,6 +1764,7 @@ draw_marks(struct pic *pc)
 	for (i = 0; i < pc->t->losses.n; i++)
 		if (pc->t->losses.v[i].unit < 0)
 			draw_loss(pc, i);
+	draw_tags(pc, -1);
 }
 
 static void
@@ -1765,7 +1854,7 @@ legend(struct pic *pc)
 		y += 15;
 	}
 	if (pc->drawn & (D_LOSS | D_ELIM | D_ATTACK | D_INVADED | D_FIGHT |
-	    D_TOOL | D_GHOST)) {
+	    D_TOOL | D_GHOST | D_CHARGE | D_TAG)) {
 		y += 6;
 		text(pc, x, y, 12, "start", "#000000", "What happened");
 		y += 16;
@@ -1799,6 +1888,22 @@ legend(struct pic *pc)
 		    "stroke-dasharray=\"1 3\"/>\n", x + 8, y - 4);
 		text(pc, x + 32, y, 10, "start", "#000000",
 		    "fought in (an invasion)");
+		y += 15;
+	}
+	if (pc->drawn & D_CHARGE) {
+		fprintf(pc->fp, "<circle cx=\"%d\" cy=\"%d\" r=\"7\" "
+		    "fill=\"none\" stroke=\"#333333\" stroke-width=\"3\"/>\n",
+		    x + 8, y - 4);
+		text(pc, x + 32, y, 10, "start", "#000000",
+		    "charged, where it stood");
+		y += 15;
+	}
+	if (pc->drawn & D_TAG) {
+		fprintf(pc->fp, "<rect x=\"%d\" y=\"%d\" width=\"24\" "
+		    "height=\"11\" fill=\"#ffffff\" stroke=\"#333333\" "
+		    "stroke-width=\"1.5\"/>\n", x, y - 10);
+		text(pc, x + 32, y, 10, "start", "#000000",
+		    "a fight in words (who, by whom, how)");
 		y += 15;
 	}
 	if (pc->drawn & D_FIGHT) {
@@ -1917,6 +2022,143 @@ marker(struct pic *pc, int p, int status)
 	fputs("</marker>\n", pc->fp);
 }
 
+static struct tag *
+add_tag(struct pic *pc, size_t *cap, int unit, int cell, const char *col,
+    const char *dash)
+{
+	struct tag	*g, *v;
+
+	if (pc->ntags == *cap) {
+		*cap = *cap * 2 + 8;
+		v = t_alloc(pc->t, *cap * sizeof(*v));
+		if (pc->ntags > 0)
+			memcpy(v, pc->tags, pc->ntags * sizeof(*v));
+		pc->tags = v;
+	}
+	g = &pc->tags[pc->ntags++];
+	g->unit = unit;
+	g->cell = cell;
+	g->col = col;
+	g->dash = dash;
+	g->loss = false;
+	g->s[0] = '\0';
+	return g;
+}
+
+static int
+unit_by_id(struct arb_turn *t, const char *id)
+{
+	size_t	 i;
+
+	for (i = 0; id != NULL && i < t->units.n; i++)
+		if (strcmp(t->units.v[i].id, id) == 0)
+			return (int)i;
+	return -1;
+}
+
+/*
+ * What happened, found before the stacks are measured: the lines told
+ * in the stacks (struct tag) and the charges' rings.
+ *  - an attack: in the stack of the cell attacked, "attacked:" and the
+ *    units that stood there at its moment (who may have left since);
+ *  - a charge (the rule system's report, "charges"): a ring where its
+ *    target stood as it was charged, and under the target's badge
+ *    "charged:" and the outcome (held, retreated, eliminated), in the
+ *    charger's colour, and its morale lost, red as a loss;
+ *  - a breakaway (a table's): beside its target's base, "breakaway by"
+ *    and the unit that made it, the line by the order's status.
+ */
+static void
+events(struct pic *pc)
+{
+	struct arb_turn	*t = pc->t;
+	const struct board *b = &t->board;
+	size_t		 i, k, cap = 0, n;
+	struct tag	*g;
+	json_t		*r, *a, *ch;
+	int		 u, tu, c;
+
+	if (pc->flags & NOMARKS)
+		return;
+	for (i = 0; i < t->attacks.n && b->kind != BOARD_TABLE; i++) {
+		const struct attack *at = &t->attacks.v[i];
+		const struct order *o = &t->orders.v[at->order];
+
+		if (at->target < 0 || !shown(pc, o))
+			continue;
+		g = add_tag(pc, &cap, -1, at->target, pcolour(pc, o->player),
+		    "4 2");
+		n = (size_t)snprintf(g->s, sizeof(g->s), "attacked:");
+		for (k = 0; k < (size_t)at->ndefenders && n < sizeof(g->s);
+		    k++)
+			n += (size_t)snprintf(g->s + n, sizeof(g->s) - n,
+			    " %s", t->units.v[at->defenders[k]].id);
+		utf8_mend(g->s);
+	}
+	for (i = 0; i < t->orders.n && b->kind == BOARD_TABLE; i++) {
+		const struct order *o = &t->orders.v[i];
+		json_t	*tg;
+
+		if (o->refused || !shown(pc, o) || o->nunits < 1 ||
+		    strcmp(t->rs->order_kinds[o->kind].key, "breakaway") != 0)
+			continue;
+		r = order_report(t, o);
+		tg = r != NULL ? json_object_get(r, "target") : NULL;
+		tu = unit_by_id(t, json_string_value(tg));
+		if (tu >= 0) {
+			g = add_tag(pc, &cap, tu, -1, pcolour(pc, o->player),
+			    o->status == OS_DONE ? "" : o->status == OS_FAILED ?
+			    "4 2" : "1 2");
+			snprintf(g->s, sizeof(g->s), "breakaway by %.40s%s",
+			    t->units.v[o->units[0]].id, o->status == OS_DONE ?
+			    "" : o->status == OS_FAILED ? ": failed" :
+			    ": illegal");
+			utf8_mend(g->s);
+		}
+		if (r != NULL)
+			json_decref(r);
+		t->json = NULL;
+	}
+	if (t->rs->report == NULL || b->kind == BOARD_TABLE)
+		return;
+	jw_begin(&t->mem);
+	t->wpooled = false;
+	r = t->json = jw_ok(json_object());
+	t->rs->report(t, (struct jv *)r);
+	a = json_object_get(r, "charges");
+	pc->rings = t_alloc(t, (json_array_size(a) + 1) * sizeof(struct ring));
+	for (i = 0; i < json_array_size(a); i++) {
+		ch = json_array_get(a, i);
+		u = unit_by_id(t, json_string_value(json_object_get(ch,
+		    "charger")));
+		tu = unit_by_id(t, json_string_value(json_object_get(ch,
+		    "target")));
+		c = board_find(b, json_string_value(json_object_get(ch, "at")) ?
+		    json_string_value(json_object_get(ch, "at")) : "");
+		if (u < 0 || tu < 0)
+			continue;
+		if (c >= 0) {
+			pc->rings[pc->nrings].cell = c;
+			pc->rings[pc->nrings++].col = pcolour(pc,
+			    t->units.v[u].player);
+		}
+		g = add_tag(pc, &cap, tu, -1, pcolour(pc, t->units.v[u].player),
+		    "");
+		snprintf(g->s, sizeof(g->s), "charged: %.40s",
+		    json_string_value(json_object_get(ch, "outcome")) != NULL ?
+		    json_string_value(json_object_get(ch, "outcome")) : "?");
+		if (json_integer_value(json_object_get(ch, "mv_lost")) > 0) {
+			g = add_tag(pc, &cap, tu, -1, "#cc0000", "");
+			g->loss = true;
+			snprintf(g->s, sizeof(g->s), "-%lld morale",
+			    (long long)json_integer_value(json_object_get(ch,
+			    "mv_lost")));
+		}
+	}
+	json_decref(r);
+	t->json = NULL;
+}
+
 void
 emit_svg(struct arb_turn *t, int flags, int player, FILE *fp)
 {
@@ -1942,6 +2184,9 @@ emit_svg(struct arb_turn *t, int flags, int player, FILE *fp)
 	pc.player = player;
 	player_colours(&pc);
 	place(&pc);
+	pc.tline = t_alloc(t, (t->units.n + 1) * sizeof(int));
+	memset(pc.tline, 0, (t->units.n + 1) * sizeof(int));
+	events(&pc);
 	stack_measure(&pc);
 	/* Room for a box a leg of every order's path and one a fight: a
 	 * table's maneuvers are not counted, so its labels all have a halo
@@ -1949,14 +2194,16 @@ emit_svg(struct arb_turn *t, int flags, int player, FILE *fp)
 	if (b->kind != BOARD_TABLE) {
 		for (i = 0; i < t->orders.n; i++)
 			pc.mkcap += (size_t)t->orders.v[i].ncells + 2;
-		pc.mkcap += t->attacks.n + t->losses.n + t->units.n + 1;
+		pc.mkcap += t->attacks.n + t->losses.n + t->units.n +
+		    pc.nrings + 1;
 		pc.mk = t_alloc(t, pc.mkcap * 4 * sizeof(int));
 	}
 	/* The legend's height is known once it is drawn: it is drawn into
 	 * the picture's end, and the header is written with room for it
 	 * (its height has a bound from what it lists). */
 	lh = TOP + 16 + 15 * (int)t->players.n + 22 + 15 * 8 + 22 +
-	    15 * b->nterrains + 22 + 14 * b->nfeatures + 60 + MARGIN;
+	    15 * b->nterrains + 22 + 14 * b->nfeatures + 60 + MARGIN +
+	    (pc.ntags > 0 ? 15 : 0) + (pc.nrings > 0 ? 15 : 0);
 	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	    "<svg xmlns=\"http://www.w3.org/2000/svg\" "
 	    "xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\" "
