@@ -206,6 +206,8 @@ struct pic {
 	struct ring	*rings;		/* charges: where the target stood */
 	size_t		 nrings;
 	int		*tline;		/* a table unit's lines so far */
+	int		*halfw;		/* half a cell's stack's width */
+	int		*nbadges;	/* a cell's badges */
 };
 
 /* Text for XML: the five specials escaped, control characters (not
@@ -634,6 +636,20 @@ features_text(struct pic *pc, int c, int x, int y, int maxw)
 
 static int	 stack_top(const struct pic *, int);
 
+/* A tag's width: as wide as its text (0.56 of 8 pixels a byte), up to a
+ * hex's width or a little more than a territory's, for a PNG's renderer
+ * does not squeeze a text to its box. */
+static int
+tag_width(const struct pic *pc, const struct tag *g)
+{
+	int	 maxw, w;
+
+	maxw = pc->t->board.kind == BOARD_HEX ? 2 * HEXR - 4 :
+	    2 * NODER + 40;
+	w = (int)(strlen(g->s) * 448 / 100) + 6;
+	return w < BADGEW ? BADGEW : w > maxw ? maxw : w;
+}
+
 /* Whether box (x0, y0)-(x1, y1) meets what is drawn in cell c: its
  * label, its stack, its features. */
 static bool
@@ -643,8 +659,8 @@ cell_meets(struct pic *pc, int c, int x0, int y0, int x1, int y1)
 
 	if (x0 < x + 14 && x - 14 < x1 && y0 < y - 17 && y - 28 < y1)
 		return true;
-	if (pc->nrows[c] > 0 && x0 < x + BADGEW / 2 + 2 &&
-	    x - BADGEW / 2 - 13 < x1 && y0 < top + pc->nrows[c] + 2 &&
+	if (pc->nrows[c] > 0 && x0 < x + pc->halfw[c] + 2 &&
+	    x - pc->halfw[c] - 13 < x1 && y0 < top + pc->nrows[c] + 2 &&
 	    top - 2 < y1)
 		return true;
 	return pc->t->board.cells[c].features != 0 && x0 < x + 28 &&
@@ -970,6 +986,11 @@ static void	 unit_spot(struct pic *, const struct unit *, bool, int *,
 static int
 stack_top(const struct pic *pc, int c)
 {
+	/* A hex with no badge, only lines (who was attacked there): they
+	 * begin under its middle, clear of an arrow ending there. */
+	if (pc->t->board.kind == BOARD_HEX && pc->nbadges != NULL &&
+	    pc->nbadges[c] == 0)
+		return pc->y[c] + 4;
 	return pc->t->board.kind == BOARD_HEX ? pc->y[c] - 16 :
 	    pc->y[c] + NODER + 4;
 }
@@ -1031,8 +1052,11 @@ stack_measure(struct pic *pc)
 
 	pc->nrows = t_alloc(t, (size_t)n * sizeof(int));
 	memset(pc->nrows, 0, (size_t)n * sizeof(int));
+	pc->nbadges = t_alloc(t, (size_t)n * sizeof(int));
+	memset(pc->nbadges, 0, (size_t)n * sizeof(int));
 	for (i = 0; i < t->units.n; i++)
 		if ((c = unit_cell(pc, &t->units.v[i])) >= 0) {
+			pc->nbadges[c]++;
 			pc->nrows[c] += BADGEH + 1;
 			if (stopped_short(pc, &t->units.v[i]) != NULL)
 				pc->nrows[c] += LOSSH + 1;
@@ -1040,10 +1064,16 @@ stack_measure(struct pic *pc)
 	for (i = 0; i < t->losses.n; i++)
 		if ((c = loss_cell(pc, &t->losses.v[i])) >= 0)
 			pc->nrows[c] += LOSSH + 1;
+	pc->halfw = t_alloc(t, (size_t)n * sizeof(int));
+	for (c = 0; c < n; c++)
+		pc->halfw[c] = BADGEW / 2;
 	for (i = 0; i < pc->ntags; i++)
 		if ((c = pc->tags[i].unit >= 0 ? unit_cell(pc,
-		    &t->units.v[pc->tags[i].unit]) : pc->tags[i].cell) >= 0)
+		    &t->units.v[pc->tags[i].unit]) : pc->tags[i].cell) >= 0) {
 			pc->nrows[c] += LOSSH + 1;
+			if (tag_width(pc, &pc->tags[i]) / 2 > pc->halfw[c])
+				pc->halfw[c] = tag_width(pc, &pc->tags[i]) / 2;
+		}
 	/* A stack that would reach the next hex's label: its badges one
 	 * line each (id, type and strength). */
 	pc->compact = t_alloc(t, (size_t)n * sizeof(bool));
@@ -1141,7 +1171,7 @@ static void
 draw_tag(struct pic *pc, size_t k)
 {
 	const struct tag *g = &pc->tags[k];
-	int		 x, y;
+	int		 x, y, w = tag_width(pc, g);
 
 	if (!line_spot(pc, g->unit >= 0 ? unit_cell(pc,
 	    &pc->t->units.v[g->unit]) : g->cell, g->unit, &x, &y))
@@ -1150,11 +1180,11 @@ draw_tag(struct pic *pc, size_t k)
 	fprintf(pc->fp, "<g class=\"%s\"><rect x=\"%d\" y=\"%d\" "
 	    "width=\"%d\" height=\"%d\" fill=\"#ffffff\" stroke=\"%s\" "
 	    "stroke-width=\"%s\"%s%s%s/>\n", g->loss ? "loss" : "tag",
-	    x - BADGEW / 2, y, BADGEW, LOSSH, g->loss ? "#cc0000" : g->col,
+	    x - w / 2, y, w, LOSSH, g->loss ? "#cc0000" : g->col,
 	    g->loss ? "1" : "1.5", *g->dash != '\0' ?
 	    " stroke-dasharray=\"" : "", g->dash, *g->dash != '\0' ? "\"" : "");
 	text_fit(pc, x, y + 8, 8, g->loss ? "#cc0000" : "#000000", g->s,
-	    BADGEW - 4);
+	    w - 4);
 	fputs("</g>\n", pc->fp);
 }
 
@@ -1293,6 +1323,17 @@ shown(const struct pic *pc, const struct order *o)
 	    view_reveals(pc->t);
 }
 
+/* Whether loss l is an invader's, against the cell it invaded (not a
+ * skirmish's or a loop's), shown in the picture. */
+static bool
+invasion_loss(const struct pic *pc, const struct loss *l)
+{
+	return l->target >= 0 && l->at >= 0 && l->target != l->at &&
+	    l->order >= 0 && shown(pc, &pc->t->orders.v[l->order]) &&
+	    (l->cause == NULL || (strcmp(l->cause, "skirmish") != 0 &&
+	    strcmp(l->cause, "loop") != 0));
+}
+
 /*
  * What the rule system reports of an order (its report_order hook), as
  * the result has it: a table's maneuvers, with their poses and the
@@ -1414,7 +1455,7 @@ arrow(struct pic *pc, const char *cls, int player, int status,
 	/* Right of its way: by player, so that two players' orders along
 	 * one edge one way are drawn apart too. */
 	double		 off = 3 + 4 * (player % 3);
-	int		 k, *cx, *cy;
+	int		 k, k0, *cx, *cy;
 
 	/* Turns near the end, under the base or circle the arrow ends at,
 	 * are left out: the way runs to the end from the last point
@@ -1462,8 +1503,12 @@ arrow(struct pic *pc, const char *cls, int player, int status,
 				tt = 1 - r / len;
 			if (endc >= 0 && pc->nrows[endc] > 0) {
 				/* Where the way enters the stack's box. */
-				bx0 = pc->x[endc] - BADGEW / 2 - 3;
-				bx1 = pc->x[endc] + BADGEW / 2 + 3;
+				/* A wide line (a tag) at the stack's top,
+				 * met near its corner: room for the head's
+				 * side too. */
+				k0 = pc->halfw[endc] > BADGEW / 2 ? 8 : 3;
+				bx0 = pc->x[endc] - pc->halfw[endc] - k0;
+				bx1 = pc->x[endc] + pc->halfw[endc] + k0;
 				by0 = stack_top(pc, endc) - 3;
 				by1 = by0 + pc->nrows[endc] + 6;
 				t0 = 0;
@@ -1723,12 +1768,35 @@ draw_fights(struct pic *pc)
 	}
 	for (i = 0; i < t->losses.n; i++) {
 		const struct loss *l = &t->losses.v[i];
+		struct loss	 inv;
 
 		if (l->target < 0 || l->at < 0 || (l->order >= 0 &&
 		    !shown(pc, &t->orders.v[l->order])))
 			continue;
 		col = l->order >= 0 ? pcolour(pc,
 		    t->orders.v[l->order].player) : "#cc0000";
+		if (invasion_loss(pc, l)) {
+			/* The invader's: its ring on the cell invaded, once. */
+			for (k = 0; k < (int)i; k++)
+				if (invasion_loss(pc, &t->losses.v[k]) &&
+				    t->losses.v[k].target == l->target)
+					break;
+			if (k < (int)i)
+				continue;
+			memset(&inv, 0, sizeof(inv));
+			inv.at = inv.target = l->target;
+			inv.order = l->order;
+			l = &inv;
+		} else {
+			/* A garrison's, where the invader's ringed it. */
+			for (k = 0; l->target == l->at && k < (int)t->losses.n;
+			    k++)
+				if (invasion_loss(pc, &t->losses.v[k]) &&
+				    t->losses.v[k].target == l->target)
+					break;
+			if (l->target == l->at && k < (int)t->losses.n)
+				continue;
+		}
 		pc->drawn |= l->target == l->at ? D_INVADED : D_FIGHT;
 		k = l->target != l->at ? 8 : b->kind == BOARD_HEX ? HEXR - 8 :
 		    NODER + 10;
@@ -2118,6 +2186,54 @@ events(struct pic *pc)
 		if (r != NULL)
 			json_decref(r);
 		t->json = NULL;
+	}
+	/* An invasion (a loss of the invader's, against another cell, not
+	 * in a skirmish or a loop): in the stack of the cell invaded, once
+	 * an order and cell, "invaded by" the player and how it ended:
+	 * neutralised (taken when the invader then claimed it), or held. */
+	for (i = 0; i < t->losses.n && b->kind != BOARD_TABLE; i++) {
+		const struct loss *l = &t->losses.v[i];
+		const char	*end = "held";
+
+		if (!invasion_loss(pc, l))
+			continue;
+		for (k = 0; k < i; k++)
+			if (invasion_loss(pc, &t->losses.v[k]) &&
+			    t->losses.v[k].order == l->order &&
+			    t->losses.v[k].target == l->target)
+				break;
+		if (k < i)
+			continue;
+		for (k = 0; k < t->ownership.n; k++) {
+			const struct ochange *oc = &t->ownership.v[k];
+
+			if (oc->cell != l->target || oc->order < 0 ||
+			    t->orders.v[oc->order].player != l->player)
+				continue;
+			if (oc->to == l->player)
+				end = "taken";
+			else if (oc->to < 0 && strcmp(end, "held") == 0)
+				end = "neutralised";
+		}
+		g = add_tag(pc, &cap, -1, l->target, pcolour(pc, l->player),
+		    "2 2");
+		snprintf(g->s, sizeof(g->s), "invaded by %.30s: %s",
+		    t->players.v[l->player].name, end);
+		utf8_mend(g->s);
+	}
+	/* A feature destroyed, in its cell's stack, in the colour of the
+	 * player whose order destroyed it. */
+	for (i = 0; i < t->destroyed.n && b->kind != BOARD_TABLE; i++) {
+		const struct destroyed *d = &t->destroyed.v[i];
+
+		if (d->cell < 0 || d->feature < 0 || (d->order >= 0 &&
+		    !shown(pc, &t->orders.v[d->order])))
+			continue;
+		g = add_tag(pc, &cap, -1, d->cell, d->order >= 0 ? pcolour(pc,
+		    t->orders.v[d->order].player) : "#333333", "");
+		snprintf(g->s, sizeof(g->s), "destroyed: %.40s",
+		    b->features[d->feature]);
+		utf8_mend(g->s);
 	}
 	if (t->rs->report == NULL || b->kind == BOARD_TABLE)
 		return;
