@@ -427,7 +427,7 @@ ty(const struct pic *pc, double y)
  * all); the map bounds its territories (display.c, picture_bound()).
  */
 static void __attribute__((noreturn))
-layout_child(const struct board *b, int fd)
+layout_child(const struct board *b, const int *rows, int fd)
 {
 	static const int fatal[] = { SIGHUP, SIGINT, SIGTERM, SIGPIPE };
 	GVC_t		*gvc;
@@ -445,18 +445,30 @@ layout_child(const struct board *b, int fd)
 	    (gvc = gvContext()) == NULL ||
 	    (g = agopen("g", Agundirected, NULL)) == NULL)
 		_exit(1);
+	/* Compact: each territory a box as wide as its widest line and
+	 * as tall as its circle and the stack under it (twice: the room
+	 * above it is the stack's of the one above), overlaps removed by
+	 * VPSC, which moves the boxes apart no farther than they must
+	 * (neato's overlap=false scaled the whole layout up instead:
+	 * pages mostly empty). */
 	agattr(g, AGRAPH, "start", "1");
-	agattr(g, AGRAPH, "overlap", "false");
-	agattr(g, AGRAPH, "sep", "+20");
-	agattr(g, AGNODE, "shape", "circle");
+	agattr(g, AGRAPH, "overlap", "vpsc");
+	agattr(g, AGRAPH, "sep", "+4");
+	agattr(g, AGNODE, "shape", "box");
 	agattr(g, AGNODE, "label", "");	/* no text to measure */
 	agattr(g, AGNODE, "fixedsize", "true");
-	agattr(g, AGNODE, "width", "1.2");
-	agattr(g, AGEDGE, "len", "1.7");	/* compact: room for a stack */
+	agattr(g, AGNODE, "width", "1.4");	/* 100 points */
+	agattr(g, AGNODE, "height", "1.2");
+	agattr(g, AGEDGE, "len", "1.2");
 	for (i = 0; i < b->ncells; i++) {
 		snprintf(name, sizeof(name), "n%d", i);
 		if ((nodes[i] = agnode(g, name, 1)) == NULL)
 			_exit(1);
+		/* In inches: 72 points each. */
+		snprintf(name, sizeof(name), "%d.%02d", (2 * (NODER + 6 +
+		    rows[i] * (LOSSH + 1))) / 72, (2 * (NODER + 6 +
+		    rows[i] * (LOSSH + 1))) % 72 * 100 / 72);
+		agsafeset(nodes[i], "height", name, "1.2");
 	}
 	for (i = 0; i < b->ncells; i++)
 		for (k = b->adj_at[i]; k < b->adj_at[i + 1]; k++)
@@ -490,12 +502,36 @@ graph_layout(struct pic *pc)
 {
 	struct arb_turn	*t = pc->t;
 	const struct board *b = &t->board;
-	size_t		 need = 2 * sizeof(int) * (size_t)b->ncells, got = 0;
-	int		*xy, fd[2], st, i;
+	size_t		 need = 2 * sizeof(int) * (size_t)b->ncells, got = 0, k;
+	int		*xy, *rows, fd[2], st, i;
 	ssize_t		 r;
 	pid_t		 pid;
 
 	if (t->lay_x == NULL) {
+		/* The most lines a territory's stack may hold in any of the
+		 * turn's pictures: its units, the losses there and against
+		 * it (an invasion's line), the features destroyed there. */
+		rows = t_alloc(t, (size_t)b->ncells * sizeof(int) + 1);
+		memset(rows, 0, (size_t)b->ncells * sizeof(int));
+		for (k = 0; k < t->units.n; k++) {
+			if (t->units.v[k].at >= 0)
+				rows[t->units.v[k].at] += 2;
+			if (t->units.v[k].from >= 0 &&
+			    t->units.v[k].from != t->units.v[k].at)
+				rows[t->units.v[k].from] += 2;
+		}
+		for (k = 0; k < t->losses.n; k++) {
+			if (t->losses.v[k].at >= 0)
+				rows[t->losses.v[k].at]++;
+			if (t->losses.v[k].target >= 0)
+				rows[t->losses.v[k].target]++;
+		}
+		for (k = 0; k < t->destroyed.n; k++)
+			if (t->destroyed.v[k].cell >= 0)
+				rows[t->destroyed.v[k].cell]++;
+		for (i = 0; i < b->ncells; i++)
+			if (rows[i] > 40)
+				rows[i] = 40;
 		xy = t_alloc(t, need + 1);
 		/* Graphviz may exit() the child, which flushes the streams
 		 * it inherited: let them hold nothing to write twice. */
@@ -509,7 +545,7 @@ graph_layout(struct pic *pc)
 		}
 		if (pid == 0) {
 			close(fd[0]);
-			layout_child(b, fd[1]);
+			layout_child(b, rows, fd[1]);
 		}
 		close(fd[1]);
 		while (got < need) {
@@ -634,6 +670,79 @@ features_text(struct pic *pc, int c, int x, int y, int maxw)
 		text_fit(pc, x, y, 8, "#000000", buf, maxw);
 }
 
+/*
+ * A character's width in twentieths of the font's size, near DejaVu
+ * Sans's: the narrow ones (i, l, t, f, r, j, the space and most
+ * punctuation) 7, the wide (m, w, M, W, @) 18, the other capitals 14,
+ * the other letters and digits 12; from its first byte, beyond ASCII 13,
+ * and 20 from U+3000 (CJK, full width).
+ */
+static int
+char_w(unsigned char c)
+{
+	if (c >= 0xe3)
+		return 20;
+	if (c >= 0x80)
+		return 13;
+	if (strchr("iltfrjI .,:;'!|-()[]/", c) != NULL)
+		return 7;
+	if (strchr("mwMW@", c) != NULL)
+		return 18;
+	return c >= 'A' && c <= 'Z' ? 14 : 12;
+}
+
+/*
+ * Where a name of size-pixel letters is cut to fit maxw pixels with an
+ * ellipsis (16): the bytes kept, at least one character, or 0 when it
+ * fits whole.
+ */
+static size_t
+name_cut(const char *s, int size, int maxw)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t	 i, keep = 0;
+	int	 w = 0, lim = maxw * 20 / size;
+
+	for (i = 0; p[i] != '\0'; i++) {
+		if ((p[i] & 0xc0) == 0x80)
+			continue;
+		w += char_w(p[i]);
+		if (w + 16 <= lim)
+			keep = i + 1;
+	}
+	if (w <= lim)
+		return 0;
+	/* The whole of the last character kept, and at least one. */
+	if (keep == 0)
+		keep = 1;
+	while (p[keep] != '\0' && (p[keep] & 0xc0) == 0x80)
+		keep++;
+	return keep;
+}
+
+/* A text's width in pixels as name_cut() reckons it. */
+static int
+text_w(const char *s, int size)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	int	 w = 0;
+
+	for (; *p != '\0'; p++)
+		if ((*p & 0xc0) != 0x80)
+			w += char_w(*p);
+	return (w * size + 19) / 20;
+}
+
+/* s (of n bytes' room) cut to fit maxw pixels, with an ellipsis. */
+static void
+cut_to(char *s, size_t n, int size, int maxw)
+{
+	size_t	 k = name_cut(s, size, maxw);
+
+	if (k > 0 && k + 4 <= n)
+		memcpy(s + k, "\xe2\x80\xa6", 4);	/* U+2026 and the NUL */
+}
+
 static int	 stack_top(const struct pic *, int);
 
 /* A tag's width: as wide as its text (0.56 of 8 pixels a byte), up to a
@@ -644,9 +753,9 @@ tag_width(const struct pic *pc, const struct tag *g)
 {
 	int	 maxw, w;
 
-	maxw = pc->t->board.kind == BOARD_HEX ? 2 * HEXR - 4 :
+	maxw = pc->t->board.kind == BOARD_HEX ? 2 * HEXR + 8 :
 	    2 * NODER + 40;
-	w = (int)(strlen(g->s) * 448 / 100) + 6;
+	w = text_w(g->s, 8) + 6;
 	return w < BADGEW ? BADGEW : w > maxw ? maxw : w;
 }
 
@@ -821,6 +930,23 @@ draw_hexes(struct pic *pc, bool labels)
 	}
 }
 
+/* A territory's name in its circle: whole, or cut with an ellipsis
+ * (its circle's title has it whole). */
+static void
+name_fit(struct pic *pc, int x, int y, const char *name, int maxw)
+{
+	char	 buf[128];
+	size_t	 k = name_cut(name, 10, maxw);
+
+	if (k == 0 || k + 4 > sizeof(buf)) {
+		text_fit(pc, x, y, 10, "#000000", name, maxw);
+		return;
+	}
+	memcpy(buf, name, k);
+	memcpy(buf + k, "\xe2\x80\xa6", 4);	/* U+2026 and the NUL */
+	text(pc, x, y, 10, "middle", "#000000", buf);
+}
+
 /* A graph's edges (pass 0), its territories' circles (1), their names,
  * counters and features (2). */
 static void
@@ -847,14 +973,22 @@ draw_graph(struct pic *pc, int pass)
 			    "data-cell=\"");
 			esc(pc->fp, b->names[c]);
 			fprintf(pc->fp, "\" cx=\"%d\" cy=\"%d\" r=\"%d\" fill=\"%s\" "
-			    "stroke=\"%s\" stroke-width=\"%d\"/>\n", pc->x[c],
+			    "stroke=\"%s\" stroke-width=\"%d\"", pc->x[c],
 			    pc->y[c], NODER, tcolour(b, ce->terrain),
 			    owner(pc, c) >= 0 ? pcolour(pc, owner(pc, c)) :
 			    "#777777", owner(pc, c) >= 0 ? 4 : 1);
+			/* A name cut short in its circle: whole in its
+			 * title, which a browser shows over it. */
+			if (name_cut(b->names[c], 10, 2 * NODER - 8) > 0) {
+				fputs("><title>", pc->fp);
+				esc(pc->fp, b->names[c]);
+				fputs("</title></circle>\n", pc->fp);
+			} else
+				fputs("/>\n", pc->fp);
 			continue;
 		}
-		text_fit(pc, pc->x[c], pc->y[c] - 8, 10, "#000000",
-		    b->names[c], 2 * NODER - 8);
+		name_fit(pc, pc->x[c], pc->y[c] - 8, b->names[c],
+		    2 * NODER - 8);
 		if (cx != NULL && cx[0].name != NULL && b->cx[0] != NULL) {
 			snprintf(buf, sizeof(buf), "%s %d", cx[0].name,
 			    (pc->flags & SVG_START) ? b->cx0[0][c] :
@@ -1172,6 +1306,7 @@ draw_tag(struct pic *pc, size_t k)
 {
 	const struct tag *g = &pc->tags[k];
 	int		 x, y, w = tag_width(pc, g);
+	char		 buf[sizeof(g->s)];
 
 	if (!line_spot(pc, g->unit >= 0 ? unit_cell(pc,
 	    &pc->t->units.v[g->unit]) : g->cell, g->unit, &x, &y))
@@ -1183,7 +1318,16 @@ draw_tag(struct pic *pc, size_t k)
 	    x - w / 2, y, w, LOSSH, g->loss ? "#cc0000" : g->col,
 	    g->loss ? "1" : "1.5", *g->dash != '\0' ?
 	    " stroke-dasharray=\"" : "", g->dash, *g->dash != '\0' ? "\"" : "");
-	text_fit(pc, x, y + 8, 8, g->loss ? "#cc0000" : "#000000", g->s,
+	/* Cut where it is longer than its box (a PNG's renderer does
+	 * not squeeze it), whole in its title. */
+	memcpy(buf, g->s, sizeof(buf));
+	cut_to(buf, sizeof(buf), 8, w - 4);
+	if (strcmp(buf, g->s) != 0) {
+		fputs("<title>", pc->fp);
+		esc(pc->fp, g->s);
+		fputs("</title>", pc->fp);
+	}
+	text_fit(pc, x, y + 8, 8, g->loss ? "#cc0000" : "#000000", buf,
 	    w - 4);
 	fputs("</g>\n", pc->fp);
 }
@@ -1884,8 +2028,15 @@ legend(struct pic *pc)
 
 	text(pc, x, y, 12, "start", "#000000", "Players");
 	y += 16;
-	for (i = 0; i < t->players.n; i++)
-		swatch(pc, x, &y, pcolour(pc, (int)i), t->players.v[i].name);
+	for (i = 0; i < t->players.n; i++) {
+		char	 nm[128];
+
+		/* A long name cut to the legend's width. */
+		snprintf(nm, sizeof(nm), "%s", t->players.v[i].name);
+		utf8_mend(nm);
+		cut_to(nm, sizeof(nm), 10, LEGENDW - 30);
+		swatch(pc, x, &y, pcolour(pc, (int)i), nm);
+	}
 	if (pc->drawn & 0xff) {
 		y += 6;
 		text(pc, x, y, 12, "start", "#000000",
@@ -2217,9 +2368,18 @@ events(struct pic *pc)
 		}
 		g = add_tag(pc, &cap, -1, l->target, pcolour(pc, l->player),
 		    "2 2");
-		snprintf(g->s, sizeof(g->s), "invaded by %.30s: %s",
+		snprintf(g->s, sizeof(g->s), "invaded by %s: %s",
 		    t->players.v[l->player].name, end);
 		utf8_mend(g->s);
+		if (text_w(g->s, 8) + 6 > tag_width(pc, g)) {
+			/* Too long for one line: the outcome under it. */
+			snprintf(g->s, sizeof(g->s), "invaded by %s",
+			    t->players.v[l->player].name);
+			utf8_mend(g->s);
+			g = add_tag(pc, &cap, -1, l->target, pcolour(pc,
+			    l->player), "2 2");
+			snprintf(g->s, sizeof(g->s), "%s", end);
+		}
 	}
 	/* A feature destroyed, in its cell's stack, in the colour of the
 	 * player whose order destroyed it. */
