@@ -157,6 +157,7 @@ static const char *const status_word[] = {
 #define D_CHARGE	0x100000
 #define D_TAG		0x200000
 #define D_BREAKAWAY	0x400000
+#define D_HOP		0x800000
 
 #define NOMARKS	(SVG_NEXT | SVG_START)	/* a board, without what happened */
 
@@ -172,6 +173,8 @@ struct tag {
 	const char	*col;		/* the box's stroke */
 	const char	*dash;		/* its dash array, or "" */
 	bool		 loss;		/* red on white, as a loss */
+	bool		 done;		/* drawn */
+	int		 order;		/* whose losses follow it, or -1 */
 	char		 s[64];
 };
 
@@ -749,14 +752,29 @@ static int	 stack_top(const struct pic *, int);
  * hex's width or a little more than a territory's, for a PNG's renderer
  * does not squeeze a text to its box. */
 static int
-tag_width(const struct pic *pc, const struct tag *g)
+line_width(const struct pic *pc, const char *s)
 {
 	int	 maxw, w;
 
 	maxw = pc->t->board.kind == BOARD_HEX ? 2 * HEXR + 8 :
 	    2 * NODER + 40;
-	w = text_w(g->s, 8) + 6;
+	w = text_w(s, 8) + 6;
 	return w < BADGEW ? BADGEW : w > maxw ? maxw : w;
+}
+
+static int
+tag_width(const struct pic *pc, const struct tag *g)
+{
+	return line_width(pc, g->s);
+}
+
+/* A loss's line: "-N" and its cause. */
+static void
+loss_text(const struct loss *l, char *buf, size_t n)
+{
+	snprintf(buf, n, "-%d %.40s", l->strength, l->cause != NULL ?
+	    l->cause : "");
+	utf8_mend(buf);
 }
 
 /* Whether box (x0, y0)-(x1, y1) meets what is drawn in cell c: its
@@ -1195,12 +1213,18 @@ stack_measure(struct pic *pc)
 			if (stopped_short(pc, &t->units.v[i]) != NULL)
 				pc->nrows[c] += LOSSH + 1;
 		}
-	for (i = 0; i < t->losses.n; i++)
-		if ((c = loss_cell(pc, &t->losses.v[i])) >= 0)
-			pc->nrows[c] += LOSSH + 1;
 	pc->halfw = t_alloc(t, (size_t)n * sizeof(int));
 	for (c = 0; c < n; c++)
 		pc->halfw[c] = BADGEW / 2;
+	for (i = 0; i < t->losses.n; i++)
+		if ((c = loss_cell(pc, &t->losses.v[i])) >= 0) {
+			char	 lb[64];
+
+			pc->nrows[c] += LOSSH + 1;
+			loss_text(&t->losses.v[i], lb, sizeof(lb));
+			if (line_width(pc, lb) / 2 > pc->halfw[c])
+				pc->halfw[c] = line_width(pc, lb) / 2;
+		}
 	for (i = 0; i < pc->ntags; i++)
 		if ((c = pc->tags[i].unit >= 0 ? unit_cell(pc,
 		    &t->units.v[pc->tags[i].unit]) : pc->tags[i].cell) >= 0) {
@@ -1284,19 +1308,27 @@ static void
 draw_loss(struct pic *pc, size_t li)
 {
 	const struct loss *l = &pc->t->losses.v[li];
-	char		 buf[64];
-	int		 x, y;
+	char		 buf[64], full[64];
+	int		 x, y, w;
 
 	if (!line_spot(pc, loss_cell(pc, l), l->unit, &x, &y))
 		return;
 	pc->drawn |= D_LOSS;
-	snprintf(buf, sizeof(buf), "-%d %.40s", l->strength,
-	    l->cause != NULL ? l->cause : "");
-	utf8_mend(buf);
+	loss_text(l, full, sizeof(full));
+	/* As wide as its words, up to a hex's width; cut beyond, whole
+	 * in its title (a PNG's renderer does not squeeze a text). */
+	w = line_width(pc, full);
+	memcpy(buf, full, sizeof(buf));
+	cut_to(buf, sizeof(buf), 8, w - 4);
 	fprintf(pc->fp, "<g class=\"loss\"><rect x=\"%d\" y=\"%d\" "
 	    "width=\"%d\" height=\"%d\" fill=\"#ffffff\" stroke=\"#cc0000\" "
-	    "stroke-width=\"1\"/>\n", x - BADGEW / 2, y, BADGEW, LOSSH);
-	text_fit(pc, x, y + 8, 8, "#cc0000", buf, BADGEW - 4);
+	    "stroke-width=\"1\"/>\n", x - w / 2, y, w, LOSSH);
+	if (strcmp(buf, full) != 0) {
+		fputs("<title>", pc->fp);
+		esc(pc->fp, full);
+		fputs("</title>", pc->fp);
+	}
+	text_fit(pc, x, y + 8, 8, "#cc0000", buf, w - 4);
 	fputs("</g>\n", pc->fp);
 }
 
@@ -1332,15 +1364,19 @@ draw_tag(struct pic *pc, size_t k)
 	fputs("</g>\n", pc->fp);
 }
 
-/* The tags of unit u (u -1: those of the cells). */
+/* The tags of unit u (u -1: those of the cells) not drawn yet; with
+ * order >= 0, only those the losses of that order follow. */
 static void
-draw_tags(struct pic *pc, int u)
+draw_tags(struct pic *pc, int u, int order)
 {
 	size_t	 k;
 
 	for (k = 0; k < pc->ntags; k++)
-		if (pc->tags[k].unit == u)
+		if (pc->tags[k].unit == u && !pc->tags[k].done &&
+		    (order < 0 || pc->tags[k].order == order)) {
+			pc->tags[k].done = true;
 			draw_tag(pc, k);
+		}
 }
 
 /*
@@ -1418,9 +1454,12 @@ draw_unit(struct pic *pc, int ui)
 			    y - 12, x - 12, y - 20, x - 20, y - 12);
 		fputs("</g>\n", pc->fp);
 		for (i = 0; i < t->losses.n; i++)
-			if (t->losses.v[i].unit == ui)
+			if (t->losses.v[i].unit == ui) {
+				if (t->losses.v[i].order >= 0)
+					draw_tags(pc, ui, t->losses.v[i].order);
 				draw_loss(pc, i);
-		draw_tags(pc, ui);
+			}
+		draw_tags(pc, ui, -1);
 		return;
 	}
 	c = unit_cell(pc, u);
@@ -1451,9 +1490,12 @@ draw_unit(struct pic *pc, int ui)
 		    x - BADGEW / 2 - 3, y + 1, x - BADGEW / 2 - 11, y + 9);
 	fputs("</g>\n", pc->fp);
 	for (i = 0; i < t->losses.n; i++)
-		if (t->losses.v[i].unit == ui)
+		if (t->losses.v[i].unit == ui) {
+			if (t->losses.v[i].order >= 0)
+				draw_tags(pc, ui, t->losses.v[i].order);
 			draw_loss(pc, i);
-	draw_tags(pc, ui);
+		}
+	draw_tags(pc, ui, -1);
 	if ((o = stopped_short(pc, u)) != NULL)
 		draw_stop(pc, c, o);
 }
@@ -1701,6 +1743,31 @@ arrow(struct pic *pc, const char *cls, int player, int status,
 }
 
 /*
+ * The 4 points between (x0, y0) and (x1, y1) of an arc bulging left of
+ * the way, a quarter of its length (15 to 40 pixels): a portal hop's
+ * leg, told from a walk by its curve.
+ */
+static void
+hop_arc(int x0, int y0, int x1, int y1, int *xs, int *ys)
+{
+	double	 dx = x1 - x0, dy = y1 - y0, len = hypot(dx, dy), h, cx, cy;
+	double	 u;
+	int	 k;
+
+	h = fmin(40, fmax(15, len / 4));
+	/* The control point: twice the bulge left of the middle. */
+	cx = (x0 + x1) / 2.0 + (len > 0 ? dy / len : 0) * 2 * h;
+	cy = (y0 + y1) / 2.0 - (len > 0 ? dx / len : 0) * 2 * h;
+	for (k = 0; k < 4; k++) {
+		u = (k + 1) / 5.0;
+		xs[k] = (int)lround((1 - u) * (1 - u) * x0 + 2 * u * (1 - u) *
+		    cx + u * u * x1);
+		ys[k] = (int)lround((1 - u) * (1 - u) * y0 + 2 * u * (1 - u) *
+		    cy + u * u * y1);
+	}
+}
+
+/*
  * Each order's move as an arrow, in adjudication order, as far as its
  * (first) unit went; the rest of its ordered path faint.  An order aimed
  * at a cell (an attack, a bombardment) as a dotted arrow from where its
@@ -1711,9 +1778,11 @@ draw_orders(struct pic *pc)
 {
 	struct arb_turn	*t = pc->t;
 	const struct board *b = &t->board;
-	int		*cursor, *xs, *ys, *nstart;
+	int		*cursor, *xs, *ys, *nstart, *ex, *ey, *pos;
 	size_t		 i;
-	int		 k, x, y, x0, y0, j, n;
+	int		 k, x, y, x0, y0, j, n, m;
+	int		 portal = b->kind == BOARD_HEX ?
+			    board_feature_find(b, "portal") : -1;
 
 	cursor = t_alloc(t, t->units.n * sizeof(int) + 1);
 	pc->uend = t_alloc(t, t->units.n * sizeof(int) + 1);
@@ -1802,15 +1871,36 @@ draw_orders(struct pic *pc)
 			 * how it went). */
 			if (j == 0)
 				j = n - 1;
+			/* A leg between two portals that do not touch (a
+			 * hop): curved, 4 points on an arc. */
+			pos = t_alloc(t, (size_t)n * sizeof(int));
+			ex = t_alloc(t, (size_t)n * 5 * sizeof(int));
+			ey = t_alloc(t, (size_t)n * 5 * sizeof(int));
+			for (k = 0, m = 0; k < n; k++) {
+				if (k > 0 && portal >= 0 &&
+				    board_has(b, o->cells[k - 1], portal) &&
+				    board_has(b, o->cells[k], portal) &&
+				    board_dir(b, o->cells[k - 1], o->cells[k]) <
+				    0) {
+					hop_arc(xs[k - 1], ys[k - 1], xs[k], ys[k],
+					    ex + m, ey + m);
+					m += 4;
+					if (k <= j)
+						pc->drawn |= D_HOP;
+				}
+				pos[k] = m;
+				ex[m] = xs[k];
+				ey[m++] = ys[k];
+			}
 			if (j < n - 1) {
 				fprintf(pc->fp, "<g class=\"stop\">\n");
-				arrow(pc, "rest", o->player, o->status, xs + j,
-				    ys + j, n - j, -1, 0, true);
+				arrow(pc, "rest", o->player, o->status, ex + pos[j],
+				    ey + pos[j], m - pos[j], -1, 0, true);
 				fputs("</g>\n", pc->fp);
 			}
 			if (j > 0)
-				arrow(pc, "move", o->player, o->status, xs, ys,
-				    j + 1, o->cells[j], b->kind == BOARD_GRAPH ?
+				arrow(pc, "move", o->player, o->status, ex, ey,
+				    pos[j] + 1, o->cells[j], b->kind == BOARD_GRAPH ?
 				    NODER + 4 : 0, false);
 			for (k = 0; k < o->nunits; k++) {
 				const struct unit *v = &t->units.v[o->units[k]];
@@ -1976,7 +2066,7 @@ draw_marks(struct pic *pc)
 	for (i = 0; i < pc->t->losses.n; i++)
 		if (pc->t->losses.v[i].unit < 0)
 			draw_loss(pc, i);
-	draw_tags(pc, -1);
+	draw_tags(pc, -1, -1);
 }
 
 static void
@@ -2061,6 +2151,14 @@ legend(struct pic *pc)
 		    x, y - 4, x + 24, y - 4);
 		text(pc, x + 32, y, 10, "start", "#000000",
 		    "moved by a fight (a charge, a retreat)");
+		y += 15;
+	}
+	if (pc->drawn & D_HOP) {
+		fprintf(pc->fp, "<path d=\"M%d %dQ%d %d %d %d\" fill=\"none\" "
+		    "stroke=\"#333333\" stroke-width=\"2\"/>\n", x, y - 2,
+		    x + 12, y - 14, x + 24, y - 2);
+		text(pc, x + 32, y, 10, "start", "#000000",
+		    "a portal hop (curved)");
 		y += 15;
 	}
 	if (pc->drawn & D_REST) {
@@ -2260,6 +2358,8 @@ add_tag(struct pic *pc, size_t *cap, int unit, int cell, const char *col,
 	g->col = col;
 	g->dash = dash;
 	g->loss = false;
+	g->done = false;
+	g->order = -1;
 	g->s[0] = '\0';
 	return g;
 }
@@ -2314,8 +2414,9 @@ events(struct pic *pc)
 			    " %s", t->units.v[at->defenders[k]].id);
 		utf8_mend(g->s);
 	}
-	for (i = 0; i < t->orders.n && b->kind == BOARD_TABLE; i++) {
-		const struct order *o = &t->orders.v[i];
+	/* In adjudication order, whatever the order of the files. */
+	for (i = 0; i < t->sequence.n && b->kind == BOARD_TABLE; i++) {
+		const struct order *o = &t->orders.v[t->sequence.v[i]];
 		json_t	*tg;
 
 		if (o->refused || !shown(pc, o) || o->nunits < 1 ||
@@ -2328,6 +2429,7 @@ events(struct pic *pc)
 			g = add_tag(pc, &cap, tu, -1, pcolour(pc, o->player),
 			    o->status == OS_DONE ? "" : o->status == OS_FAILED ?
 			    "4 2" : "1 2");
+			g->order = t->sequence.v[i];
 			snprintf(g->s, sizeof(g->s), "breakaway by %.40s%s",
 			    t->units.v[o->units[0]].id, o->status == OS_DONE ?
 			    "" : o->status == OS_FAILED ? ": failed" :
