@@ -532,6 +532,9 @@ graph_layout(struct pic *pc)
 		for (k = 0; k < t->destroyed.n; k++)
 			if (t->destroyed.v[k].cell >= 0)
 				rows[t->destroyed.v[k].cell]++;
+		for (k = 0; k < t->gains.n; k++)
+			if (t->gains.v[k].at >= 0)
+				rows[t->gains.v[k].at]++;
 		for (i = 0; i < b->ncells; i++)
 			if (rows[i] > 40)
 				rows[i] = 40;
@@ -2220,7 +2223,7 @@ legend(struct pic *pc)
 		    "height=\"11\" fill=\"#ffffff\" stroke=\"#333333\" "
 		    "stroke-width=\"1.5\"/>\n", x, y - 10);
 		text(pc, x + 32, y, 10, "start", "#000000",
-		    "a fight in words (who, by whom, how)");
+		    "told in words, in the player's colour");
 		y += 15;
 	}
 	if (pc->drawn & D_FIGHT) {
@@ -2482,6 +2485,18 @@ events(struct pic *pc)
 			    l->player), "2 2");
 			snprintf(g->s, sizeof(g->s), "%s", end);
 		}
+	}
+	/* Armies raised at the upkeep (gains), in the cell's stack, in
+	 * the colour of the player they were raised for: "+N" and why. */
+	for (i = 0; i < t->gains.n && b->kind != BOARD_TABLE; i++) {
+		const struct loss *gn = &t->gains.v[i];
+
+		if (gn->at < 0)
+			continue;
+		g = add_tag(pc, &cap, -1, gn->at, pcolour(pc, gn->player), "");
+		snprintf(g->s, sizeof(g->s), "+%d %.40s", gn->strength,
+		    gn->cause != NULL ? gn->cause : "");
+		utf8_mend(g->s);
 	}
 	/* A feature destroyed, in its cell's stack, in the colour of the
 	 * player whose order destroyed it. */
