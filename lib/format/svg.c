@@ -2552,6 +2552,30 @@ events(struct pic *pc)
 	t->json = NULL;
 }
 
+/* Whether the picture draws a portal hop (the legend's room). */
+static bool
+hops(const struct pic *pc)
+{
+	const struct board *b = &pc->t->board;
+	int		 portal, k;
+	size_t		 i;
+
+	if (b->kind != BOARD_HEX || (pc->flags & NOMARKS) ||
+	    (portal = board_feature_find(b, "portal")) < 0)
+		return false;
+	for (i = 0; i < pc->t->orders.n; i++) {
+		const struct order *o = &pc->t->orders.v[i];
+
+		for (k = 1; k < o->ncells && !o->refused && shown(pc, o) &&
+		    pc->t->rs->order_kinds[o->kind].arg == OK_PATH; k++)
+			if (board_has(b, o->cells[k - 1], portal) &&
+			    board_has(b, o->cells[k], portal) &&
+			    board_dir(b, o->cells[k - 1], o->cells[k]) < 0)
+				return true;
+	}
+	return false;
+}
+
 void
 emit_svg(struct arb_turn *t, int flags, int player, FILE *fp)
 {
@@ -2596,7 +2620,8 @@ emit_svg(struct arb_turn *t, int flags, int player, FILE *fp)
 	 * (its height has a bound from what it lists). */
 	lh = TOP + 16 + 15 * (int)t->players.n + 22 + 15 * 8 + 22 +
 	    15 * b->nterrains + 22 + 14 * b->nfeatures + 60 + MARGIN +
-	    (pc.ntags > 0 ? 15 : 0) + (pc.nrings > 0 ? 15 : 0);
+	    (pc.ntags > 0 ? 15 : 0) + (pc.nrings > 0 ? 15 : 0) +
+	    (hops(&pc) ? 15 : 0);
 	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	    "<svg xmlns=\"http://www.w3.org/2000/svg\" "
 	    "xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\" "
