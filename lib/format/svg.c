@@ -1885,8 +1885,8 @@ draw_orders(struct pic *pc)
 				    board_has(b, o->cells[k], portal) &&
 				    board_dir(b, o->cells[k - 1], o->cells[k]) <
 				    0) {
-					hop_arc(xs[k - 1], ys[k - 1], xs[k], ys[k],
-					    ex + m, ey + m);
+					hop_arc(xs[k - 1], ys[k - 1], xs[k],
+					    ys[k], ex + m, ey + m);
 					m += 4;
 					if (k <= j)
 						pc->drawn |= D_HOP;
@@ -1897,14 +1897,15 @@ draw_orders(struct pic *pc)
 			}
 			if (j < n - 1) {
 				fprintf(pc->fp, "<g class=\"stop\">\n");
-				arrow(pc, "rest", o->player, o->status, ex + pos[j],
-				    ey + pos[j], m - pos[j], -1, 0, true);
+				arrow(pc, "rest", o->player, o->status,
+				    ex + pos[j], ey + pos[j], m - pos[j], -1, 0,
+				    true);
 				fputs("</g>\n", pc->fp);
 			}
 			if (j > 0)
 				arrow(pc, "move", o->player, o->status, ex, ey,
-				    pos[j] + 1, o->cells[j], b->kind == BOARD_GRAPH ?
-				    NODER + 4 : 0, false);
+				    pos[j] + 1, o->cells[j],
+				    b->kind == BOARD_GRAPH ? NODER + 4 : 0, false);
 			for (k = 0; k < o->nunits; k++) {
 				const struct unit *v = &t->units.v[o->units[k]];
 				int	 q;
