@@ -16,7 +16,7 @@ and a script in the page measures it with the browser's own boxes:
     the page with getScreenCTM;
   - badges: a unit's shape (g.unit's rect, or its base on a table);
   - marks: every arrow or mark of the turn (.move, .target, .stop,
-    .attack, .invaded, .fight, .tool, .eliminated, the ghost of a base
+    .attack, .invaded, .fight, .charge, .tool, .eliminated, the ghost of a base
     where a table unit began), with the arrowhead of its marker-end
     (tested in the marker's own path with isPointInFill, the marker's
     placement computed as SVG places it: the path's last direction,
@@ -54,7 +54,7 @@ SCRIPT = r"""
 (async () => {
   await document.fonts.ready;
   const MARKS = ['move', 'target', 'rest', 'displaced', 'attack',
-      'invaded', 'fight',
+      'invaded', 'fight', 'charge',
       'tool', 'eliminated', 'base'];
   const cls = el => (el.getAttribute('class') || '').split(/\s+/);
   const toPage = (el, x, y) => {
@@ -168,7 +168,8 @@ SCRIPT = r"""
   /* What is painted over a mark hides it: a badge or a territory's
    * circle drawn after it. */
   const lids = [...document.querySelectorAll('g.unit rect, g.unit ' +
-      'polygon.base, g.loss rect, g.stopped rect, circle.territory')].map(el => {
+      'polygon.base, g.loss rect, g.stopped rect, g.tag rect, ' +
+      'circle.territory')].map(el => {
     const bb = el.getBBox();
     const inv = el.getScreenCTM().inverse();
     return {el: el, box: boxOf(el, bb.x, bb.y, bb.width, bb.height),

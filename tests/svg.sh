@@ -6,7 +6,8 @@
 # (tests/deps.sh installs Debian's package when it can), the pictures are
 # only parsed and the rendering is reported skipped.  Each picture's PNG
 # (--png) is made twice (the same bytes) and compared with Chromium's
-# rendering (tests/svg.py).  Also checks that
+# rendering (tests/svg.py).  Also checks that a graph of 20 territories
+# is laid out compact and names too long for their circles are cut, and that
 # doc/demo-turn.svg is what arbiter draws of the demo turn now:
 #	arbiter --svg doc/demo-turn.svg -o /dev/null \
 #	    fixtures/aeonis/demo-turn/map.json fixtures/aeonis/demo-turn/orders/*.json
@@ -41,6 +42,33 @@ if (cd $c && "$arbiter" --svg-start "$tmp/start.svg" -o /dev/null map.json \
 else
 	echo "not ok 0 - --svg-start does not draw the board as the map" \
 	    "gives it ($c)"
+	extra=$((extra + 1))
+fi
+# A graph without display positions laid out compact (issue 29): the
+# 20 territories of tests/data/graph20.json (28 edges) on at most 40000
+# square pixels each of the picture (its width less the legend's 250,
+# times its height); neato's overlap=false scaled it up to 119000.
+if "$arbiter" --svg "$tmp/g20.svg" -o /dev/null tests/data/graph20.json &&
+    a=$(sed -n 's/^<svg .* width="\([0-9]*\)" height="\([0-9]*\)".*/\1 \2/p' \
+    "$tmp/g20.svg") && [ -n "$a" ] &&
+    [ $(( (${a% *} - 250) * ${a#* } / 20 )) -le 40000 ]; then
+	echo "ok 0 - a graph of 20 territories laid out compact"
+else
+	echo "not ok 0 - a graph of 20 territories laid out on more than" \
+	    "40000 square pixels each ($a)"
+	extra=$((extra + 1))
+fi
+# Names too long for their circles (territory/names-utf8-long): cut with
+# an ellipsis, whole in the circle's title.
+c=fixtures/territory/names-utf8-long
+if (cd $c && "$arbiter" $(cat args) --svg "$tmp/names.svg" -o /dev/null \
+    map.json orders/*) 2>/dev/null &&
+    grep -q '>X-Gro[^<]*…</text>' "$tmp/names.svg" &&
+    grep -q '<title>X-Großherzogtum-Mecklenburg-Strelitz-Südküste</title>' \
+    "$tmp/names.svg"; then
+	echo "ok 0 - names too long for their circles cut, whole in a title"
+else
+	echo "not ok 0 - names too long for their circles not cut ($c)"
 	extra=$((extra + 1))
 fi
 # Each golden picture's PNG (--png): made again from its case, the same

@@ -148,13 +148,25 @@ try:
         # ring only where red attacked, a fight mark only for a loss whose
         # order is red's (as the report keeps target only there).
         root = ET.parse(pic).getroot()
+        # (Since issue 29 an invader's loss rings the territory invaded,
+        # once, instead of crossing the way: a loss against another cell
+        # is a cross when it is a skirmish's or a loop's, else its
+        # target's ring; a ring for every territory fought in whose
+        # losses the report keeps.)
         rings = sum(1 for e in root.iter() if e.get("class") == "attack")
         fights = sum(1 for e in root.iter() if e.get("class") == "fight")
+        invaded = sum(1 for e in root.iter() if e.get("class") ==
+                      "invaded")
         ok(rings == len(rep.get("attacks", [])) and fights == sum(
             1 for lo in rep["losses"] if "target" in lo and
-            lo.get("at") != lo["target"]),
+            lo.get("at") != lo["target"] and
+            lo.get("cause") in ("skirmish", "loop")) and invaded == len(
+            {lo["target"] for lo in rep["losses"] if "target" in lo and
+             (lo.get("at") == lo["target"] or
+              lo.get("cause") not in ("skirmish", "loop"))}),
            "%s: red's picture marks no fight or attack of blue's hidden "
-           "orders (%d rings, %d fights)" % (rs, rings, fights))
+           "orders (%d rings, %d fights, %d invaded)" % (rs, rings, fights,
+                                                        invaded))
         mine = sum(1 for o in full["orders"] if o["player"] == "red" and
                    ("path" in o or "target" in o))
         ok(not svg_leaks(pic, ids, msgs, mine),

@@ -156,8 +156,35 @@ static const char *const status_word[] = {
 #define D_CONN		0x20000
 #define D_STOP		0x40000
 #define D_DISPLACED	0x80000
+#define D_CHARGE	0x100000
+#define D_TAG		0x200000
+#define D_BREAKAWAY	0x400000
+#define D_HOP		0x800000
 
 #define NOMARKS	(SVG_NEXT | SVG_START)	/* a board, without what happened */
+
+/*
+ * An event told in a line of a stack (events()): under a unit's badge
+ * (unit >= 0: a charge's outcome, morale lost, a breakaway's attacker)
+ * or in a cell's stack (unit -1: who was attacked there, an invasion's
+ * outcome).  Its box is drawn in the colour of the player whose order
+ * it was, its line by kind (dash); a loss of morale red as a loss.
+ */
+struct tag {
+	int		 unit, cell;
+	const char	*col;		/* the box's stroke */
+	const char	*dash;		/* its dash array, or "" */
+	bool		 loss;		/* red on white, as a loss */
+	bool		 done;		/* drawn */
+	int		 order;		/* whose losses follow it, or -1 */
+	char		 s[64];
+};
+
+/* A charge's ring, where its target stood as it was charged. */
+struct ring {
+	int		 cell;
+	const char	*col;
+};
 
 struct pic {
 	struct arb_turn	*t;
@@ -185,6 +212,13 @@ struct pic {
 	bool		 cut;		/* an arrow left the region */
 	char		 note[200];	/* which region is drawn */
 	int		 dx, dy;	/* where it moved the board to */
+	struct tag	*tags;		/* events told in a stack's line */
+	size_t		 ntags;
+	struct ring	*rings;		/* charges: where the target stood */
+	size_t		 nrings;
+	int		*tline;		/* a table unit's lines so far */
+	int		*halfw;		/* half a cell's stack's width */
+	int		*nbadges;	/* a cell's badges */
 };
 
 /* Whether cell c is drawn: in the picture's region. */
@@ -445,7 +479,7 @@ ty(const struct pic *pc, double y)
  * all); the map bounds its territories (display.c, picture_bound()).
  */
 static void __attribute__((noreturn))
-layout_child(const struct board *b, int fd)
+layout_child(const struct board *b, const int *rows, int fd)
 {
 	static const int fatal[] = { SIGHUP, SIGINT, SIGTERM, SIGPIPE };
 	GVC_t		*gvc;
@@ -463,18 +497,30 @@ layout_child(const struct board *b, int fd)
 	    (gvc = gvContext()) == NULL ||
 	    (g = agopen("g", Agundirected, NULL)) == NULL)
 		_exit(1);
+	/* Compact: each territory a box as wide as its widest line and
+	 * as tall as its circle and the stack under it (twice: the room
+	 * above it is the stack's of the one above), overlaps removed by
+	 * VPSC, which moves the boxes apart no farther than they must
+	 * (neato's overlap=false scaled the whole layout up instead:
+	 * pages mostly empty). */
 	agattr(g, AGRAPH, "start", "1");
-	agattr(g, AGRAPH, "overlap", "false");
-	agattr(g, AGRAPH, "sep", "+20");
-	agattr(g, AGNODE, "shape", "circle");
+	agattr(g, AGRAPH, "overlap", "vpsc");
+	agattr(g, AGRAPH, "sep", "+4");
+	agattr(g, AGNODE, "shape", "box");
 	agattr(g, AGNODE, "label", "");	/* no text to measure */
 	agattr(g, AGNODE, "fixedsize", "true");
-	agattr(g, AGNODE, "width", "1.2");
-	agattr(g, AGEDGE, "len", "1.7");	/* compact: room for a stack */
+	agattr(g, AGNODE, "width", "1.4");	/* 100 points */
+	agattr(g, AGNODE, "height", "1.2");
+	agattr(g, AGEDGE, "len", "1.2");
 	for (i = 0; i < b->ncells; i++) {
 		snprintf(name, sizeof(name), "n%d", i);
 		if ((nodes[i] = agnode(g, name, 1)) == NULL)
 			_exit(1);
+		/* In inches: 72 points each. */
+		snprintf(name, sizeof(name), "%d.%02d", (2 * (NODER + 6 +
+		    rows[i] * (LOSSH + 1))) / 72, (2 * (NODER + 6 +
+		    rows[i] * (LOSSH + 1))) % 72 * 100 / 72);
+		agsafeset(nodes[i], "height", name, "1.2");
 	}
 	for (i = 0; i < b->ncells; i++)
 		for (k = b->adj_at[i]; k < b->adj_at[i + 1]; k++)
@@ -508,12 +554,39 @@ graph_layout(struct pic *pc)
 {
 	struct arb_turn	*t = pc->t;
 	const struct board *b = &t->board;
-	size_t		 need = 2 * sizeof(int) * (size_t)b->ncells, got = 0;
-	int		*xy, fd[2], st, i;
+	size_t		 need = 2 * sizeof(int) * (size_t)b->ncells, got = 0, k;
+	int		*xy, *rows, fd[2], st, i;
 	ssize_t		 r;
 	pid_t		 pid;
 
 	if (t->lay_x == NULL) {
+		/* The most lines a territory's stack may hold in any of the
+		 * turn's pictures: its units, the losses there and against
+		 * it (an invasion's line), the features destroyed there. */
+		rows = t_alloc(t, (size_t)b->ncells * sizeof(int) + 1);
+		memset(rows, 0, (size_t)b->ncells * sizeof(int));
+		for (k = 0; k < t->units.n; k++) {
+			if (t->units.v[k].at >= 0)
+				rows[t->units.v[k].at] += 2;
+			if (t->units.v[k].from >= 0 &&
+			    t->units.v[k].from != t->units.v[k].at)
+				rows[t->units.v[k].from] += 2;
+		}
+		for (k = 0; k < t->losses.n; k++) {
+			if (t->losses.v[k].at >= 0)
+				rows[t->losses.v[k].at]++;
+			if (t->losses.v[k].target >= 0)
+				rows[t->losses.v[k].target]++;
+		}
+		for (k = 0; k < t->destroyed.n; k++)
+			if (t->destroyed.v[k].cell >= 0)
+				rows[t->destroyed.v[k].cell]++;
+		for (k = 0; k < t->gains.n; k++)
+			if (t->gains.v[k].at >= 0)
+				rows[t->gains.v[k].at]++;
+		for (i = 0; i < b->ncells; i++)
+			if (rows[i] > 40)
+				rows[i] = 40;
 		xy = t_alloc(t, need + 1);
 		/* Graphviz may exit() the child, which flushes the streams
 		 * it inherited: let them hold nothing to write twice. */
@@ -527,7 +600,7 @@ graph_layout(struct pic *pc)
 		}
 		if (pid == 0) {
 			close(fd[0]);
-			layout_child(b, fd[1]);
+			layout_child(b, rows, fd[1]);
 		}
 		close(fd[1]);
 		while (got < need) {
@@ -652,7 +725,109 @@ features_text(struct pic *pc, int c, int x, int y, int maxw)
 		text_fit(pc, x, y, 8, "#000000", buf, maxw);
 }
 
+/*
+ * A character's width in twentieths of the font's size, near DejaVu
+ * Sans's: the narrow ones (i, l, t, f, r, j, the space and most
+ * punctuation) 7, the wide (m, w, M, W, @) 18, the other capitals 14,
+ * the other letters and digits 12; from its first byte, beyond ASCII 13,
+ * and 20 from U+3000 (CJK, full width).
+ */
+static int
+char_w(unsigned char c)
+{
+	if (c >= 0xe3)
+		return 20;
+	if (c >= 0x80)
+		return 13;
+	if (strchr("iltfrjI .,:;'!|-()[]/", c) != NULL)
+		return 7;
+	if (strchr("mwMW@", c) != NULL)
+		return 18;
+	return c >= 'A' && c <= 'Z' ? 14 : 12;
+}
+
+/*
+ * Where a name of size-pixel letters is cut to fit maxw pixels with an
+ * ellipsis (16): the bytes kept, at least one character, or 0 when it
+ * fits whole.
+ */
+static size_t
+name_cut(const char *s, int size, int maxw)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t	 i, keep = 0;
+	int	 w = 0, lim = maxw * 20 / size;
+
+	for (i = 0; p[i] != '\0'; i++) {
+		if ((p[i] & 0xc0) == 0x80)
+			continue;
+		w += char_w(p[i]);
+		if (w + 16 <= lim)
+			keep = i + 1;
+	}
+	if (w <= lim)
+		return 0;
+	/* The whole of the last character kept, and at least one. */
+	if (keep == 0)
+		keep = 1;
+	while (p[keep] != '\0' && (p[keep] & 0xc0) == 0x80)
+		keep++;
+	return keep;
+}
+
+/* A text's width in pixels as name_cut() reckons it. */
+static int
+text_w(const char *s, int size)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	int	 w = 0;
+
+	for (; *p != '\0'; p++)
+		if ((*p & 0xc0) != 0x80)
+			w += char_w(*p);
+	return (w * size + 19) / 20;
+}
+
+/* s (of n bytes' room) cut to fit maxw pixels, with an ellipsis. */
+static void
+cut_to(char *s, size_t n, int size, int maxw)
+{
+	size_t	 k = name_cut(s, size, maxw);
+
+	if (k > 0 && k + 4 <= n)
+		memcpy(s + k, "\xe2\x80\xa6", 4);	/* U+2026 and the NUL */
+}
+
 static int	 stack_top(const struct pic *, int);
+
+/* A tag's width: as wide as its text (0.56 of 8 pixels a byte), up to a
+ * hex's width or a little more than a territory's, for a PNG's renderer
+ * does not squeeze a text to its box. */
+static int
+line_width(const struct pic *pc, const char *s)
+{
+	int	 maxw, w;
+
+	maxw = pc->t->board.kind == BOARD_HEX ? 2 * HEXR + 8 :
+	    2 * NODER + 40;
+	w = text_w(s, 8) + 6;
+	return w < BADGEW ? BADGEW : w > maxw ? maxw : w;
+}
+
+static int
+tag_width(const struct pic *pc, const struct tag *g)
+{
+	return line_width(pc, g->s);
+}
+
+/* A loss's line: "-N" and its cause. */
+static void
+loss_text(const struct loss *l, char *buf, size_t n)
+{
+	snprintf(buf, n, "-%d %.40s", l->strength, l->cause != NULL ?
+	    l->cause : "");
+	utf8_mend(buf);
+}
 
 /* Whether box (x0, y0)-(x1, y1) meets what is drawn in cell c: its
  * label, its stack, its features. */
@@ -663,8 +838,8 @@ cell_meets(struct pic *pc, int c, int x0, int y0, int x1, int y1)
 
 	if (x0 < x + 14 && x - 14 < x1 && y0 < y - 17 && y - 28 < y1)
 		return true;
-	if (pc->nrows[c] > 0 && x0 < x + BADGEW / 2 + 2 &&
-	    x - BADGEW / 2 - 13 < x1 && y0 < top + pc->nrows[c] + 2 &&
+	if (pc->nrows[c] > 0 && x0 < x + pc->halfw[c] + 2 &&
+	    x - pc->halfw[c] - 13 < x1 && y0 < top + pc->nrows[c] + 2 &&
 	    top - 2 < y1)
 		return true;
 	return pc->t->board.cells[c].features != 0 && x0 < x + 28 &&
@@ -829,6 +1004,23 @@ draw_hexes(struct pic *pc, bool labels)
 	}
 }
 
+/* A territory's name in its circle: whole, or cut with an ellipsis
+ * (its circle's title has it whole). */
+static void
+name_fit(struct pic *pc, int x, int y, const char *name, int maxw)
+{
+	char	 buf[128];
+	size_t	 k = name_cut(name, 10, maxw);
+
+	if (k == 0 || k + 4 > sizeof(buf)) {
+		text_fit(pc, x, y, 10, "#000000", name, maxw);
+		return;
+	}
+	memcpy(buf, name, k);
+	memcpy(buf + k, "\xe2\x80\xa6", 4);	/* U+2026 and the NUL */
+	text(pc, x, y, 10, "middle", "#000000", buf);
+}
+
 /* A graph's edges (pass 0), its territories' circles (1), their names,
  * counters and features (2). */
 static void
@@ -858,14 +1050,22 @@ draw_graph(struct pic *pc, int pass)
 			    "data-cell=\"");
 			esc(pc->fp, b->names[c]);
 			fprintf(pc->fp, "\" cx=\"%d\" cy=\"%d\" r=\"%d\" fill=\"%s\" "
-			    "stroke=\"%s\" stroke-width=\"%d\"/>\n", pc->x[c],
+			    "stroke=\"%s\" stroke-width=\"%d\"", pc->x[c],
 			    pc->y[c], NODER, tcolour(b, ce->terrain),
 			    owner(pc, c) >= 0 ? pcolour(pc, owner(pc, c)) :
 			    "#777777", owner(pc, c) >= 0 ? 4 : 1);
+			/* A name cut short in its circle: whole in its
+			 * title, which a browser shows over it. */
+			if (name_cut(b->names[c], 10, 2 * NODER - 8) > 0) {
+				fputs("><title>", pc->fp);
+				esc(pc->fp, b->names[c]);
+				fputs("</title></circle>\n", pc->fp);
+			} else
+				fputs("/>\n", pc->fp);
 			continue;
 		}
-		text_fit(pc, pc->x[c], pc->y[c] - 8, 10, "#000000",
-		    b->names[c], 2 * NODER - 8);
+		name_fit(pc, pc->x[c], pc->y[c] - 8, b->names[c],
+		    2 * NODER - 8);
 		if (cx != NULL && cx[0].name != NULL && b->cx[0] != NULL) {
 			snprintf(buf, sizeof(buf), "%s %d", cx[0].name,
 			    (pc->flags & SVG_START) ? b->cx0[0][c] :
@@ -997,6 +1197,11 @@ static void	 unit_spot(struct pic *, const struct unit *, bool, int *,
 static int
 stack_top(const struct pic *pc, int c)
 {
+	/* A hex with no badge, only lines (who was attacked there): they
+	 * begin under its middle, clear of an arrow ending there. */
+	if (pc->t->board.kind == BOARD_HEX && pc->nbadges != NULL &&
+	    pc->nbadges[c] == 0)
+		return pc->y[c] + 4;
 	return pc->t->board.kind == BOARD_HEX ? pc->y[c] - 16 :
 	    pc->y[c] + NODER + 4;
 }
@@ -1058,15 +1263,34 @@ stack_measure(struct pic *pc)
 
 	pc->nrows = t_alloc(t, (size_t)n * sizeof(int));
 	memset(pc->nrows, 0, (size_t)n * sizeof(int));
+	pc->nbadges = t_alloc(t, (size_t)n * sizeof(int));
+	memset(pc->nbadges, 0, (size_t)n * sizeof(int));
 	for (i = 0; i < t->units.n; i++)
 		if ((c = unit_cell(pc, &t->units.v[i])) >= 0) {
+			pc->nbadges[c]++;
 			pc->nrows[c] += BADGEH + 1;
 			if (stopped_short(pc, &t->units.v[i]) != NULL)
 				pc->nrows[c] += LOSSH + 1;
 		}
+	pc->halfw = t_alloc(t, (size_t)n * sizeof(int));
+	for (c = 0; c < n; c++)
+		pc->halfw[c] = BADGEW / 2;
 	for (i = 0; i < t->losses.n; i++)
-		if ((c = loss_cell(pc, &t->losses.v[i])) >= 0)
+		if ((c = loss_cell(pc, &t->losses.v[i])) >= 0) {
+			char	 lb[64];
+
 			pc->nrows[c] += LOSSH + 1;
+			loss_text(&t->losses.v[i], lb, sizeof(lb));
+			if (line_width(pc, lb) / 2 > pc->halfw[c])
+				pc->halfw[c] = line_width(pc, lb) / 2;
+		}
+	for (i = 0; i < pc->ntags; i++)
+		if ((c = pc->tags[i].unit >= 0 ? unit_cell(pc,
+		    &t->units.v[pc->tags[i].unit]) : pc->tags[i].cell) >= 0) {
+			pc->nrows[c] += LOSSH + 1;
+			if (tag_width(pc, &pc->tags[i]) / 2 > pc->halfw[c])
+				pc->halfw[c] = tag_width(pc, &pc->tags[i]) / 2;
+		}
 	/* A stack that would reach the next hex's label: its badges one
 	 * line each (id, type and strength). */
 	pc->compact = t_alloc(t, (size_t)n * sizeof(bool));
@@ -1099,58 +1323,124 @@ table_free(struct pic *pc, int x0, int y0, int x1, int y1)
 	return true;
 }
 
+/*
+ * Where the next line of a stack goes (x its middle, y its top): in cell
+ * c's stack, or on a table beside unit u's base (under it, else above
+ * it, else left or right of it: where no base is), its n-th line there.
+ * False when it has no place.
+ */
+static bool
+line_spot(struct pic *pc, int c, int u, int *x, int *y)
+{
+	if (c >= 0) {
+		if (!drawn_cell(pc, c))		/* outside the region */
+			return false;
+		*x = pc->x[c];
+		*y = stack_top(pc, c) + pc->nstack[c];
+		pc->nstack[c] += LOSSH + 1;
+		return true;
+	}
+	if (pc->t->board.kind == BOARD_TABLE && u >= 0 &&
+	    !(pc->flags & NOMARKS)) {
+		int	 r, n = pc->tline[u]++, ux, uy, d;
+		static const int cand[4][2] = { { 0, 1 }, { 0, -1 },
+			{ -1, 0 }, { 1, 0 } };
+
+		unit_spot(pc, &pc->t->units.v[u], false, &ux, &uy);
+		r = (int)base_r(pc, &pc->t->units.v[u]);
+		for (d = 0; d < 4; d++) {
+			*x = ux + cand[d][0] * (r + BADGEW / 2);
+			*y = uy + cand[d][1] * (r + (cand[d][1] < 0 ? LOSSH :
+			    0)) + cand[d][1] * n * (LOSSH + 1) -
+			    (cand[d][1] == 0 ? LOSSH / 2 : 0);
+			if (table_free(pc, *x - BADGEW / 2, *y, *x + BADGEW / 2,
+			    *y + LOSSH))
+				return true;
+		}
+		*x = ux;
+		*y = uy + r + n * (LOSSH + 1);
+		return true;
+	}
+	return false;
+}
+
 /* The line of loss li, at the next place of its cell's stack. */
 static void
 draw_loss(struct pic *pc, size_t li)
 {
 	const struct loss *l = &pc->t->losses.v[li];
-	char		 buf[64];
-	int		 c = loss_cell(pc, l), x, y;
+	char		 buf[64], full[64];
+	int		 c, x, y, w;
 
+	c = loss_cell(pc, l);
 	if (c >= 0 && !drawn_cell(pc, c))
 		return;
-	if (c >= 0) {
-		x = pc->x[c];
-		y = stack_top(pc, c) + pc->nstack[c];
-		pc->nstack[c] += LOSSH + 1;
-	} else if (pc->t->board.kind == BOARD_TABLE && l->unit >= 0 &&
-	    !(pc->flags & NOMARKS)) {
-		/* On a table, under the unit's base, else above it, else
-		 * left or right of it: where no base is. */
-		size_t	 k;
-		int	 r, n = 0, ux, uy, d;
-		static const int cand[4][2] = { { 0, 1 }, { 0, -1 },
-			{ -1, 0 }, { 1, 0 } };
-
-		unit_spot(pc, &pc->t->units.v[l->unit], false, &ux, &uy);
-		r = (int)base_r(pc, &pc->t->units.v[l->unit]);
-		for (k = 0; k < li; k++)
-			if (pc->t->losses.v[k].unit == l->unit)
-				n++;
-		for (d = 0; d < 4; d++) {
-			x = ux + cand[d][0] * (r + BADGEW / 2);
-			y = uy + cand[d][1] * (r + (cand[d][1] < 0 ? LOSSH :
-			    0)) + cand[d][1] * n * (LOSSH + 1) -
-			    (cand[d][1] == 0 ? LOSSH / 2 : 0);
-			if (table_free(pc, x - BADGEW / 2, y, x + BADGEW / 2,
-			    y + LOSSH))
-				break;
-		}
-		if (d == 4) {
-			x = ux;
-			y = uy + r + n * (LOSSH + 1);
-		}
-	} else
+	if (!line_spot(pc, c, l->unit, &x, &y))
 		return;
 	pc->drawn |= D_LOSS;
-	snprintf(buf, sizeof(buf), "-%d %.40s", l->strength,
-	    l->cause != NULL ? l->cause : "");
-	utf8_mend(buf);
+	loss_text(l, full, sizeof(full));
+	/* As wide as its words, up to a hex's width; cut beyond, whole
+	 * in its title (a PNG's renderer does not squeeze a text). */
+	w = line_width(pc, full);
+	memcpy(buf, full, sizeof(buf));
+	cut_to(buf, sizeof(buf), 8, w - 4);
 	fprintf(pc->fp, "<g class=\"loss\"><rect x=\"%d\" y=\"%d\" "
 	    "width=\"%d\" height=\"%d\" fill=\"#ffffff\" stroke=\"#cc0000\" "
-	    "stroke-width=\"1\"/>\n", x - BADGEW / 2, y, BADGEW, LOSSH);
-	text_fit(pc, x, y + 8, 8, "#cc0000", buf, BADGEW - 4);
+	    "stroke-width=\"1\"/>\n", x - w / 2, y, w, LOSSH);
+	if (strcmp(buf, full) != 0) {
+		fputs("<title>", pc->fp);
+		esc(pc->fp, full);
+		fputs("</title>", pc->fp);
+	}
+	text_fit(pc, x, y + 8, 8, "#cc0000", buf, w - 4);
 	fputs("</g>\n", pc->fp);
+}
+
+/* The line of tag k (struct tag), at the next place of its stack. */
+static void
+draw_tag(struct pic *pc, size_t k)
+{
+	const struct tag *g = &pc->tags[k];
+	int		 x, y, w = tag_width(pc, g);
+	char		 buf[sizeof(g->s)];
+
+	if (!line_spot(pc, g->unit >= 0 ? unit_cell(pc,
+	    &pc->t->units.v[g->unit]) : g->cell, g->unit, &x, &y))
+		return;
+	pc->drawn |= g->loss ? D_LOSS : D_TAG;
+	fprintf(pc->fp, "<g class=\"%s\"><rect x=\"%d\" y=\"%d\" "
+	    "width=\"%d\" height=\"%d\" fill=\"#ffffff\" stroke=\"%s\" "
+	    "stroke-width=\"%s\"%s%s%s/>\n", g->loss ? "loss" : "tag",
+	    x - w / 2, y, w, LOSSH, g->loss ? "#cc0000" : g->col,
+	    g->loss ? "1" : "1.5", *g->dash != '\0' ?
+	    " stroke-dasharray=\"" : "", g->dash, *g->dash != '\0' ? "\"" : "");
+	/* Cut where it is longer than its box (a PNG's renderer does
+	 * not squeeze it), whole in its title. */
+	memcpy(buf, g->s, sizeof(buf));
+	cut_to(buf, sizeof(buf), 8, w - 4);
+	if (strcmp(buf, g->s) != 0) {
+		fputs("<title>", pc->fp);
+		esc(pc->fp, g->s);
+		fputs("</title>", pc->fp);
+	}
+	text_fit(pc, x, y + 8, 8, g->loss ? "#cc0000" : "#000000", buf,
+	    w - 4);
+	fputs("</g>\n", pc->fp);
+}
+
+/* The tags of unit u (u -1: those of the cells) not drawn yet; with
+ * order >= 0, only those the losses of that order follow. */
+static void
+draw_tags(struct pic *pc, int u, int order)
+{
+	size_t	 k;
+
+	for (k = 0; k < pc->ntags; k++)
+		if (pc->tags[k].unit == u && !pc->tags[k].done &&
+		    (order < 0 || pc->tags[k].order == order)) {
+			pc->tags[k].done = true;
+			draw_tag(pc, k);
+		}
 }
 
 /*
@@ -1229,8 +1519,12 @@ draw_unit(struct pic *pc, int ui)
 			    y - 12, x - 12, y - 20, x - 20, y - 12);
 		fputs("</g>\n", pc->fp);
 		for (i = 0; i < t->losses.n; i++)
-			if (t->losses.v[i].unit == ui)
+			if (t->losses.v[i].unit == ui) {
+				if (t->losses.v[i].order >= 0)
+					draw_tags(pc, ui, t->losses.v[i].order);
 				draw_loss(pc, i);
+			}
+		draw_tags(pc, ui, -1);
 		return;
 	}
 	c = unit_cell(pc, u);
@@ -1261,8 +1555,12 @@ draw_unit(struct pic *pc, int ui)
 		    x - BADGEW / 2 - 3, y + 1, x - BADGEW / 2 - 11, y + 9);
 	fputs("</g>\n", pc->fp);
 	for (i = 0; i < t->losses.n; i++)
-		if (t->losses.v[i].unit == ui)
+		if (t->losses.v[i].unit == ui) {
+			if (t->losses.v[i].order >= 0)
+				draw_tags(pc, ui, t->losses.v[i].order);
 			draw_loss(pc, i);
+		}
+	draw_tags(pc, ui, -1);
 	if ((o = stopped_short(pc, u)) != NULL)
 		draw_stop(pc, c, o);
 }
@@ -1274,6 +1572,17 @@ shown(const struct pic *pc, const struct order *o)
 {
 	return pc->player < 0 || o->player == pc->player ||
 	    view_reveals(pc->t);
+}
+
+/* Whether loss l is an invader's, against the cell it invaded (not a
+ * skirmish's or a loop's), shown in the picture. */
+static bool
+invasion_loss(const struct pic *pc, const struct loss *l)
+{
+	return l->target >= 0 && l->at >= 0 && l->target != l->at &&
+	    l->order >= 0 && shown(pc, &pc->t->orders.v[l->order]) &&
+	    (l->cause == NULL || (strcmp(l->cause, "skirmish") != 0 &&
+	    strcmp(l->cause, "loop") != 0));
 }
 
 /*
@@ -1397,7 +1706,7 @@ arrow(struct pic *pc, const char *cls, int player, int status,
 	/* Right of its way: by player, so that two players' orders along
 	 * one edge one way are drawn apart too. */
 	double		 off = 3 + 4 * (player % 3);
-	int		 k, *cx, *cy;
+	int		 k, k0, *cx, *cy;
 	bool		 inside = false;
 
 	/* In a region: an arrow none of whose points is in it is not
@@ -1458,8 +1767,12 @@ arrow(struct pic *pc, const char *cls, int player, int status,
 				tt = 1 - r / len;
 			if (endc >= 0 && pc->nrows[endc] > 0) {
 				/* Where the way enters the stack's box. */
-				bx0 = pc->x[endc] - BADGEW / 2 - 3;
-				bx1 = pc->x[endc] + BADGEW / 2 + 3;
+				/* A wide line (a tag) at the stack's top,
+				 * met near its corner: room for the head's
+				 * side too. */
+				k0 = pc->halfw[endc] > BADGEW / 2 ? 8 : 3;
+				bx0 = pc->x[endc] - pc->halfw[endc] - k0;
+				bx1 = pc->x[endc] + pc->halfw[endc] + k0;
 				by0 = stack_top(pc, endc) - 3;
 				by1 = by0 + pc->nrows[endc] + 6;
 				t0 = 0;
@@ -1508,6 +1821,31 @@ arrow(struct pic *pc, const char *cls, int player, int status,
 }
 
 /*
+ * The 4 points between (x0, y0) and (x1, y1) of an arc bulging left of
+ * the way, a quarter of its length (15 to 40 pixels): a portal hop's
+ * leg, told from a walk by its curve.
+ */
+static void
+hop_arc(int x0, int y0, int x1, int y1, int *xs, int *ys)
+{
+	double	 dx = x1 - x0, dy = y1 - y0, len = hypot(dx, dy), h, cx, cy;
+	double	 u;
+	int	 k;
+
+	h = fmin(40, fmax(15, len / 4));
+	/* The control point: twice the bulge left of the middle. */
+	cx = (x0 + x1) / 2.0 + (len > 0 ? dy / len : 0) * 2 * h;
+	cy = (y0 + y1) / 2.0 - (len > 0 ? dx / len : 0) * 2 * h;
+	for (k = 0; k < 4; k++) {
+		u = (k + 1) / 5.0;
+		xs[k] = (int)lround((1 - u) * (1 - u) * x0 + 2 * u * (1 - u) *
+		    cx + u * u * x1);
+		ys[k] = (int)lround((1 - u) * (1 - u) * y0 + 2 * u * (1 - u) *
+		    cy + u * u * y1);
+	}
+}
+
+/*
  * Each order's move as an arrow, in adjudication order, as far as its
  * (first) unit went; the rest of its ordered path faint.  An order aimed
  * at a cell (an attack, a bombardment) as a dotted arrow from where its
@@ -1518,9 +1856,11 @@ draw_orders(struct pic *pc)
 {
 	struct arb_turn	*t = pc->t;
 	const struct board *b = &t->board;
-	int		*cursor, *xs, *ys, *nstart;
+	int		*cursor, *xs, *ys, *nstart, *ex, *ey, *pos;
 	size_t		 i;
-	int		 k, x, y, x0, y0, j, n;
+	int		 k, x, y, x0, y0, j, n, m;
+	int		 portal = b->kind == BOARD_HEX ?
+			    board_feature_find(b, "portal") : -1;
 
 	cursor = t_alloc(t, t->units.n * sizeof(int) + 1);
 	pc->uend = t_alloc(t, t->units.n * sizeof(int) + 1);
@@ -1609,16 +1949,38 @@ draw_orders(struct pic *pc)
 			 * how it went). */
 			if (j == 0)
 				j = n - 1;
+			/* A leg between two portals that do not touch (a
+			 * hop): curved, 4 points on an arc. */
+			pos = t_alloc(t, (size_t)n * sizeof(int));
+			ex = t_alloc(t, (size_t)n * 5 * sizeof(int));
+			ey = t_alloc(t, (size_t)n * 5 * sizeof(int));
+			for (k = 0, m = 0; k < n; k++) {
+				if (k > 0 && portal >= 0 &&
+				    board_has(b, o->cells[k - 1], portal) &&
+				    board_has(b, o->cells[k], portal) &&
+				    board_dir(b, o->cells[k - 1], o->cells[k]) <
+				    0) {
+					hop_arc(xs[k - 1], ys[k - 1], xs[k],
+					    ys[k], ex + m, ey + m);
+					m += 4;
+					if (k <= j)
+						pc->drawn |= D_HOP;
+				}
+				pos[k] = m;
+				ex[m] = xs[k];
+				ey[m++] = ys[k];
+			}
 			if (j < n - 1) {
 				fprintf(pc->fp, "<g class=\"stop\">\n");
-				arrow(pc, "rest", o->player, o->status, xs + j,
-				    ys + j, n - j, -1, 0, true);
+				arrow(pc, "rest", o->player, o->status,
+				    ex + pos[j], ey + pos[j], m - pos[j], -1, 0,
+				    true);
 				fputs("</g>\n", pc->fp);
 			}
 			if (j > 0)
-				arrow(pc, "move", o->player, o->status, xs, ys,
-				    j + 1, o->cells[j], b->kind == BOARD_GRAPH ?
-				    NODER + 4 : 0, false);
+				arrow(pc, "move", o->player, o->status, ex, ey,
+				    pos[j] + 1, o->cells[j],
+				    b->kind == BOARD_GRAPH ? NODER + 4 : 0, false);
 			for (k = 0; k < o->nunits; k++) {
 				const struct unit *v = &t->units.v[o->units[k]];
 				int	 q;
@@ -1706,8 +2068,23 @@ draw_fights(struct pic *pc)
 		    b->kind == BOARD_HEX ? HEXR - 5 : NODER + 6,
 		    pcolour(pc, o->player));
 	}
+	/* A charge: a solid ring, inside an attack's, where its target
+	 * stood as it was charged. */
+	for (i = 0; i < pc->nrings; i++) {
+		if (!drawn_cell(pc, pc->rings[i].cell))
+			continue;
+		x = pc->x[pc->rings[i].cell];
+		y = pc->y[pc->rings[i].cell];
+		k = b->kind == BOARD_HEX ? HEXR - 9 : NODER + 4;
+		pc->drawn |= D_CHARGE;
+		mark_box(pc, x - k, y - k, x + k, y + k, 2);
+		fprintf(pc->fp, "<circle class=\"charge\" cx=\"%d\" cy=\"%d\" "
+		    "r=\"%d\" fill=\"none\" stroke=\"%s\" "
+		    "stroke-width=\"3\"/>\n", x, y, k, pc->rings[i].col);
+	}
 	for (i = 0; i < t->losses.n; i++) {
 		const struct loss *l = &t->losses.v[i];
+		struct loss	 inv;
 
 		if (l->target < 0 || l->at < 0 || (l->order >= 0 &&
 		    !shown(pc, &t->orders.v[l->order])) ||
@@ -1715,6 +2092,28 @@ draw_fights(struct pic *pc)
 			continue;
 		col = l->order >= 0 ? pcolour(pc,
 		    t->orders.v[l->order].player) : "#cc0000";
+		if (invasion_loss(pc, l)) {
+			/* The invader's: its ring on the cell invaded, once. */
+			for (k = 0; k < (int)i; k++)
+				if (invasion_loss(pc, &t->losses.v[k]) &&
+				    t->losses.v[k].target == l->target)
+					break;
+			if (k < (int)i)
+				continue;
+			memset(&inv, 0, sizeof(inv));
+			inv.at = inv.target = l->target;
+			inv.order = l->order;
+			l = &inv;
+		} else {
+			/* A garrison's, where the invader's ringed it. */
+			for (k = 0; l->target == l->at && k < (int)t->losses.n;
+			    k++)
+				if (invasion_loss(pc, &t->losses.v[k]) &&
+				    t->losses.v[k].target == l->target)
+					break;
+			if (l->target == l->at && k < (int)t->losses.n)
+				continue;
+		}
 		pc->drawn |= l->target == l->at ? D_INVADED : D_FIGHT;
 		k = l->target != l->at ? 8 : b->kind == BOARD_HEX ? HEXR - 8 :
 		    NODER + 10;
@@ -1750,6 +2149,7 @@ draw_marks(struct pic *pc)
 	for (i = 0; i < pc->t->losses.n; i++)
 		if (pc->t->losses.v[i].unit < 0)
 			draw_loss(pc, i);
+	draw_tags(pc, -1, -1);
 }
 
 static void
@@ -1801,8 +2201,15 @@ legend(struct pic *pc)
 
 	text(pc, x, y, 12, "start", "#000000", "Players");
 	y += 16;
-	for (i = 0; i < t->players.n; i++)
-		swatch(pc, x, &y, pcolour(pc, (int)i), t->players.v[i].name);
+	for (i = 0; i < t->players.n; i++) {
+		char	 nm[128];
+
+		/* A long name cut to the legend's width. */
+		snprintf(nm, sizeof(nm), "%s", t->players.v[i].name);
+		utf8_mend(nm);
+		cut_to(nm, sizeof(nm), 10, LEGENDW - 30);
+		swatch(pc, x, &y, pcolour(pc, (int)i), nm);
+	}
 	if (pc->drawn & 0xff) {
 		y += 6;
 		text(pc, x, y, 12, "start", "#000000",
@@ -1829,6 +2236,14 @@ legend(struct pic *pc)
 		    "moved by a fight (a charge, a retreat)");
 		y += 15;
 	}
+	if (pc->drawn & D_HOP) {
+		fprintf(pc->fp, "<path d=\"M%d %dQ%d %d %d %d\" fill=\"none\" "
+		    "stroke=\"#333333\" stroke-width=\"2\"/>\n", x, y - 2,
+		    x + 12, y - 14, x + 24, y - 2);
+		text(pc, x + 32, y, 10, "start", "#000000",
+		    "a portal hop (curved)");
+		y += 15;
+	}
 	if (pc->drawn & D_REST) {
 		fprintf(pc->fp, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" "
 		    "y2=\"%d\" stroke=\"#333333\" stroke-width=\"2\" "
@@ -1839,7 +2254,7 @@ legend(struct pic *pc)
 		y += 15;
 	}
 	if (pc->drawn & (D_LOSS | D_ELIM | D_ATTACK | D_INVADED | D_FIGHT |
-	    D_TOOL | D_GHOST)) {
+	    D_TOOL | D_GHOST | D_CHARGE | D_TAG)) {
 		y += 6;
 		text(pc, x, y, 12, "start", "#000000", "What happened");
 		y += 16;
@@ -1873,6 +2288,22 @@ legend(struct pic *pc)
 		    "stroke-dasharray=\"1 3\"/>\n", x + 8, y - 4);
 		text(pc, x + 32, y, 10, "start", "#000000",
 		    "fought in (an invasion)");
+		y += 15;
+	}
+	if (pc->drawn & D_CHARGE) {
+		fprintf(pc->fp, "<circle cx=\"%d\" cy=\"%d\" r=\"7\" "
+		    "fill=\"none\" stroke=\"#333333\" stroke-width=\"3\"/>\n",
+		    x + 8, y - 4);
+		text(pc, x + 32, y, 10, "start", "#000000",
+		    "charged, where it stood");
+		y += 15;
+	}
+	if (pc->drawn & D_TAG) {
+		fprintf(pc->fp, "<rect x=\"%d\" y=\"%d\" width=\"24\" "
+		    "height=\"11\" fill=\"#ffffff\" stroke=\"#333333\" "
+		    "stroke-width=\"1.5\"/>\n", x, y - 10);
+		text(pc, x + 32, y, 10, "start", "#000000",
+		    "told in words, in the player's colour");
 		y += 15;
 	}
 	if (pc->drawn & D_FIGHT) {
@@ -2244,6 +2675,240 @@ svg_refuse(struct arb_turn *t)
 	mem_fail(&t->mem, ARB_EDATA, "%s", t->svg_refused->text);
 }
 
+static struct tag *
+add_tag(struct pic *pc, size_t *cap, int unit, int cell, const char *col,
+    const char *dash)
+{
+	struct tag	*g, *v;
+
+	if (pc->ntags == *cap) {
+		*cap = *cap * 2 + 8;
+		v = t_alloc(pc->t, *cap * sizeof(*v));
+		if (pc->ntags > 0)
+			memcpy(v, pc->tags, pc->ntags * sizeof(*v));
+		pc->tags = v;
+	}
+	g = &pc->tags[pc->ntags++];
+	g->unit = unit;
+	g->cell = cell;
+	g->col = col;
+	g->dash = dash;
+	g->loss = false;
+	g->done = false;
+	g->order = -1;
+	g->s[0] = '\0';
+	return g;
+}
+
+static int
+unit_by_id(struct arb_turn *t, const char *id)
+{
+	size_t	 i;
+
+	for (i = 0; id != NULL && i < t->units.n; i++)
+		if (strcmp(t->units.v[i].id, id) == 0)
+			return (int)i;
+	return -1;
+}
+
+/*
+ * What happened, found before the stacks are measured: the lines told
+ * in the stacks (struct tag) and the charges' rings.
+ *  - an attack: in the stack of the cell attacked, "attacked:" and the
+ *    units that stood there at its moment (who may have left since);
+ *  - a charge (the rule system's report, "charges"): a ring where its
+ *    target stood as it was charged, and under the target's badge
+ *    "charged:" and the outcome (held, retreated, eliminated), in the
+ *    charger's colour, and its morale lost, red as a loss;
+ *  - a breakaway (a table's): beside its target's base, "breakaway by"
+ *    and the unit that made it, the line by the order's status.
+ */
+static void
+events(struct pic *pc)
+{
+	struct arb_turn	*t = pc->t;
+	const struct board *b = &t->board;
+	size_t		 i, k, cap = 0, n;
+	struct tag	*g;
+	json_t		*r, *a, *ch;
+	int		 u, tu, c;
+
+	if (pc->flags & NOMARKS)
+		return;
+	for (i = 0; i < t->attacks.n && b->kind != BOARD_TABLE; i++) {
+		const struct attack *at = &t->attacks.v[i];
+		const struct order *o = &t->orders.v[at->order];
+
+		if (at->target < 0 || !shown(pc, o))
+			continue;
+		g = add_tag(pc, &cap, -1, at->target, pcolour(pc, o->player),
+		    "4 2");
+		n = (size_t)snprintf(g->s, sizeof(g->s), "attacked:");
+		for (k = 0; k < (size_t)at->ndefenders && n < sizeof(g->s);
+		    k++)
+			n += (size_t)snprintf(g->s + n, sizeof(g->s) - n,
+			    " %s", t->units.v[at->defenders[k]].id);
+		utf8_mend(g->s);
+	}
+	/* In adjudication order, whatever the order of the files. */
+	for (i = 0; i < t->sequence.n && b->kind == BOARD_TABLE; i++) {
+		const struct order *o = &t->orders.v[t->sequence.v[i]];
+		json_t	*tg;
+
+		if (o->refused || !shown(pc, o) || o->nunits < 1 ||
+		    strcmp(t->rs->order_kinds[o->kind].key, "breakaway") != 0)
+			continue;
+		r = order_report(t, o);
+		tg = r != NULL ? json_object_get(r, "target") : NULL;
+		tu = unit_by_id(t, json_string_value(tg));
+		if (tu >= 0) {
+			g = add_tag(pc, &cap, tu, -1, pcolour(pc, o->player),
+			    o->status == OS_DONE ? "" : o->status == OS_FAILED ?
+			    "4 2" : "1 2");
+			g->order = t->sequence.v[i];
+			snprintf(g->s, sizeof(g->s), "breakaway by %.40s%s",
+			    t->units.v[o->units[0]].id, o->status == OS_DONE ?
+			    "" : o->status == OS_FAILED ? ": failed" :
+			    ": illegal");
+			utf8_mend(g->s);
+		}
+		if (r != NULL)
+			json_decref(r);
+		t->json = NULL;
+	}
+	/* An invasion (a loss of the invader's, against another cell, not
+	 * in a skirmish or a loop): in the stack of the cell invaded, once
+	 * an order and cell, "invaded by" the player and how it ended:
+	 * neutralised (taken when the invader then claimed it), or held. */
+	for (i = 0; i < t->losses.n && b->kind != BOARD_TABLE; i++) {
+		const struct loss *l = &t->losses.v[i];
+		const char	*end = "held";
+
+		if (!invasion_loss(pc, l))
+			continue;
+		for (k = 0; k < i; k++)
+			if (invasion_loss(pc, &t->losses.v[k]) &&
+			    t->losses.v[k].order == l->order &&
+			    t->losses.v[k].target == l->target)
+				break;
+		if (k < i)
+			continue;
+		for (k = 0; k < t->ownership.n; k++) {
+			const struct ochange *oc = &t->ownership.v[k];
+
+			if (oc->cell != l->target || oc->order < 0 ||
+			    t->orders.v[oc->order].player != l->player)
+				continue;
+			if (oc->to == l->player)
+				end = "taken";
+			else if (oc->to < 0 && strcmp(end, "held") == 0)
+				end = "neutralised";
+		}
+		g = add_tag(pc, &cap, -1, l->target, pcolour(pc, l->player),
+		    "2 2");
+		snprintf(g->s, sizeof(g->s), "invaded by %s: %s",
+		    t->players.v[l->player].name, end);
+		utf8_mend(g->s);
+		if (text_w(g->s, 8) + 6 > tag_width(pc, g)) {
+			/* Too long for one line: the outcome under it. */
+			snprintf(g->s, sizeof(g->s), "invaded by %s",
+			    t->players.v[l->player].name);
+			utf8_mend(g->s);
+			g = add_tag(pc, &cap, -1, l->target, pcolour(pc,
+			    l->player), "2 2");
+			snprintf(g->s, sizeof(g->s), "%s", end);
+		}
+	}
+	/* Armies raised at the upkeep (gains), in the cell's stack, in
+	 * the colour of the player they were raised for: "+N" and why. */
+	for (i = 0; i < t->gains.n && b->kind != BOARD_TABLE; i++) {
+		const struct loss *gn = &t->gains.v[i];
+
+		if (gn->at < 0)
+			continue;
+		g = add_tag(pc, &cap, -1, gn->at, pcolour(pc, gn->player), "");
+		snprintf(g->s, sizeof(g->s), "+%d %.40s", gn->strength,
+		    gn->cause != NULL ? gn->cause : "");
+		utf8_mend(g->s);
+	}
+	/* A feature destroyed, in its cell's stack, in the colour of the
+	 * player whose order destroyed it. */
+	for (i = 0; i < t->destroyed.n && b->kind != BOARD_TABLE; i++) {
+		const struct destroyed *d = &t->destroyed.v[i];
+
+		if (d->cell < 0 || d->feature < 0 || (d->order >= 0 &&
+		    !shown(pc, &t->orders.v[d->order])))
+			continue;
+		g = add_tag(pc, &cap, -1, d->cell, d->order >= 0 ? pcolour(pc,
+		    t->orders.v[d->order].player) : "#333333", "");
+		snprintf(g->s, sizeof(g->s), "destroyed: %.40s",
+		    b->features[d->feature]);
+		utf8_mend(g->s);
+	}
+	if (t->rs->report == NULL || b->kind == BOARD_TABLE)
+		return;
+	jw_begin(&t->mem);
+	t->wpooled = false;
+	r = t->json = jw_ok(json_object());
+	t->rs->report(t, (struct jv *)r);
+	a = json_object_get(r, "charges");
+	pc->rings = t_alloc(t, (json_array_size(a) + 1) * sizeof(struct ring));
+	for (i = 0; i < json_array_size(a); i++) {
+		ch = json_array_get(a, i);
+		u = unit_by_id(t, json_string_value(json_object_get(ch,
+		    "charger")));
+		tu = unit_by_id(t, json_string_value(json_object_get(ch,
+		    "target")));
+		c = board_find(b, json_string_value(json_object_get(ch, "at")) ?
+		    json_string_value(json_object_get(ch, "at")) : "");
+		if (u < 0 || tu < 0)
+			continue;
+		if (c >= 0) {
+			pc->rings[pc->nrings].cell = c;
+			pc->rings[pc->nrings++].col = pcolour(pc,
+			    t->units.v[u].player);
+		}
+		g = add_tag(pc, &cap, tu, -1, pcolour(pc, t->units.v[u].player),
+		    "");
+		snprintf(g->s, sizeof(g->s), "charged: %.40s",
+		    json_string_value(json_object_get(ch, "outcome")) != NULL ?
+		    json_string_value(json_object_get(ch, "outcome")) : "?");
+		if (json_integer_value(json_object_get(ch, "mv_lost")) > 0) {
+			g = add_tag(pc, &cap, tu, -1, "#cc0000", "");
+			g->loss = true;
+			snprintf(g->s, sizeof(g->s), "-%lld morale",
+			    (long long)json_integer_value(json_object_get(ch,
+			    "mv_lost")));
+		}
+	}
+	json_decref(r);
+	t->json = NULL;
+}
+
+/* Whether the picture draws a portal hop (the legend's room). */
+static bool
+hops(const struct pic *pc)
+{
+	const struct board *b = &pc->t->board;
+	int		 portal, k;
+	size_t		 i;
+
+	if (b->kind != BOARD_HEX || (pc->flags & NOMARKS) ||
+	    (portal = board_feature_find(b, "portal")) < 0)
+		return false;
+	for (i = 0; i < pc->t->orders.n; i++) {
+		const struct order *o = &pc->t->orders.v[i];
+
+		for (k = 1; k < o->ncells && !o->refused && shown(pc, o) &&
+		    pc->t->rs->order_kinds[o->kind].arg == OK_PATH; k++)
+			if (board_has(b, o->cells[k - 1], portal) &&
+			    board_has(b, o->cells[k], portal) &&
+			    board_dir(b, o->cells[k - 1], o->cells[k]) < 0)
+				return true;
+	}
+	return false;
+}
+
 void
 emit_svg(struct arb_turn *t, int flags, int player, FILE *fp)
 {
@@ -2271,6 +2936,9 @@ emit_svg(struct arb_turn *t, int flags, int player, FILE *fp)
 	pc.tfp = t->tmem;
 	player_colours(&pc);
 	place(&pc);
+	pc.tline = t_alloc(t, (t->units.n + 1) * sizeof(int));
+	memset(pc.tline, 0, (t->units.n + 1) * sizeof(int));
+	events(&pc);
 	stack_measure(&pc);
 	wall = pc.w;
 	hall = pc.h;
@@ -2283,14 +2951,17 @@ emit_svg(struct arb_turn *t, int flags, int player, FILE *fp)
 	if (b->kind != BOARD_TABLE) {
 		for (i = 0; i < t->orders.n; i++)
 			pc.mkcap += (size_t)t->orders.v[i].ncells + 2;
-		pc.mkcap += t->attacks.n + t->losses.n + t->units.n + 1;
+		pc.mkcap += t->attacks.n + t->losses.n + t->units.n +
+		    pc.nrings + 1;
 		pc.mk = t_alloc(t, pc.mkcap * 4 * sizeof(int));
 	}
 	/* The legend's height is known once it is drawn: it is drawn into
 	 * the picture's end, and the header is written with room for it
 	 * (its height has a bound from what it lists). */
 	lh = TOP + 16 + 15 * (int)t->players.n + 22 + 15 * 8 + 22 +
-	    15 * b->nterrains + 22 + 14 * b->nfeatures + 60 + MARGIN;
+	    15 * b->nterrains + 22 + 14 * b->nfeatures + 60 + MARGIN +
+	    (pc.ntags > 0 ? 15 : 0) + (pc.nrings > 0 ? 15 : 0) +
+	    (hops(&pc) ? 15 : 0);
 	fprintf(fp, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	    "<svg xmlns=\"http://www.w3.org/2000/svg\" "
 	    "xmlns:xlink=\"http://www.w3.org/1999/xlink\" version=\"1.1\" "
