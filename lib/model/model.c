@@ -45,7 +45,7 @@ unit_range(const struct arb_turn *t, const struct unit *u)
 	return u->range >= 0 ? u->range : t->types.v[u->type].range;
 }
 
-static void
+void
 unit_unlink(struct arb_turn *t, int u)
 {
 	struct unit	*un = &t->units.v[u];

@@ -620,6 +620,9 @@ struct utype	*type_find(struct arb_turn *, const char *);
 struct utype	*type_add(struct arb_turn *, const char *, int, unsigned);
 int	 unit_range(const struct arb_turn *, const struct unit *);
 void	 unit_place(struct arb_turn *, int u, int cell);
+/* Takes unit u off its cell's list, keeping its cell in at: unit_place()
+ * with that cell puts it back where it was in the list. */
+void	 unit_unlink(struct arb_turn *, int u);
 void	 unit_leave_world(struct arb_turn *, int u);
 void	 unit_lose(struct arb_turn *, int u, int amount, const char *cause,
 	    int order);

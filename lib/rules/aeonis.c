@@ -1926,5 +1926,6 @@ const struct ruleset rules_aeonis = {
 	.walk_better = walk_better,
 	.walk_look = walk_look,
 	.walk_stack = true,
+	.route_depends = true,
 	.release = release
 };
