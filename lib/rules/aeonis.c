@@ -1903,7 +1903,7 @@ release(struct arb_turn *t)
 
 const struct ruleset rules_aeonis = {
 	.name = "aeonis",
-	.rulings = "2026-11-24",
+	.rulings = "2026-11-28",
 	.board = BOARD_HEX,
 	.map_keys = map_keys,
 	.player_res = player_res,

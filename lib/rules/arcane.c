@@ -2205,7 +2205,7 @@ release(struct arb_turn *t)
 }
 const struct ruleset rules_arcane = {
 	.name = "arcane-legions",
-	.rulings = "2026-11-24.2",
+	.rulings = "2026-11-28",
 	.board = BOARD_TABLE,
 	.map_keys = map_keys,
 	.player_res = player_res,

@@ -1407,7 +1407,7 @@ release(struct arb_turn *t)
 
 const struct ruleset rules_morne = {
 	.name = "morne-plaine",
-	.rulings = "2026-11-24.2",
+	.rulings = "2026-11-28",
 	.board = BOARD_HEX,
 	.map_keys = map_keys,
 	.unit_x = unit_x,

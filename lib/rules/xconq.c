@@ -2346,7 +2346,7 @@ release(struct arb_turn *t)
 
 const struct ruleset rules_xconq = {
 	.name = "xconq",
-	.rulings = "2026-11-27",
+	.rulings = "2026-11-28",
 	.board = BOARD_HEX,
 	.map_keys = map_keys,
 	.unit_keys = unit_keys,
