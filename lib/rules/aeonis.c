@@ -1702,7 +1702,6 @@ afford_known(struct arb_turn *t, struct order *o, const struct walk *w)
 	}
 	if (first < 0 || total > ap)
 		return false;
-	order_num(t, o, "cost", total);
 	order_depends(t, o, first, R_INSUFFICIENT_AP, "aeonis 5",
 	    t_printf(t, "costs %d AP (%s); %s has %ld left; without the "
 	    "zone of control of %s it costs %d", w->total, w->why,
