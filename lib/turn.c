@@ -737,6 +737,69 @@ route_start(struct arb_turn *t, const struct order *o)
 }
 
 /*
+ * A check's "to" order with no route (issue 28): is there one when the
+ * units that may move away first (unit_may_move_first()) are not on the
+ * board?  Returns the one in the way, on the route found or next to it,
+ * after ruling the order depends_on_orders; -1 when there is none, or no
+ * route either.  why and rule are the refusal's.
+ */
+static int
+route_without(struct arb_turn *t, struct order *o, int start,
+    const char *why, const char *rule)
+{
+	struct reach	 r;
+	int		*lifted, nl = 0, i, k, n, dep = -1, *cells;
+	size_t		 u;
+	long		 used;
+
+	if (!(t->flags & ARB_CHECK) || !t->rs->route_depends)
+		return -1;
+	lifted = t_alloc(t, t->units.n * sizeof(int) + 1);
+	for (u = 0; u < t->units.n; u++)
+		if (t->units.v[u].at >= 0 && unit_may_move_first(t, (int)u,
+		    o->player)) {
+			unit_unlink(t, (int)u);
+			lifted[nl++] = (int)u;
+		}
+	if (nl == 0)
+		return -1;
+	/* Within what is left of the player's bound (route()). */
+	memset(&r, 0, sizeof(r));
+	used = reach_spent(t);
+	reach_search(t, o, o->to, &r);
+	t->route_used[o->player] += reach_spent(t) - used;
+	/* Back where they were, in the lists' order. */
+	for (i = 0; i < nl; i++)
+		unit_place(t, lifted[i], t->units.v[lifted[i]].at);
+	if (!r.found || r.truncated)
+		return -1;
+	n = r.v[0].steps + 1;
+	cells = t_alloc(t, (size_t)n * sizeof(int));
+	reach_path(t, r.v[0].label, cells);
+	/* The unit in the way: one on the route, else one next to it. */
+	for (k = 0; k < 2 && dep < 0; k++)
+		for (i = 1; i < n && dep < 0; i++) {
+			int j;
+
+			for (j = 0; j < nl && dep < 0; j++) {
+				int at = t->units.v[lifted[j]].at;
+
+				if (k == 0 ? at == cells[i] :
+				    board_is_adjacent(&t->board, at, cells[i]))
+					dep = lifted[j];
+			}
+		}
+	if (dep < 0)
+		dep = lifted[0];
+	order_depends(t, o, dep, R_NO_ROUTE, rule, t_printf(t, "no legal "
+	    "path from %s to %s: %s; without the units of the players who "
+	    "act first, which they may move, %s reaches it",
+	    cell_name(t, start), cell_name(t, o->to), why,
+	    path_text(t, cells, n)));
+	return dep;
+}
+
+/*
  * A destination order ("to", issue 15) at its moment: the cheapest legal
  * path in the state of that moment becomes its path, and the order is
  * adjudicated as if written so.  No path: illegal, no_route, saying why
@@ -813,6 +876,8 @@ route(struct arb_turn *t, struct order *o)
 		}
 		trace_event(t, "route", "order", TF_ORDER, o, "to", TF_CELL,
 		    (long)o->to, "found", TF_BOOL, 0L, NULL);
+		if (route_without(t, o, start, why, rule) >= 0)
+			return false;
 		order_rule(t, o, OS_ILLEGAL, R_NO_ROUTE, rule,
 		    "no legal path from %s to %s: %s", cell_name(t, start),
 		    cell_name(t, o->to), why);

@@ -634,6 +634,27 @@ def run(d, args, files):
                     # legal, depends_on_dice.
                     if c["reason"] == "depends_on_dice":
                         continue
+                    # arbiter-rules(7) (issue 28): where a player who acts
+                    # first gave no file, the check cannot know that none
+                    # will come, and a refusal only that player's unit
+                    # makes is legal, depends_on_orders; the run, without
+                    # the file, makes the refusal the message names.
+                    if c["reason"] == "depends_on_orders":
+                        m = re.search(r"depends on the orders of (.+?), "
+                                      r"who acts before .+?: (\w+) would "
+                                      r"refuse it", c.get("message", ""))
+                        sent = set(f.get("player") for f in res["files"])
+                        if m is None or m.group(1) in sent or \
+                                (o["status"], o["reason"], o.get("rule")) \
+                                not in (("illegal", m.group(2),
+                                         c.get("rule")),
+                                        ("failed", m.group(2),
+                                         c.get("rule"))):
+                            bad.append("--check says depends_on_orders "
+                                       "for %s %s, the run %s %s %s" %
+                                       (o["player"], o["id"], o["status"],
+                                        o["reason"], o.get("rule")))
+                        continue
                     if (st, o["reason"], o.get("rule")) != \
                             (c["status"], c["reason"], c.get("rule")):
                         bad.append("--check says %s %s %s for %s %s, the "

@@ -538,6 +538,72 @@ hexsides(json_t *m, const struct hex *h, const char *const *feat, int nf,
 	set(m, "hexsides", a);
 }
 
+/* The row string of terrain rows b for cell, its character set to ch. */
+static void
+terrain_set(json_t *b, const struct hex *h, int cell, char ch)
+{
+	json_t	*rows = json_object_get(b, "terrain");
+	char	 line[64];
+	int	 r = cell / h->cols;
+
+	snprintf(line, sizeof(line), "%s", json_string_value(
+	    json_array_get(rows, (size_t)r)));
+	line[cell % h->cols] = ch;
+	if (json_array_set_new(rows, (size_t)r, json_string(line)) != 0)
+		abort();
+}
+
+/*
+ * A charge lane, often (issue 28: random turns had no charges): a unit
+ * made cavalry, two clear free hexes straight on from it and an enemy on
+ * clear ground beyond them, where the cavalry's order may charge it
+ * (orders_hexes()).  occ[c] is the player standing in c, or -1.
+ */
+static void
+charge_lane(json_t *b, const struct hex *h, json_t *units, int *occ, int np)
+{
+	json_t	*u, *e;
+	int	 i, d, k, p, at, c1, c2, c3;
+	char	 id[16];
+
+	if (json_array_size(units) == 0 || !chance(80))
+		return;
+	u = json_array_get(units, (size_t)rnd((int)json_array_size(units)));
+	at = hex_cell(h, json_string_value(json_object_get(u, "at")));
+	for (p = 0; p < np && strcmp(players[p], json_string_value(
+	    json_object_get(u, "player"))) != 0; p++)
+		continue;
+	for (i = 0, d = rnd(6); i < 6; i++, d = (d + 1) % 6) {
+		if ((c1 = hex_step(h, at, d)) < 0 || occ[c1] >= 0 ||
+		    (c2 = hex_step(h, c1, d)) < 0 || occ[c2] >= 0 ||
+		    (c3 = hex_step(h, c2, d)) < 0 ||
+		    (occ[c3] >= 0 && occ[c3] == p))
+			continue;
+		set(u, "type", json_string("cavalry"));
+		set(u, "ma", json_integer(4 + rnd(5)));
+		if (json_object_get(u, "mv") == NULL ||
+		    json_integer_value(json_object_get(u, "mv")) == 0)
+			set(u, "mv", json_integer(1 + rnd(3)));
+		json_object_del(u, "radius");
+		json_object_del(u, "bombarded");
+		terrain_set(b, h, c1, 'a');
+		terrain_set(b, h, c2, 'a');
+		terrain_set(b, h, c3, 'a');
+		if (occ[c3] < 0) {
+			k = (p + 1 + rnd(np - 1)) % np;
+			snprintf(id, sizeof(id), "%.2s%d", players[k], 9);
+			e = unit_new(id, k, chance(50) ? "infantry" :
+			    "artillery", h, c3);
+			set(e, "strength", json_integer(1 + rnd(4)));
+			set(e, "ma", json_integer(rnd(5)));
+			set(e, "mv", json_integer(rnd(4)));
+			add(units, e);
+			occ[c3] = k;
+		}
+		return;
+	}
+}
+
 static json_t *
 map_morne(void)
 {
@@ -603,6 +669,7 @@ map_morne(void)
 				set(u, "ma", json_integer(3 + rnd(6)));
 			add(units, u);
 		}
+	charge_lane(b, &h, units, occ, np);
 	set(m, "units", units);
 	return m;
 }
@@ -977,6 +1044,52 @@ owns(const json_t *u, const char *player)
 	return p != NULL && strcmp(p, player) == 0;
 }
 
+/* The player of the unit at cell, or NULL. */
+static const char *
+player_at(const struct map *mp, int cell)
+{
+	json_t	*v;
+	size_t	 i;
+
+	json_array_foreach(mp->units, i, v)
+		if (hex_cell(&mp->h, unit_at(v)) == cell)
+			return json_string_value(json_object_get(v, "player"));
+	return NULL;
+}
+
+/*
+ * morne-plaine: a cavalry unit's charge, often, where an enemy stands
+ * three hexes straight on (charge_lane()): the path of two hexes toward
+ * it, or NULL.
+ */
+static json_t *
+charge_path(const struct map *mp, const json_t *u, const char *player)
+{
+	const char	*type = json_string_value(json_object_get(u, "type"));
+	const char	*e;
+	json_t		*a;
+	int		 at = hex_cell(&mp->h, unit_at(u)), d, c1, c2, c3;
+
+	if (type == NULL || strcmp(type, "cavalry") != 0 || at < 0 ||
+	    !chance(85))
+		return NULL;
+	for (d = 0; d < 6; d++) {
+		if ((c1 = hex_step(&mp->h, at, d)) < 0 ||
+		    (c2 = hex_step(&mp->h, c1, d)) < 0 ||
+		    (c3 = hex_step(&mp->h, c2, d)) < 0)
+			continue;
+		if (player_at(mp, c1) != NULL || player_at(mp, c2) != NULL ||
+		    (e = player_at(mp, c3)) == NULL || strcmp(e, player) == 0)
+			continue;
+		a = must(json_array());
+		add(a, hex_label(&mp->h, at));
+		add(a, hex_label(&mp->h, c1));
+		add(a, hex_label(&mp->h, c2));
+		return a;
+	}
+	return NULL;
+}
+
 static void
 orders_hexes(const struct map *mp, const char *player, json_t *orders)
 {
@@ -1119,6 +1232,9 @@ orders_hexes(const struct map *mp, const char *player, json_t *orders)
 				set(o, "move", a);
 				end_add(mp, pi, a);
 			}
+		} else if (morne && (a = charge_path(mp, u, player)) != NULL) {
+			set(o, "move", a);
+			end_add(mp, pi, a);
 		} else if (morne && chance(20)) {
 			set(o, "retreat", hex_label(&mp->h, hex_any_step(
 			    &mp->h, hex_cell(&mp->h, at))));

@@ -102,7 +102,7 @@ sed 's/"rulings": "[^"]*"/"rulings": "2000-01-01"/' older/expected.json \
     >older/e.json && mv older/e.json older/expected.json
 expect 1 "a ruling made under other rulings" "$arbiter" --verify older
 check "rulings message" grep -qx \
-    'not ok older: result differs at /rulings: expected "2000-01-01", got "2026-11-24"' \
+    'not ok older: result differs at /rulings: expected "2000-01-01", got "2026-11-28"' \
     "$tmp/out"
 
 # Bad input: expected.err and expected.status.

@@ -45,7 +45,7 @@ unit_range(const struct arb_turn *t, const struct unit *u)
 	return u->range >= 0 ? u->range : t->types.v[u->type].range;
 }
 
-static void
+void
 unit_unlink(struct arb_turn *t, int u)
 {
 	struct unit	*un = &t->units.v[u];
@@ -318,6 +318,46 @@ unit_list(struct arb_turn *t, const int *units, int n)
 		strcat(s, t->units.v[units[i]].id);
 	}
 	return s;
+}
+
+bool
+player_acts_before(const struct arb_turn *t, int a, int b)
+{
+	size_t	 i;
+
+	for (i = 0; i < t->players.n; i++)
+		if (t->turn_order[i] == a || t->turn_order[i] == b)
+			return t->turn_order[i] == a && a != b;
+	return false;
+}
+
+bool
+unit_may_move_first(const struct arb_turn *t, int u, int p)
+{
+	const struct unit *un;
+
+	if (!(t->flags & ARB_CHECK) || u < 0 || (size_t)u >= t->units.n)
+		return false;
+	un = &t->units.v[u];
+	return un->by < 0 && !un->moved && !un->gone && !un->left &&
+	    un->player != p && t->players.v[un->player].ofile < 0 &&
+	    player_acts_before(t, un->player, p);
+}
+
+void
+order_depends(struct arb_turn *t, struct order *o, int u, enum reason r,
+    const char *rule, const char *msg)
+{
+	const struct unit *un = &t->units.v[u];
+
+	/* A check is not wrong about other players (issue 28): the unit's
+	 * player acts first, and its orders, which the check was not
+	 * given, may move it away. */
+	order_rule(t, o, OS_DONE, R_DEPENDS_ON_ORDERS, rule, "%s; this "
+	    "depends on the orders of %s, who acts before %s: %s would "
+	    "refuse it only if %s is still there (%s)", msg,
+	    t->players.v[un->player].name, t->players.v[o->player].name,
+	    reason_name(r), un->id, rule);
 }
 
 const char *

@@ -626,6 +626,9 @@ struct utype	*type_find(struct arb_turn *, const char *);
 struct utype	*type_add(struct arb_turn *, const char *, int, unsigned);
 int	 unit_range(const struct arb_turn *, const struct unit *);
 void	 unit_place(struct arb_turn *, int u, int cell);
+/* Takes unit u off its cell's list, keeping its cell in at: unit_place()
+ * with that cell puts it back where it was in the list. */
+void	 unit_unlink(struct arb_turn *, int u);
 void	 unit_leave_world(struct arb_turn *, int u);
 void	 unit_lose(struct arb_turn *, int u, int amount, const char *cause,
 	    int order);
@@ -646,6 +649,22 @@ players_allied(const struct arb_turn *t, int a, int b)
 {
 	return a == b || (t->players.v[a].treaties >> b & 1);
 }
+/* Does player a act before player b in the turn order? */
+bool	 player_acts_before(const struct arb_turn *, int a, int b);
+/*
+ * Under --check, may unit u be moved away before player p's orders come,
+ * by orders the check does not know (issue 28)?  True when no order of
+ * the turn has moved u, and u's player acts before p and gave the check
+ * no orders file: its units are taken to hold, but need not.
+ */
+bool	 unit_may_move_first(const struct arb_turn *, int u, int p);
+/*
+ * Rules order o legal, depends_on_orders (a check only): refusal r, by
+ * rule, which msg words, would be made only if unit u (for which
+ * unit_may_move_first() holds) is still where it stands.
+ */
+void	 order_depends(struct arb_turn *, struct order *, int u,
+	    enum reason r, const char *rule, const char *msg);
 const char *cell_name(struct arb_turn *, int cell);	/* lent */
 const char *unit_list(struct arb_turn *, const int *, int);	/* ids */
 /* How a message of player p's order names order oi: "order ID", or,

@@ -482,6 +482,33 @@ zoc_from(struct arb_turn *t, int c, int p)
 	return -1;
 }
 
+/*
+ * zoc_from() with only the units a check knows to stand where they do
+ * when player p's order comes (issue 28): those of which
+ * unit_may_move_first() holds are left out.  *dep has the first of them
+ * that exerts a zone on c, or -1.
+ */
+static int
+zoc_known(struct arb_turn *t, int c, int p, int *dep)
+{
+	const uint8_t	*k = A(t)->ukind;
+	int		 nb[6], i, n = board_neighbors(&t->board, c, nb), u;
+
+	*dep = -1;
+	for (i = 0; i < n; i++)
+		for (u = t->board.cells[nb[i]].first_unit; u >= 0;
+		    u = t->units.v[u].next) {
+			if (!(k[u] & UK_MILITARY) ||
+			    players_allied(t, k[u] & UK_PLAYER, p))
+				continue;
+			if (!unit_may_move_first(t, u, p))
+				return u;
+			if (*dep < 0)
+				*dep = u;
+		}
+	return -1;
+}
+
 static bool
 barred(struct arb_turn *t, int c, int p)
 {
@@ -539,6 +566,12 @@ struct later {
 	enum reason	 reason;
 	const char	*rule;
 	const char	*msg;		/* NULL: nothing has failed */
+	/* A check's refusal that another player's orders may undo (issue
+	 * 28): ruled depends_on_orders when nothing else is found. */
+	int		 dep_unit;	/* -1: none */
+	enum reason	 dep_reason;
+	const char	*dep_rule;
+	const char	*dep_msg;
 };
 
 static void
@@ -703,17 +736,26 @@ enterable(struct arb_turn *t, struct order *o, int c, struct later *l)
 	static const char *const what[] = {
 		"move", "attack", "translocation", "reinforcement"
 	};
-	int	 u = enemy_in(t, c, o->player, 0), v;
+	int	 u = enemy_in(t, c, o->player, 0), v, w;
 
 	if (u < 0)
 		return true;
-	/* Illegal if any of them stood there from the start. */
-	for (v = u; v >= 0; v = t->units.v[v].next)
+	/* Illegal if any of them stood there from the start, unless a
+	 * check cannot know that they still do (issue 28): each is of a
+	 * player who acts first, whose orders the check was not given. */
+	for (v = u, w = -1; v >= 0; v = t->units.v[v].next)
 		if (t->units.v[v].player != o->player &&
 		    t->units.v[v].by < 0) {
-			u = v;
-			break;
+			if (!unit_may_move_first(t, v, o->player)) {
+				u = v;
+				w = -1;
+				break;
+			}
+			if (w < 0)
+				w = v;
 		}
+	if (w >= 0)
+		u = w;
 	if (t->units.v[u].by >= 0) {
 		fail_later(t, l, R_ENEMY_OCCUPIED, "aeonis 1",
 		    "%s's %s holds %s (moved there by %s); a %s "
@@ -721,6 +763,34 @@ enterable(struct arb_turn *t, struct order *o, int c, struct later *l)
 		    t->units.v[u].player].name, t->units.v[u].id,
 		    cell_name(t, c), order_ref(t, o->player,
 		    t->units.v[u].by), what[o->kind]);
+		return true;
+	}
+	if (w >= 0) {
+		/* Every unit there may leave first: unless one that an
+		 * earlier order brought stays (failed), it depends. */
+		for (v = t->board.cells[c].first_unit; v >= 0;
+		    v = t->units.v[v].next)
+			if (t->units.v[v].player != o->player &&
+			    t->units.v[v].by >= 0)
+				fail_later(t, l, R_ENEMY_OCCUPIED,
+				    "aeonis 1", "%s's %s holds %s (moved "
+				    "there by %s); a %s cannot enter another "
+				    "player's hex", t->players.v[
+				    t->units.v[v].player].name,
+				    t->units.v[v].id, cell_name(t, c),
+				    order_ref(t, o->player, t->units.v[v].by),
+				    what[o->kind]);
+		if (l->dep_unit < 0) {
+			l->dep_unit = w;
+			l->dep_reason = R_ENEMY_OCCUPIED;
+			l->dep_rule = "aeonis 1";
+			l->dep_msg = t_printf(t, "%s's %s holds %s; a %s "
+			    "cannot enter another player's hex (against an "
+			    "enemy, that is an attack)",
+			    t->players.v[t->units.v[w].player].name,
+			    t->units.v[w].id, cell_name(t, c),
+			    what[o->kind]);
+		}
 		return true;
 	}
 	order_rule(t, o, OS_ILLEGAL, R_ENEMY_OCCUPIED, "aeonis 1",
@@ -1051,6 +1121,7 @@ validate(struct arb_turn *t, struct order *o)
 	int		 i;
 
 	memset(&l, 0, sizeof(l));
+	l.dep_unit = -1;
 	for (i = 0; i < o->nunits; i++)
 		t->units.v[o->units[i]].named = true;
 	if (o->kind == K_MOVE)
@@ -1059,6 +1130,9 @@ validate(struct arb_turn *t, struct order *o)
 		validate_other(t, o, &l);
 	if (o->status == OS_PENDING && l.msg != NULL)
 		order_rule(t, o, OS_FAILED, l.reason, l.rule, "%s", l.msg);
+	else if (o->status == OS_PENDING && l.dep_unit >= 0)
+		order_depends(t, o, l.dep_unit, l.dep_reason, l.dep_rule,
+		    l.dep_msg);
 }
 
 /* A Move's cost so far, with the breakdown. */
@@ -1595,6 +1669,46 @@ claim(struct arb_turn *t, struct order *o, int c)
 	owner_set(t, c, o->player, "incursion", (int)(o - t->orders.v));
 }
 
+/*
+ * A check of a Move its player's AP do not pay for (issue 28): would they
+ * pay for it without the zones of the units that may move away first?
+ * Then the order depends on their players' orders: true after ruling so.
+ */
+static bool
+afford_known(struct arb_turn *t, struct order *o, const struct walk *w)
+{
+	struct astate	 st;
+	struct hexprice	 h;
+	struct price	 p;
+	int		 i, z, dep, first = -1, total = 0;
+	long		 ap = t->players.v[o->player].res[AP];
+
+	if (!(t->flags & ARB_CHECK))
+		return false;
+	walk_init(t, o, &st);
+	for (i = 1; i < o->ncells; i++) {
+		int from = o->cells[i - 1], to = o->cells[i];
+
+		if (!board_is_adjacent(&t->board, from, to)) {
+			st.pair_open = 0;
+			continue;
+		}
+		z = zoc_known(t, to, o->player, &dep);
+		if (z < 0 && dep >= 0 && first < 0)
+			first = dep;
+		price_hex(t, &st, to, &h);
+		price_step(t, &st, is_city(t, from), &h, z, &p);
+		total += p.hex + p.zoc;
+	}
+	if (first < 0 || total > ap)
+		return false;
+	order_depends(t, o, first, R_INSUFFICIENT_AP, "aeonis 5",
+	    t_printf(t, "costs %d AP (%s); %s has %ld left; without the "
+	    "zone of control of %s it costs %d", w->total, w->why,
+	    t->players.v[o->player].name, ap, t->units.v[first].id, total));
+	return true;
+}
+
 static void
 execute(struct arb_turn *t, struct order *o)
 {
@@ -1670,6 +1784,9 @@ execute(struct arb_turn *t, struct order *o)
 		}
 		step_cost(t, o, &w, &st, from, to);
 	}
+	if (w.total > t->players.v[o->player].res[AP] &&
+	    afford_known(t, o, &w))
+		return;
 	if (!pay(t, o, w.total, 0, "aeonis 1", w.why))
 		return;
 	place_group(t, o, last);
@@ -1785,7 +1902,7 @@ release(struct arb_turn *t)
 
 const struct ruleset rules_aeonis = {
 	.name = "aeonis",
-	.rulings = "2026-11-24",
+	.rulings = "2026-11-28",
 	.board = BOARD_HEX,
 	.map_keys = map_keys,
 	.player_res = player_res,
@@ -1808,5 +1925,6 @@ const struct ruleset rules_aeonis = {
 	.walk_better = walk_better,
 	.walk_look = walk_look,
 	.walk_stack = true,
+	.route_depends = true,
 	.release = release
 };

@@ -1789,6 +1789,37 @@ rule_of(enum reason why)
 	}
 }
 
+/*
+ * A check's order whose maneuver first is not made because of a unit (a
+ * collision that ended the movement, or the turning tool blocked) that
+ * may move away first (unit_may_move_first(), issue 28): that unit; else
+ * -1.
+ */
+static int
+blocker_depends(struct arb_turn *t, const struct order *o, int first)
+{
+	struct arcane		*a = A(t);
+	const struct aorder	*ao = o->data;
+	const struct mrec	*r = &ao->rec[first];
+	int			 k, ob = -1;
+
+	if (!(t->flags & ARB_CHECK))
+		return -1;
+	if (r->why == R_TOOL_BLOCKED)
+		ob = r->unplaced == NULL ? r->blocked : -1;
+	else if (r->why == R_MOVEMENT_ENDED) {
+		/* The maneuver that ended the movement: a collision. */
+		for (k = first - 1; k >= 0 && !ao->rec[k].ends; k--)
+			continue;
+		if (k >= 0 && !ao->rec[k].overlap)
+			ob = ao->rec[k].hit;
+	}
+	if (ob < 0 || a->objs[ob].kind != OB_UNIT ||
+	    !unit_may_move_first(t, a->objs[ob].unit, o->player))
+		return -1;
+	return a->objs[ob].unit;
+}
+
 static void
 execute(struct arb_turn *t, struct order *o)
 {
@@ -1800,6 +1831,7 @@ execute(struct arb_turn *t, struct order *o)
 	struct player	*pl = &t->players.v[o->player];
 	bool		 ended = false;
 	long		 mp;
+	int		 dep;
 
 	if (ao->brk)
 		return;		/* made, or not, at its target's move order */
@@ -1905,6 +1937,17 @@ execute(struct arb_turn *t, struct order *o)
 		    "%s made its %d maneuver%s, %ld of %ld mp spent%s", un->id,
 		    ao->nm, ao->nm == 1 ? "" : "s", ao->mp - mp, ao->mp,
 		    mp > 0 ? t_printf(t, "; %ld unspent are lost", mp) : "");
+		return;
+	}
+	if ((dep = blocker_depends(t, o, first)) >= 0) {
+		order_depends(t, o, dep, ao->rec[first].why,
+		    rule_of(ao->rec[first].why), t_printf(t, "maneuver %d of "
+		    "%d not made: %s; %ld of %ld mp spent", first + 1, ao->nm,
+		    ao->rec[first].why == R_MOVEMENT_ENDED ? t_printf(t,
+		    "a collision with %s ended the movement",
+		    t->units.v[dep].id) : t_printf(t, "the turning tool "
+		    "cannot be placed (%s is in the way)",
+		    t->units.v[dep].id), ao->mp - mp, ao->mp));
 		return;
 	}
 	order_rule(t, o, OS_FAILED, ao->rec[first].why,
@@ -2162,7 +2205,7 @@ release(struct arb_turn *t)
 }
 const struct ruleset rules_arcane = {
 	.name = "arcane-legions",
-	.rulings = "2026-11-24.2",
+	.rulings = "2026-11-28",
 	.board = BOARD_TABLE,
 	.map_keys = map_keys,
 	.player_res = player_res,

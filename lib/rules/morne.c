@@ -461,18 +461,6 @@ stander(const struct zoc *z, const struct zoc *z2)
 	return z->nstill == 1 ? z->stood : -1;
 }
 
-/* Whether player a acts before player b in the turn. */
-static bool
-acts_before(const struct arb_turn *t, int a, int b)
-{
-	size_t	 i;
-
-	for (i = 0; i < t->players.n; i++)
-		if (t->turn_order[i] == a || t->turn_order[i] == b)
-			return t->turn_order[i] == a && a != b;
-	return false;
-}
-
 static void
 refuse(struct arb_turn *t, struct order *o, int e, enum reason r,
     const char *rule, const char *msg)
@@ -483,18 +471,8 @@ refuse(struct arb_turn *t, struct order *o, int e, enum reason r,
 		order_rule(t, o, OS_FAILED, r, rule, "%s; %s moved there this "
 		    "turn%s", msg, un->id, un->by >= 0 ? t_printf(t, " (%s)",
 		    order_ref(t, o->player, un->by)) : "");
-	else if (un != NULL && (t->flags & ARB_CHECK) &&
-	    t->players.v[un->player].ofile < 0 &&
-	    acts_before(t, un->player, o->player))
-		/* A check is not wrong about other players (issue 28): the
-		 * unit's player acts first, and its orders, which the check
-		 * was not given, may move it away. */
-		order_rule(t, o, OS_DONE, R_DEPENDS_ON_ORDERS, rule, "%s; this "
-		    "depends on the orders of %s, who acts before %s: %s "
-		    "would refuse it only if %s is still there (%s)", msg,
-		    t->players.v[un->player].name,
-		    t->players.v[o->player].name, reason_name(r), un->id,
-		    rule);
+	else if (un != NULL && unit_may_move_first(t, e, o->player))
+		order_depends(t, o, e, r, rule, msg);
 	else
 		order_rule(t, o, OS_ILLEGAL, r, rule, "%s", msg);
 }
@@ -1429,7 +1407,7 @@ release(struct arb_turn *t)
 
 const struct ruleset rules_morne = {
 	.name = "morne-plaine",
-	.rulings = "2026-11-24.2",
+	.rulings = "2026-11-28",
 	.board = BOARD_HEX,
 	.map_keys = map_keys,
 	.unit_x = unit_x,

@@ -185,6 +185,11 @@ struct ruleset {
 	 * its cell; false: for UNIT alone.  A path kind with a count
 	 * (okind.count) takes a cell instead of a unit. */
 	bool	walk_stack;
+	/* --check: a "to" order that finds no route asks again without the
+	 * units of players who act first and gave the check no orders
+	 * (issue 28): true where the walk reads the units from the cells'
+	 * lists alone, so that taking units off them is all it takes. */
+	bool	route_depends;
 	/* The reach document's own members of a cell found, whose path is
 	 * path[0 .. n-1] (may be NULL). */
 	void	(*walk_report)(struct arb_turn *, const struct order *,

@@ -2026,6 +2026,32 @@ validate(struct arb_turn *t, struct order *o)
 		    "the path names no cell to move to");
 }
 
+/*
+ * A check's action refused by a zone of control that prohibits it (issue
+ * 28): when every unit whose zone prohibits it may move away first
+ * (unit_may_move_first()), the first of them; else -1.  The action is
+ * the one act() refused (x->cur).
+ */
+static int
+zoc_depends(struct arb_turn *t, const struct order *o)
+{
+	const struct action *ac = &X(t)->cur;
+	size_t		 i;
+	int		 dep = -1;
+
+	if (!(t->flags & ARB_CHECK) || ac->zoc_more > 0)
+		return -1;
+	for (i = 0; i < ac->zoc.n; i++) {
+		if (ac->zoc.v[i].mp >= 0)
+			continue;
+		if (!unit_may_move_first(t, ac->zoc.v[i].unit, o->player))
+			return -1;
+		if (dep < 0)
+			dep = ac->zoc.v[i].unit;
+	}
+	return dep;
+}
+
 static void
 execute(struct arb_turn *t, struct order *o)
 {
@@ -2036,6 +2062,7 @@ execute(struct arb_turn *t, struct order *o)
 	enum reason	 rs = R_OK;
 	const char	*why = "";
 	long		 mp0 = mp_left(t, u);
+	int		 dep;
 
 	if (un->gone || un->left) {
 		order_rule(t, o, OS_FAILED, R_UNIT_GONE, "xconq move",
@@ -2075,6 +2102,13 @@ execute(struct arb_turn *t, struct order *o)
 		    "left the world through %s", cell_name(t, o->cells[0])),
 		    mp0 - (r->acts.n > 0 ? r->acts.v[r->acts.n - 1].mp1 :
 		    mp0), costs_text(t, r), mp_left(t, u));
+		return;
+	}
+	if (rs == R_ZOC_PROHIBITED && (dep = zoc_depends(t, o)) >= 0) {
+		order_depends(t, o, dep, rs, rule_of(rs), t_printf(t, "action "
+		    "%d of %d, to %s, refused: %s%s", k + 1, n,
+		    cell_name(t, r->refused_to), why, k > 0 ? t_printf(t,
+		    "; the %d before it stand", k) : ""));
 		return;
 	}
 	order_rule(t, o, k > 0 ? OS_FAILED : OS_ILLEGAL, rs, rule_of(rs),
@@ -2312,7 +2346,7 @@ release(struct arb_turn *t)
 
 const struct ruleset rules_xconq = {
 	.name = "xconq",
-	.rulings = "2026-11-27",
+	.rulings = "2026-11-28",
 	.board = BOARD_HEX,
 	.map_keys = map_keys,
 	.unit_keys = unit_keys,
