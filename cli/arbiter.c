@@ -47,7 +47,8 @@ usage(FILE *fp)
 	    "               [--trace-file file] [--svg file] [--svg-next file]"
 	    "\n               [--svg-start file] [--png file] "
 	    "[--png-width pixels]\n"
-	    "               [--for player | --for all --outdir dir]"
+	    "               [--sheet file] "
+	    "[--for player | --for all --outdir dir]"
 	    " [--replay result.json]"
 	    "\n               map.json [player=]orders.json ...\n"
 	    "       %s [--text] [--threads n] [-o reach.json] --reach unit\n"
@@ -113,6 +114,8 @@ help(void)
 	    "  -s, --seed N          use seed N for the dice, not the map's\n"
 	    "      --svg FILE        draw the turn as SVG in FILE\n"
 	    "      --svg-next FILE   draw the board as the next turn begins\n"
+	    "      --sheet FILE      the --for player's order sheet (HTML) "
+	    "for the next turn\n"
 	    "      --svg-start FILE  draw the board as this turn begins\n"
 	    "      --strict          fail (65) on any refused order or file, "
 	    "listing\n"
@@ -518,10 +521,11 @@ static const int	 fatal[] = { SIGHUP, SIGINT, SIGTERM };
  * the umpire's).  The first three are the result, the next map and the
  * trace; pictures and players' reports follow (--svg, --svg-next, --for).
  */
-#define NOUTS	(7 + 6 * 64)
+#define NOUTS	(8 + 7 * 64)
 enum { W_RESULT, W_NEXT, W_TRACE, W_SVG, W_SVGNEXT, W_SVGSTART, W_VIEW,
-    W_VIEWTEXT, W_PNG };
+    W_VIEWTEXT, W_PNG, W_SHEET };
 #define OPT_SVGSTART	0x101	/* --svg-start: a long option only */
+#define OPT_SHEET	0x102	/* --sheet */
 static int		 png_width;	/* --png-width, 0: the picture's */
 static int		 wkind[NOUTS] = { W_RESULT, W_NEXT, W_TRACE };
 static int		 wwho[NOUTS] = { -1, -1, -1 };
@@ -1092,6 +1096,9 @@ write_one(struct arb_turn *t, const struct out *o, int i, bool trace,
 	case W_PNG:
 		rc = arb_turn_write_png(t, 0, wwho[i], png_width, fp, &e);
 		break;
+	case W_SHEET:
+		rc = arb_turn_write_sheet(t, wwho[i], fp, &e);
+		break;
 	case W_SVG:
 	case W_SVGNEXT:
 	case W_SVGSTART:
@@ -1204,10 +1211,10 @@ static int
 check_names(const char *map, struct operand *ops, int nops,
     const char *const names[], const char *secret, const char *rolls)
 {
-	static const char *const roles[W_PNG + 1] = {	/* by W_ */
+	static const char *const roles[W_SHEET + 1] = {	/* by W_ */
 		"the result", "the next map", "the trace", "the picture",
 		"the next picture", "the start picture", "a player's report",
-		"a player's report", "the picture as PNG"
+		"a player's report", "the picture as PNG", "the order sheet"
 	};
 	struct ident	*ids;
 	int		 i, j, n = 0, nout, nin, rc = 0;
@@ -1519,7 +1526,7 @@ case_refusal(const char *name, size_t len)
 {
 	static const char *const writes[] = {
 		"output", "next", "svg", "svg-next", "svg-start",
-		"trace-file", "outdir", "new-secret", "png", NULL
+		"trace-file", "outdir", "new-secret", "png", "sheet", NULL
 	};
 	static const char *const reads[] = { "audit", "replay", NULL };
 	static const char *const all[] = {
@@ -1528,7 +1535,7 @@ case_refusal(const char *name, size_t len)
 		"svg", "svg-next", "svg-start", "trace-file", "outdir",
 		"new-secret", "secret", "verify", "max-input", "help",
 		"version", "audit", "commit", "game", "replay", "png",
-		"png-width", "orders-json", "orders-text", NULL
+		"png-width", "orders-json", "orders-text", "sheet", NULL
 	};
 	int	 k, hits = 0;
 
@@ -2566,14 +2573,14 @@ read_secret(const char *path, unsigned char *key)
 static int
 for_players(struct arb_turn *t, const char *forp, const char *outdir,
     const char *names[], char **paths, int *npaths, bool svg, bool png,
-    bool next, bool svgnext)
+    bool next, bool svgnext, bool sheet)
 {
-	/* The report, the letter, the picture (SVG and PNG), the next map
-	 * and the picture of the next board. */
-	static const char *const ext[6] = { "json", "txt", "svg", "png",
-	    "next.json", "next.svg" };
-	static const int kind[6] = { W_VIEW, W_VIEWTEXT, W_SVG, W_PNG,
-	    W_NEXT, W_SVGNEXT };
+	/* The report, the letter, the picture (SVG and PNG), the next map,
+	 * the picture of the next board and the order sheet. */
+	static const char *const ext[7] = { "json", "txt", "svg", "png",
+	    "next.json", "next.svg", "sheet.html" };
+	static const int kind[7] = { W_VIEW, W_VIEWTEXT, W_SVG, W_PNG,
+	    W_NEXT, W_SVGNEXT, W_SHEET };
 	const char	*hint, *name;
 	const unsigned char *c;
 	int		 p, i, k;
@@ -2590,7 +2597,7 @@ for_players(struct arb_turn *t, const char *forp, const char *outdir,
 		for (i = 0; i < nnames; i++)
 			if (wkind[i] == W_VIEW || wkind[i] == W_VIEWTEXT ||
 			    wkind[i] == W_SVG || wkind[i] == W_PNG ||
-			    wkind[i] == W_TRACE)
+			    wkind[i] == W_TRACE || wkind[i] == W_SHEET)
 				wwho[i] = p;
 		return 0;
 	}
@@ -2604,11 +2611,12 @@ for_players(struct arb_turn *t, const char *forp, const char *outdir,
 			    "name a file\n", progname, name);
 			return EXIT_DATA;
 		}
-		for (k = 0; k < 6; k++) {
+		for (k = 0; k < 7; k++) {
 			char	*path;
 
 			if ((k == 2 && !svg) || (k == 3 && !png) ||
-			    (k == 4 && !next) || (k == 5 && !(next && svgnext)))
+			    (k == 4 && !next) || (k == 5 && !(next && svgnext))
+			    || (k == 6 && !(next && sheet)))
 				continue;
 			if (nnames >= NOUTS || (path = malloc(strlen(outdir) +
 			    strlen(name) + strlen(ext[k]) + 3)) == NULL)
@@ -2814,6 +2822,7 @@ run(int argc, char **argv, struct arb_turn *t)
 		{ "png-width", required_argument, NULL, 'w' },
 		{ "for", required_argument, NULL, 'F' },
 		{ "outdir", required_argument, NULL, 'D' },
+		{ "sheet", required_argument, NULL, OPT_SHEET },
 		/* Fair dice (fair.c). */
 		{ "audit", required_argument, NULL, 'a' },
 		{ "commit", no_argument, NULL, 'C' },
@@ -2826,8 +2835,8 @@ run(int argc, char **argv, struct arb_turn *t)
 	const char	*output = "-", *next = NULL, *tracefile = NULL;
 	const char	*ruleset = NULL, *names[NOUTS], *argv0 = argv[0];
 	const char	*svg = NULL, *svgnext = NULL, *forp = NULL;
-	const char	*outdir = NULL, *svgstart = NULL;
-	char		*paths[6 * 64];
+	const char	*outdir = NULL, *svgstart = NULL, *sheet = NULL;
+	char		*paths[7 * 64];
 	int		 npaths = 0;
 	bool		 output_set = false;
 	const char	*secret = NULL, *rolls = NULL, *newsecret = NULL;
@@ -2959,6 +2968,9 @@ run(int argc, char **argv, struct arb_turn *t)
 		case OPT_SVGSTART:
 			svgstart = optarg;
 			break;
+		case OPT_SHEET:
+			sheet = optarg;
+			break;
 		case 'F':
 			forp = optarg;
 			break;
@@ -3033,7 +3045,7 @@ run(int argc, char **argv, struct arb_turn *t)
 		    check || next != NULL || tracefile != NULL || trace ||
 		    strict || rolls != NULL || seeded || ruleset != NULL ||
 		    svg != NULL || svgnext != NULL || forp != NULL ||
-		    svgstart != NULL ||
+		    svgstart != NULL || sheet != NULL ||
 		    png != NULL || reach != NULL || replay != NULL) {
 			usage(stderr);
 			return EXIT_USAGE;
@@ -3104,7 +3116,7 @@ run(int argc, char **argv, struct arb_turn *t)
 		    trace || strict || rolls != NULL || secret != NULL ||
 		    seeded || ruleset != NULL || svg != NULL ||
 		    svgnext != NULL || svgstart != NULL || png != NULL ||
-		    forp != NULL || outdir != NULL);
+		    forp != NULL || outdir != NULL || sheet != NULL);
 		free(with);
 		return rc;
 	}
@@ -3118,10 +3130,16 @@ run(int argc, char **argv, struct arb_turn *t)
 		    "all with --outdir\n", progname);
 		return EXIT_USAGE;
 	}
+	/* A sheet is a player's: --for PLAYER's in FILE, or with --for all
+	 * each player's in the outdir (FILE is then not written). */
+	if (sheet != NULL && forp == NULL) {
+		fprintf(stderr, "%s: --sheet goes with --for\n", progname);
+		return EXIT_USAGE;
+	}
 	/* --check --text: the report is text (and so is the trace). */
 	report_text = textual && check;
-	if (check)
-		next = svgnext = svgstart = NULL; /* --check: no next map */
+	if (check)	/* --check: no next map */
+		next = svgnext = svgstart = sheet = NULL;
 	if ((tracefile != NULL && strcmp(tracefile, "-") == 0 &&
 	    strcmp(output, "-") == 0) || (next != NULL &&
 	    strcmp(next, "-") == 0 && (strcmp(output, "-") == 0 ||
@@ -3178,6 +3196,11 @@ run(int argc, char **argv, struct arb_turn *t)
 		wkind[nnames] = W_PNG;
 		wwho[nnames] = -1;
 		names[nnames++] = png;
+	}
+	if (sheet != NULL && outdir == NULL) {
+		wkind[nnames] = W_SHEET;
+		wwho[nnames] = -1;
+		names[nnames++] = sheet;
 	}
 	for (i = 0, nstd = 0; i < nnames; i++)
 		nstd += names[i] != NULL && strcmp(names[i], "-") == 0;
@@ -3253,7 +3276,7 @@ run(int argc, char **argv, struct arb_turn *t)
 	}
 	if (forp != NULL && (rc = for_players(t, forp, outdir, names,
 	    paths, &npaths, svg != NULL, png != NULL, !check,
-	    svgnext != NULL)) == 0)
+	    svgnext != NULL, sheet != NULL)) == 0)
 		rc = check_names(argv[0], ops, nops, names, secret, rolls);
 	if (rc != 0)
 		goto out;

@@ -737,6 +737,34 @@ route_start(struct arb_turn *t, const struct order *o)
 }
 
 /*
+ * Why a search from start to target found no path, from its nearest
+ * approach (a "to" order's no_route, and the order sheet's cells out of
+ * reach).
+ */
+static const char *
+near_why(struct arb_turn *t, const struct reach *r, int start, int target)
+{
+	const char	*why;
+	int		*cells, n;
+
+	if (r->budget < 0)
+		return t_printf(t, "the move cannot begin: %s",
+		    reason_name(r->near.reason));
+	if (r->near_to < 0)
+		return "no cell is in reach";
+	n = reach_steps(t, r->near_label) + 1;
+	cells = t_alloc(t, (size_t)n * sizeof(int));
+	cells[0] = start;
+	reach_path(t, r->near_label, cells);
+	why = path_brief(t, cells, n);
+	return t_printf(t, "the nearest approach, %s, %s %s: %s", why,
+	    r->near_end ? "cannot end in" : r->near.reason == R_ZOC_STOP ?
+	    "must stop there, short of" : "cannot go on to",
+	    cell_name(t, !r->near_end && r->near.reason == R_ZOC_STOP ?
+	    target : r->near_to), reason_name(r->near.reason));
+}
+
+/*
  * A destination order ("to", issue 15) at its moment: the cheapest legal
  * path in the state of that moment becomes its path, and the order is
  * adjudicated as if written so.  No path: illegal, no_route, saying why
@@ -788,29 +816,7 @@ route(struct arb_turn *t, struct order *o)
 	if (!r.found) {
 		rule = r.near.rule != NULL ? r.near.rule :
 		    "arbiter-rules(7) Reach";
-		if (r.budget < 0)
-			why = t_printf(t, "the move cannot begin: %s",
-			    reason_name(r.near.reason));
-		else if (r.near_to < 0)
-			why = "no cell is in reach";
-		else {
-			n = reach_steps(t, r.near_label) + 1;
-			o->cells = t_alloc(t, (size_t)n * sizeof(int));
-			o->cells[0] = start;
-			reach_path(t, r.near_label, o->cells);
-			o->ncells = n;
-			why = path_brief(t, o->cells, n);
-			why = t_printf(t, "the nearest approach, %s, %s %s: "
-			    "%s", why, r.near_end ?
-			    "cannot end in" : r.near.reason == R_ZOC_STOP ?
-			    "must stop there, short of" : "cannot go on to",
-			    cell_name(t, !r.near_end && r.near.reason ==
-			    R_ZOC_STOP ? o->to : r.near_to),
-			    reason_name(r.near.reason));
-			o->cells = t_alloc(t, sizeof(int));
-			o->cells[0] = start;
-			o->ncells = 1;
-		}
+		why = near_why(t, &r, start, o->to);
 		trace_event(t, "route", "order", TF_ORDER, o, "to", TF_CELL,
 		    (long)o->to, "found", TF_BOOL, 0L, NULL);
 		order_rule(t, o, OS_ILLEGAL, R_NO_ROUTE, rule,
@@ -1064,6 +1070,190 @@ arb_turn_write_reach(struct arb_turn *t, int text, FILE *fp,
 	emit_reach(t, text, fp);
 	t->mem.jmp = NULL;
 	return 0;
+}
+
+/*
+ * The order sheet's reach (arbiter(1), --sheet): n is the next map's
+ * turn, just loaded; every group of the player's units (or, where the
+ * rule system's orders move a count from a cell, every cell of the
+ * player's that holds some) is searched as --reach searches it with no
+ * orders, and each neighbour of its cell out of reach is searched for as
+ * a "to" order would be, for the reason.  sheet.c writes the page.
+ */
+static int
+sheet_run(struct arb_turn *n, int player, const char *hash,
+    const char *svg, size_t svglen, FILE *fp, struct arb_error *e)
+{
+	jmp_buf			 jb;
+	const struct okind	*ok;
+	struct sheet		*sh;
+	struct order		*o;
+	struct reach		 r;
+	bool			*done;
+	int			 pk, c, k, nb, *near, nnear;
+	size_t			 i, j;
+
+	GUARD(n, e, (void)0);
+	if (player >= (int)n->players.n)
+		t_fail(n, ARB_EINTERNAL, "the next map lost a player");
+	n->ran = true;
+	n->flags = ARB_CHECK;
+	ld_release(&n->reader);
+	ahead_end(n);
+	fair_begin(n);
+	sequence(n);
+	n->rs->begin(n);
+	sh = sheet_begin(n, player, hash);
+	if (!arb_turn_walks(n)) {
+		sheet_write(n, sh, svg, svglen, fp);
+		n->mem.jmp = NULL;
+		return 0;
+	}
+	ok = n->rs->order_kinds;
+	for (pk = 0; ok[pk].key != NULL && ok[pk].arg != OK_PATH; pk++)
+		;
+	done = t_alloc(n, n->units.n + 1);
+	for (i = 0; i < (ok[pk].count != NULL ? (size_t)n->board.ncells :
+	    n->units.n); i++) {
+		const struct unit *u = &n->units.v[i];
+
+		o = t_alloc(n, sizeof(*o));
+		o->kind = pk;
+		o->id = "sheet";
+		o->to = o->from = -1;
+		o->player = player;
+		if (ok[pk].count != NULL) {
+			c = (int)i;
+			if (n->board.cells[c].owner != player ||
+			    n->board.cx[0] == NULL || n->board.cx[0][c] <= 0)
+				continue;
+			o->n = n->board.cx[0][c];
+		} else {
+			if (u->player != player || u->gone || u->left ||
+			    done[i] || u->at < 0)
+				continue;
+			c = u->at;
+			o->units = t_alloc(n, n->units.n * sizeof(int));
+			for (j = i; j < n->units.n; j++)
+				if (j == i || (n->rs->walk_stack &&
+				    !n->units.v[j].gone &&
+				    n->units.v[j].at == c &&
+				    n->units.v[j].player == player)) {
+					o->units[o->nunits++] = (int)j;
+					done[j] = true;
+				}
+		}
+		o->cells = t_alloc(n, sizeof(int));
+		o->cells[0] = c;
+		o->ncells = 1;
+		reach_limit(n, reach_spent(n) + REACH_LABELS);
+		reach_search(n, o, -1, &r);
+		sheet_group(n, sh, o, &r);
+		if (r.budget < 0) {
+			sheet_refused(n, sh, -1, r.over.rule, t_printf(n,
+			    "it cannot move: %s", reason_name(r.over.reason)));
+			continue;
+		}
+		/* Its neighbours out of reach, each with why. */
+		if (n->board.kind == BOARD_HEX) {
+			near = t_alloc(n, 6 * sizeof(int));
+			nnear = board_neighbors(&n->board, c, near);
+		} else {
+			near = n->board.adj + n->board.adj_at[c];
+			nnear = n->board.adj_at[c + 1] - n->board.adj_at[c];
+		}
+		for (k = 0; k < nnear; k++) {
+			nb = near[k];
+			if (sheet_reaches(sh, nb))
+				continue;
+			reach_limit(n, reach_spent(n) + REACH_LABELS);
+			reach_search(n, o, nb, &r);
+			if (r.found)
+				continue;
+			sheet_refused(n, sh, nb, r.near.rule != NULL ?
+			    r.near.rule : "arbiter-rules(7) Reach",
+			    near_why(n, &r, c, nb));
+		}
+	}
+	sheet_write(n, sh, svg, svglen, fp);
+	n->mem.jmp = NULL;
+	return 0;
+}
+
+int
+arb_turn_write_sheet(struct arb_turn *t, int player, FILE *fp,
+    struct arb_error *e)
+{
+	jmp_buf			 jb;
+	struct arb_turn		*n;
+	char			*volatile svg = NULL, *volatile map = NULL;
+	char			*sb = NULL, *mb = NULL;
+	FILE			*volatile m = NULL;
+	const char		*volatile bg;
+	size_t			 svglen = 0, maplen = 0;
+	unsigned char		 sha[32];
+	char			 hash[17];
+	int			 rc;
+
+	bg = t->disp_bg;
+	GUARD(t, e, t->disp_bg = bg; if (m != NULL) fclose(m); free(svg);
+	    free(map); free(sb); free(mb));
+	if (!t->ran || (t->flags & ARB_CHECK) || player < 0 ||
+	    player >= (int)t->players.n)
+		t_fail(t, ARB_EINTERNAL, "a sheet is a player's, after the "
+		    "run");
+	if (t->number == INT_MAX) {
+		snprintf(e->file, sizeof(e->file), "%s", t->mapfile);
+		snprintf(e->pointer, sizeof(e->pointer), "/turn");
+		utf8_mend(e->file);
+		t_fail(t, ARB_EDATA, "turn %d is the last a map can have: "
+		    "there is no next turn to order", t->number);
+	}
+	/* The picture, as the player sees the next turn begin; a
+	 * background that is a file beside the map is left out: the page
+	 * fetches nothing. */
+	if (bg != NULL && strncmp(bg, "data:", 5) != 0)
+		t->disp_bg = NULL;
+	if ((m = open_memstream(&sb, &svglen)) == NULL)
+		t_nomem(t);
+	emit_svg(t, SVG_NEXT, player, m);
+	t->disp_bg = bg;
+	if (fclose(m) != 0 || sb == NULL) {
+		m = NULL;
+		t_nomem(t);
+	}
+	svg = sb;
+	m = NULL;
+	if ((m = open_memstream(&mb, &maplen)) == NULL)
+		t_nomem(t);
+	emit_next(t, m);
+	if (fclose(m) != 0 || mb == NULL) {
+		m = NULL;
+		t_nomem(t);
+	}
+	map = mb;
+	m = NULL;
+	fair_sha256(map, maplen, sha);
+	snprintf(hash, sizeof(hash), "%.16s", fair_hexstr(t, sha));
+	t->mem.jmp = NULL;
+	/* The next map, read back as a turn of its own. */
+	if ((n = arb_turn_new()) == NULL) {
+		free(svg);
+		free(map);
+		e->code = ARB_ENOMEM;
+		snprintf(e->text, sizeof(e->text), "out of memory");
+		return -1;
+	}
+	n->reach_ahead = t->reach_ahead;
+	rc = arb_turn_load_map(n, t->mapfile, map, maplen, e);
+	free(map);
+	if (rc == 0)
+		rc = sheet_run(n, player, hash, svg, svglen, fp, e);
+	else if (e->code == ARB_EDATA)
+		e->code = ARB_EINTERNAL;	/* our own next map */
+	arb_turn_free(n);
+	free(svg);
+	return rc;
 }
 
 int
