@@ -192,12 +192,18 @@ sheet_group(struct arb_turn *t, struct sheet *sh, const struct order *o,
 			nsteps++;
 		}
 	}
-	/* The cells it may end in: the cell, its step, and 1 where the
-	 * step into it stops the walk (a zone of control). */
+	/* The cells it may end in: the cell, its step, and flags: 1 where
+	 * the step into it stops the walk (a zone of control), 2 where a
+	 * step of its path is tested (a roll may stop it). */
 	puts_(t, b, "],\"e\":[");
 	for (i = 0; i < r->n; i++) {
-		putf(t, b, "%s[%d,%d%s]", i > 0 ? "," : "", r->v[i].cell,
-		    sh->idx[r->v[i].label], r->v[i].stop ? ",1" : "");
+		int	 fl = (r->v[i].stop ? 1 : 0) | (r->v[i].tested ? 2 : 0);
+
+		putf(t, b, "%s[%d,%d", i > 0 ? "," : "", r->v[i].cell,
+		    sh->idx[r->v[i].label]);
+		if (fl != 0)
+			putf(t, b, ",%d", fl);
+		puts_(t, b, "]");
 		sh->in[r->v[i].cell] = (unsigned)sh->ngroups;
 	}
 	puts_(t, b, "],\"w\":[");
