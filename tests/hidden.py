@@ -10,10 +10,11 @@ none of a player's outputs holds a token of another player's orders:
   - the report as text, --for P --text;
   - the trace cut, --for P --trace-file (JSON Lines, and --text);
   - the pictures, --for P --svg and --svg-next;
+  - the order sheet, --for P --sheet (issue 32);
   - a check, --for P --check, and --for P --strict: standard output, and
     standard error (the stderr sub-check, below);
-  - --for all --outdir with --svg and --svg-next: every player's report,
-    letter, picture, next map and next picture.
+  - --for all --outdir with --svg, --svg-next and --sheet: every
+    player's report, letter, picture, next map, next picture and sheet.
 
 The letter (issue 28): in each player's report, the letter says every
 thing of the turn that concerns the player (each of their orders, each
@@ -140,11 +141,13 @@ def turn(rs, seed):
             tt = os.path.join(tmp, "trace.txt")
             svg = os.path.join(tmp, "p.svg")
             svgn = os.path.join(tmp, "n.svg")
-            for f in (tj, tt, svg, svgn):
+            sheet = os.path.join(tmp, "s.html")
+            for f in (tj, tt, svg, svgn, sheet):
                 if os.path.exists(f):
                     os.unlink(f)
             st, so, se = run(d, ["--for", pl, "-t", "--trace-file", tj,
-                                 "--svg", svg, "--svg-next", svgn] + files)
+                                 "--svg", svg, "--svg-next", svgn,
+                                 "--sheet", sheet] + files)
             if st != 0:
                 bad.append("--for %s -t: exit %d: %s" % (pl, st,
                                                          se[:200]))
@@ -156,12 +159,15 @@ def turn(rs, seed):
                                ("picture", open(svg).read() if
                                 os.path.exists(svg) else ""),
                                ("next picture", open(svgn).read() if
-                                os.path.exists(svgn) else "")):
+                                os.path.exists(svgn) else ""),
+                               ("sheet", open(sheet).read() if
+                                os.path.exists(sheet) else "")):
                 if leaks(text, theirs):
                     bad.append("%s: %s" % (what, leaks(text, theirs)))
             if st == 0 and not (os.path.exists(svg) and
-                                os.path.exists(tj)):
-                bad.append("no trace file or picture written")
+                                os.path.exists(tj) and
+                                os.path.exists(sheet)):
+                bad.append("no trace file, picture or sheet written")
             if leaks(se, theirs):
                 ebad.append("stderr of the run: %s" % leaks(se, theirs))
             st, so, se = run(d, ["--for", pl, "--text", "--trace-file", tt,
@@ -192,6 +198,7 @@ def turn(rs, seed):
         st, so, se = run(d, ["--for", "all", "--outdir", od, "--svg",
                              os.path.join(tmp, "all.svg"), "--svg-next",
                              os.path.join(tmp, "all-next.svg"),
+                             "--sheet", os.path.join(tmp, "all.html"),
                              "-o", os.path.join(tmp, "all.json")] + files)
         for pl, bad, ebad in out:
             theirs = set()
@@ -202,7 +209,8 @@ def turn(rs, seed):
                 bad.append("--for all --outdir: exit %d: %s" % (st,
                                                               se[:200]))
                 continue
-            for ext in ("json", "txt", "svg", "next.json", "next.svg"):
+            for ext in ("json", "txt", "svg", "next.json", "next.svg",
+                        "sheet.html"):
                 f = os.path.join(od, "%s.%s" % (pl, ext))
                 if not os.path.exists(f):
                     bad.append("--outdir: no %s.%s" % (pl, ext))
