@@ -393,14 +393,53 @@ def well_formed(path, what):
            "elsewhere", "\n".join(faults))
 
 
+def command_line(tmp):
+    """--sheet's place on the command line (arbiter(1))."""
+    d = os.path.join(tmp, "cli")
+    if make_turn("aeonis", 1, d) is None:
+        report(False, "command line: a turn to write sheets of")
+        return
+    orders = sorted(os.path.join("orders", f) for f in
+                    os.listdir(os.path.join(d, "orders")))
+    players = list(json.load(open(os.path.join(d, "next.json")))["players"])
+    for args, what in (([], "without --for"),
+                       (["--for", "all"], "with --for all, no --outdir")):
+        r = run([ARBITER, "-o", "/dev/null", "--sheet", "x.html"] + args +
+                ["map.json"] + orders, d)
+        report(r.returncode == 64 and not os.path.exists(
+            os.path.join(d, "x.html")), "--sheet %s: 64, nothing written" %
+            what, "exit %d: %s" % (r.returncode, r.stderr))
+    r = run([ARBITER, "--check", "--for", players[0], "--sheet", "c.html",
+             "map.json"] + orders, d)
+    report(r.returncode in (0, 1) and not os.path.exists(
+        os.path.join(d, "c.html")), "--sheet under --check: not written "
+        "(no next map)", "exit %d: %s" % (r.returncode, r.stderr))
+    od = os.path.join(d, "out")
+    os.mkdir(od)
+    r = run([ARBITER, "-o", "/dev/null", "--for", "all", "--outdir", od,
+             "--sheet", "all.html", "map.json"] + orders, d)
+    got = sorted(f for f in os.listdir(od) if f.endswith(".sheet.html"))
+    report(r.returncode == 0 and got == sorted(
+        p + ".sheet.html" for p in players) and not os.path.exists(
+        os.path.join(d, "all.html")), "--for all --outdir --sheet: "
+        "DIR/PLAYER.sheet.html for every player, FILE not written",
+        "exit %d: %s %s" % (r.returncode, r.stderr, got))
+    for f in got:
+        well_formed(os.path.join(od, f), "--outdir " + f)
+
+
 def main():
     chromium = cdp.chromium()
-    if chromium is None:
-        print("# chromium is not installed (tests/deps.sh --test)")
-        print("sheet: skipped")
-        return 0 if os.environ.get("SHEET_SKIP_OK") else 77
     n = int(os.environ.get("SHEET_N", "3"))
     tmp = tempfile.mkdtemp()
+    command_line(tmp)
+    if chromium is None:
+        shutil.rmtree(tmp, ignore_errors=True)
+        print("# chromium is not installed (tests/deps.sh --test)")
+        print("sheet: %d passed, %d failed, the pages not opened" % (
+            passed, failed))
+        return 1 if failed else 0 if os.environ.get("SHEET_SKIP_OK") \
+            else 77
     b = cdp.Browser(chromium, tmp)
     b.page("Emulation.setDeviceMetricsOverride", {
         "width": 1400, "height": 900, "deviceScaleFactor": 1,
