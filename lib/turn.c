@@ -1180,69 +1180,72 @@ sheet_run(struct arb_turn *n, int player, const char *hash,
 	return 0;
 }
 
+/* A memory stream that could not be opened or closed: out of memory. */
+static int
+sheet_nomem(struct arb_error *e)
+{
+	memset(e, 0, sizeof(*e));
+	e->code = ARB_ENOMEM;
+	snprintf(e->text, sizeof(e->text), "out of memory");
+	return -1;
+}
+
 int
 arb_turn_write_sheet(struct arb_turn *t, int player, FILE *fp,
     struct arb_error *e)
 {
-	jmp_buf			 jb;
-	struct arb_turn		*n;
-	char			*volatile svg = NULL, *volatile map = NULL;
-	char			*sb = NULL, *mb = NULL;
-	FILE			*volatile m = NULL;
-	const char		*volatile bg;
-	size_t			 svglen = 0, maplen = 0;
-	unsigned char		 sha[32];
-	char			 hash[17];
-	int			 rc;
+	struct arb_turn	*n;
+	const char	*bg = t->disp_bg;
+	char		*svg = NULL, *map = NULL, hash[17];
+	size_t		 svglen = 0, maplen = 0, i;
+	unsigned char	 sha[32];
+	FILE		*m;
+	int		 rc;
 
-	bg = t->disp_bg;
-	GUARD(t, e, t->disp_bg = bg; if (m != NULL) fclose(m); free(svg);
-	    free(map); free(sb); free(mb));
+	memset(e, 0, sizeof(*e));
 	if (!t->ran || (t->flags & ARB_CHECK) || player < 0 ||
-	    player >= (int)t->players.n)
-		t_fail(t, ARB_EINTERNAL, "a sheet is a player's, after the "
-		    "run");
-	if (t->number == INT_MAX) {
-		snprintf(e->file, sizeof(e->file), "%s", t->mapfile);
-		snprintf(e->pointer, sizeof(e->pointer), "/turn");
-		utf8_mend(e->file);
-		t_fail(t, ARB_EDATA, "turn %d is the last a map can have: "
-		    "there is no next turn to order", t->number);
+	    player >= (int)t->players.n) {
+		e->code = ARB_EINTERNAL;
+		snprintf(e->text, sizeof(e->text), "a sheet is a player's, "
+		    "after the run");
+		return -1;
 	}
-	/* The picture, as the player sees the next turn begin; a
-	 * background that is a file beside the map is left out: the page
-	 * fetches nothing. */
+	/* The next map (an error when there is no next turn), and the
+	 * picture of it as the player sees it; a background that is a file
+	 * beside the map is left out: the page fetches nothing.  Each by
+	 * its entry point, which returns here whatever fails. */
+	if ((m = open_memstream(&map, &maplen)) == NULL)
+		return sheet_nomem(e);
+	rc = arb_turn_write_next(t, m, e);
+	if (fclose(m) != 0 || map == NULL) {
+		free(map);
+		return rc != 0 ? -1 : sheet_nomem(e);
+	}
+	if (rc != 0) {
+		free(map);
+		return -1;
+	}
+	if ((m = open_memstream(&svg, &svglen)) == NULL) {
+		free(map);
+		return sheet_nomem(e);
+	}
 	if (bg != NULL && strncmp(bg, "data:", 5) != 0)
 		t->disp_bg = NULL;
-	if ((m = open_memstream(&sb, &svglen)) == NULL)
-		t_nomem(t);
-	emit_svg(t, SVG_NEXT, player, m);
+	rc = arb_turn_write_svg(t, ARB_SVG_NEXT, player, m, e);
 	t->disp_bg = bg;
-	if (fclose(m) != 0 || sb == NULL) {
-		m = NULL;
-		t_nomem(t);
+	if (fclose(m) != 0 || svg == NULL || rc != 0) {
+		free(map);
+		free(svg);
+		return rc != 0 ? -1 : sheet_nomem(e);
 	}
-	svg = sb;
-	m = NULL;
-	if ((m = open_memstream(&mb, &maplen)) == NULL)
-		t_nomem(t);
-	emit_next(t, m);
-	if (fclose(m) != 0 || mb == NULL) {
-		m = NULL;
-		t_nomem(t);
-	}
-	map = mb;
-	m = NULL;
 	fair_sha256(map, maplen, sha);
-	snprintf(hash, sizeof(hash), "%.16s", fair_hexstr(t, sha));
-	t->mem.jmp = NULL;
+	for (i = 0; i < 8; i++)
+		snprintf(hash + 2 * i, 3, "%02x", sha[i]);
 	/* The next map, read back as a turn of its own. */
 	if ((n = arb_turn_new()) == NULL) {
 		free(svg);
 		free(map);
-		e->code = ARB_ENOMEM;
-		snprintf(e->text, sizeof(e->text), "out of memory");
-		return -1;
+		return sheet_nomem(e);
 	}
 	n->reach_ahead = t->reach_ahead;
 	rc = arb_turn_load_map(n, t->mapfile, map, maplen, e);
