@@ -305,42 +305,65 @@ def several(p, d, data, player, rng, what):
 
 
 def keyboard(p, d, data, player, what):
-    """Tab to a unit, Enter, arrows, Enter; Delete, Escape."""
+    """Tab to a unit that can move, Enter; the arrow keys toward a cell
+    of its reach (each the key whose way is nearest the cell's), Enter;
+    --check.  Then Delete and Escape."""
     p.ev('localStorage.clear(); document.getElementById("clear").click();'
          'document.activeElement && document.activeElement.blur()')
-    for _ in range(200):
+    unit_group = {u[0]: u[2] for u in data["units"]}
+    at_group = {g["at"]: i for i, g in enumerate(data["groups"])}
+    g = None
+    for _ in range(300):
         p.key("Tab")
         a = p.ev('(function () { var e = document.activeElement;'
-                 ' return e && (e.dataset.unit || e.dataset.cell) ?'
-                 ' (e.dataset.unit || e.dataset.cell) : null; })()')
-        if a is not None:
+                 ' return e && e.dataset ? [e.dataset.unit || null,'
+                 ' e.dataset.cell || null] : null; })()')
+        if a is None:
+            continue
+        gi = unit_group.get(a[0], -1) if a[0] else at_group.get(
+            data["labels"].index(a[1]) if a[1] in data["labels"] else -1,
+            -1)
+        if gi >= 0 and data["groups"][gi]["b"] >= 0 and any(
+                not (len(e) > 2 and e[2] & 2)
+                for e in data["groups"][gi]["e"]):
+            g = data["groups"][gi]
             break
-    else:
-        report(False, what + ": Tab reaches a unit")
-        return
-    p.key("Enter")
-    cost = None
-    for k in ["ArrowRight", "ArrowDown", "ArrowLeft", "ArrowUp",
-              "ArrowRight", "ArrowRight", "ArrowDown", "ArrowDown"]:
-        p.key(k)
-        p.key("Enter")
-        if p.cost() is not None:
-            cost = p.cost()
-            break
-    if cost is None:
-        report(True, what + ": keyboard: no cell in reach of the arrows "
+    if g is None:
+        report(True, what + ": keyboard: Tab finds no unit that can move "
                "(nothing to check)")
         return
+    p.key("Enter")
+    target = [e for e in g["e"] if not (len(e) > 2 and e[2] & 2)][0][0]
+    tl = data["labels"][target]
+    for _ in range(30):
+        v = p.ev("""(function () {
+            var c = document.querySelector(".cursor"),
+                t = document.querySelector(%s);
+            if (!c || !t) return null;
+            var a = c.getBoundingClientRect(), b = t.getBoundingClientRect();
+            return [c.dataset.cell, b.left + b.width / 2 - a.left -
+                a.width / 2, b.top + b.height / 2 - a.top - a.height / 2];
+        })()""" % json.dumps(cellsel(tl)))
+        if v is None or v[0] == tl:
+            break
+        dx, dy = v[1], v[2]
+        p.key(max([("ArrowRight", dx), ("ArrowLeft", -dx),
+                   ("ArrowDown", dy), ("ArrowUp", -dy)],
+                  key=lambda k: k[1])[0])
+    p.key("Enter")
+    cost = p.cost()
     text = p.orders()
-    if "a roll decides" in p.status():
-        report(True, what + ": keyboard: a path a roll may stop, said so")
-    else:
-        checked(d, player, text, [cost], what + ": keyboard")
+    if cost is None:
+        report(False, what + ": keyboard: the arrows and Enter make a "
+               "path to " + tl, p.status() + "\n" + text)
+        return
+    checked(d, player, text, [cost], what + ": keyboard")
     p.key("Delete")
     after = p.orders()
-    report(after != text or cost == 0, what + ": Delete takes back a step",
-           after)
+    report(after != text, what + ": Delete takes back a step", after)
     p.key("Escape")
+    report(p.ev('document.querySelectorAll(".reach").length') == 0,
+           what + ": Escape lets the unit go")
 
 
 class Shape(html.parser.HTMLParser):
