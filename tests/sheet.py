@@ -366,6 +366,90 @@ def keyboard(p, d, data, player, what):
            what + ": Escape lets the unit go")
 
 
+def kinds(p, d, data, player, rng, what):
+    """Each order kind of the rule system but its path, by its button
+    and a cell: "to" legal at the cost of the cell's reach, the others
+    read by --check as orders of their kind (the rules then rule them)."""
+    movable = [g for g in data["groups"] if g["b"] >= 0 and any(
+        not (len(e) > 2 and e[2] & 2) for e in g["e"])]
+    if not movable:
+        return
+    g = rng.choice(movable)
+    cellkinds = [k[0] for k in data["kinds"] if k[1] == "cell"] + ["to"]
+    for k in cellkinds:
+        p.ev('localStorage.clear(); document.getElementById("clear")'
+             '.click()')
+        pick_group(p, data, g)
+        button = k.replace("_", " ")
+        if not p.ev("""(function () {
+            var b = [].filter.call(document.querySelectorAll("#kinds button"),
+                function (x) { return x.textContent === %s; });
+            if (!b.length) return false;
+            b[0].click(); return true; })()""" % json.dumps(button)):
+            report(False, "%s: a button for %s" % (what, k))
+            continue
+        if k == "to":
+            e = rng.choice([e for e in g["e"] if not (len(e) > 2 and
+                                                      e[2] & 2)])
+            p.click(cellsel(data["labels"][e[0]]))
+            text = p.orders()
+            checked(d, player, text, [g["s"][e[1]][2]],
+                    what + ": a to order by its button")
+            continue
+        near = [w[0] for w in g["w"] if w[0] >= 0] + [e[0] for e in g["e"]]
+        c = rng.choice(near)
+        p.click(cellsel(data["labels"][c]))
+        text = p.orders()
+        res = check(d, player, text)
+        o = res.get("orders", [])
+        report(len(o) == 1 and o[0].get("kind") == k and o[0].get(
+            "reason") not in ("bad_order", "unknown_kind", "unknown_cell")
+            and res.get("refused", {}).get("files") == 0,
+            "%s: a %s order by its button, read by --check (%s)" % (
+                what, k, o[0].get("status") if o else "none"),
+            text + json.dumps(o)[:600])
+
+
+def split(p, d, data, player, rng, what):
+    """Territory: one territory's armies in two orders (the count, then
+    "another order"), each legal at its cost, the counts as given; a
+    count above what is left refused."""
+    gs = [g for g in data["groups"] if g.get("n", 0) >= 2 and len(
+        [e for e in g["e"] if not (len(e) > 2 and e[2] & 2)]) >= 1]
+    if not gs:
+        return
+    g = rng.choice(gs)
+    ends = [e for e in g["e"] if not (len(e) > 2 and e[2] & 2)]
+    p.ev('localStorage.clear(); document.getElementById("clear").click()')
+    pick_group(p, data, g)
+
+    def count(v):
+        p.ev("""(function () { var n = document.getElementById("count");
+            n.value = %d; n.dispatchEvent(new Event("change")); })()""" % v)
+    count(1)
+    e1 = rng.choice(ends)
+    p.click(cellsel(data["labels"][e1[0]]))
+    c1 = p.cost()
+    p.ev("""[].filter.call(document.querySelectorAll("#kinds button"),
+        function (x) { return x.textContent === "another order"; })[0]
+        .click()""")
+    before = p.orders()
+    count(g["n"])
+    report(p.orders() == before and "refused" in p.status(), what +
+           ": a count above the armies left is refused", p.status())
+    e2 = rng.choice(ends)
+    p.click(cellsel(data["labels"][e2[0]]))
+    c2 = p.cost()
+    text = p.orders()
+    res = check(d, player, text)
+    got = [(o.get("status"), spent(o), o.get("armies"))
+           for o in res.get("orders", [])]
+    want = [("legal", c1, 1), ("legal", c2, g["n"] - 1)]
+    report(got == want, what + ": a territory's armies in two orders, "
+           "each legal at the page's cost", "page %s\ncheck %s\n%s" % (
+               want, got, text))
+
+
 class Shape(html.parser.HTMLParser):
     """Counts unclosed elements of a page (HTML's void ones aside)."""
     VOID = {"meta", "br", "input", "link", "img", "hr"}
@@ -508,6 +592,9 @@ def main():
                            "legal at the page's cost" % len(r[2]),
                            "page %s\ncheck %s\n%s" % (r[2], r[3], r[1]))
                 keyboard(p, d, data, player, what)
+                kinds(p, d, data, player, rng, what)
+                if data["count"]:
+                    split(p, d, data, player, rng, what)
     finally:
         b.close()
         shutil.rmtree(tmp, ignore_errors=True)
@@ -529,6 +616,26 @@ def arcane(p, d, data, player, what):
     text = p.orders()
     report(clicked and len(order_lines(text)) == 1, what + ": a maneuver "
            "by its button", text)
+    # A breakaway: its button, then the enemy unit clicked.
+    enemy = p.ev("""(function () {
+        var mine = %s, all = document.querySelectorAll("[data-unit]");
+        for (var i = 0; i < all.length; i++)
+            if (mine.indexOf(all[i].dataset.unit) < 0)
+                return all[i].dataset.unit;
+        return null; })()""" % json.dumps([u[0] for u in data["units"]]))
+    if enemy is not None:
+        p.ev("""[].filter.call(document.querySelectorAll("#kinds button"),
+            function (x) { return x.textContent === "breakaway"; })[0]
+            .click()""")
+        p.click(unitsel(enemy))
+        t2 = p.orders()
+        res = check(d, player, t2)
+        o = res.get("orders", [])
+        report(len(o) == 2 and o[1].get("kind") == "breakaway" and
+               o[1].get("reason") not in ("bad_order", "unknown_kind",
+                                          "unknown_unit"),
+               what + ": a breakaway on %s by its button and a click, read "
+               "by --check" % enemy, t2 + json.dumps(o)[:600])
     res = check(d, player, text)
     o = res.get("orders", [{}])
     report(len(o) == 1 and o[0].get("reason") not in (
