@@ -47,10 +47,23 @@ struct sheet {
 	bool		 firstw;
 };
 
+/* Grows in the turn's arena (doubling: the blocks left behind add up
+ * to no more than the last). */
 static void
 put(struct arb_turn *t, struct sbuf *b, const char *s, size_t n)
 {
-	t_grow(t, &b->p, &b->cap, b->n + n + 1, 1);
+	if (b->n + n + 1 > b->cap) {
+		size_t	 cap = b->cap < 256 ? 256 : b->cap;
+		char	*p;
+
+		while (cap < b->n + n + 1)
+			cap *= 2;
+		p = t_alloc(t, cap);
+		if (b->n > 0)
+			memcpy(p, b->p, b->n);
+		b->p = p;
+		b->cap = cap;
+	}
 	memcpy(b->p + b->n, s, n);
 	b->n += n;
 	b->p[b->n] = '\0';
