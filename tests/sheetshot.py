@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The README's picture of the order sheet (doc/sheet.png): "sheetshot.py
 SHEET PNG UNIT CELL..." opens SHEET in headless Chromium (tests/cdp.py),
-clicks UNIT and then each CELL as a player would, and saves the window
+clicks UNIT (a unit's id, or a territory's name) and then each CELL as a player would, and saves the window
 (1200 x 640 pixels) as PNG.  The README says how it was made."""
 import base64
 import os
@@ -36,7 +36,10 @@ def main():
         b.evaluate("localStorage.clear()")
         b.call("Page.reload", {}, b.session)
         b.wait("Page.loadEventFired")
-        click(b, '[data-unit="%s"]' % unit)
+        # A unit, or (territory) the territory whose armies move.
+        click(b, '[data-unit="%s"]' % unit if b.evaluate(
+            'document.querySelector(\'[data-unit="%s"]\') !== null' % unit)
+            else '[data-cell="%s"]' % unit)
         for cell in sys.argv[4:]:
             click(b, '[data-cell="%s"]' % cell)
         shot = b.page("Page.captureScreenshot", {"format": "png"})
