@@ -1072,6 +1072,10 @@ arb_turn_write_reach(struct arb_turn *t, int text, FILE *fp,
 	return 0;
 }
 
+/* The order sheet's bounds (arbiter(1), --sheet): the labels its searches
+ * settle in all, and (sheet.c) the steps of paths it writes. */
+#define SHEET_LABELS	4000000L
+
 /*
  * The order sheet's reach (arbiter(1), --sheet): n is the next map's
  * turn, just loaded; every group of the player's units (or, where the
@@ -1092,6 +1096,7 @@ sheet_run(struct arb_turn *n, int player, const char *hash,
 	bool			*done;
 	int			 pk, c, k, nb, *near, nnear;
 	size_t			 i, j;
+	long			 spent0, left;
 
 	GUARD(n, e, (void)0);
 	if (player >= (int)n->players.n)
@@ -1104,6 +1109,7 @@ sheet_run(struct arb_turn *n, int player, const char *hash,
 	sequence(n);
 	n->rs->begin(n);
 	sh = sheet_begin(n, player, hash);
+	spent0 = reach_spent(n);
 	if (!arb_turn_walks(n)) {
 		sheet_write(n, sh, svg, svglen, fp);
 		n->mem.jmp = NULL;
@@ -1133,8 +1139,15 @@ sheet_run(struct arb_turn *n, int player, const char *hash,
 			    done[i] || u->at < 0)
 				continue;
 			c = u->at;
-			o->units = t_alloc(n, n->units.n * sizeof(int));
-			for (j = i; j < n->units.n; j++)
+			/* Its group: the player's units in its hex, where they
+			 * move together (in the map's order), or it alone. */
+			k = 0;
+			for (nb = n->board.cells[c].first_unit; nb >= 0;
+			    nb = n->units.v[nb].next)
+				k++;
+			o->units = t_alloc(n, ((size_t)k + 1) * sizeof(int));
+			for (j = i; j < n->units.n && (j == i ||
+			    n->rs->walk_stack); j++)
 				if (j == i || (n->rs->walk_stack &&
 				    !n->units.v[j].gone &&
 				    n->units.v[j].at == c &&
@@ -1146,7 +1159,13 @@ sheet_run(struct arb_turn *n, int player, const char *hash,
 		o->cells = t_alloc(n, sizeof(int));
 		o->cells[0] = c;
 		o->ncells = 1;
-		reach_limit(n, reach_spent(n) + REACH_LABELS);
+		/* Past the sheet's bounds, a group is searched no further than
+		 * its start (for its budget), and its reach said cut. */
+		left = SHEET_LABELS - (reach_spent(n) - spent0);
+		if (sheet_full(sh) || left < 1)
+			left = 1;
+		reach_limit(n, reach_spent(n) + (left < REACH_LABELS ? left :
+		    REACH_LABELS));
 		reach_search(n, o, -1, &r);
 		sheet_group(n, sh, o, &r);
 		if (r.budget < 0) {
@@ -1164,11 +1183,13 @@ sheet_run(struct arb_turn *n, int player, const char *hash,
 		}
 		for (k = 0; k < nnear; k++) {
 			nb = near[k];
-			if (sheet_reaches(sh, nb))
+			left = SHEET_LABELS - (reach_spent(n) - spent0);
+			if (sheet_reaches(sh, nb) || left < 1)
 				continue;
-			reach_limit(n, reach_spent(n) + REACH_LABELS);
+			reach_limit(n, reach_spent(n) + (left < REACH_LABELS ?
+			    left : REACH_LABELS));
 			reach_search(n, o, nb, &r);
-			if (r.found)
+			if (r.found || r.truncated)
 				continue;
 			sheet_refused(n, sh, nb, r.near.rule != NULL ?
 			    r.near.rule : "arbiter-rules(7) Reach",

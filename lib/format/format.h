@@ -69,13 +69,15 @@ void	 emit_svg(struct arb_turn *, int flags, int player, FILE *);
  * next map's turn: begun, given each group's reach as it is searched
  * (sheet_group(), then sheet_refused() for each neighbour out of reach,
  * or cell -1 for a group that cannot move; sheet_reaches(): is a cell in
- * the last group's reach), and written with the picture. */
+ * the last group's reach), and written with the picture.  A reach cut
+ * (a search's bound, or the sheet's SHEET_STEPS) is written "cut". */
 struct sheet;
 struct reach;
 struct sheet *sheet_begin(struct arb_turn *, int player, const char *hash);
 void	 sheet_group(struct arb_turn *, struct sheet *, const struct order *,
 	    const struct reach *);
 bool	 sheet_reaches(const struct sheet *, int cell);
+bool	 sheet_full(const struct sheet *);	/* its steps' bound reached */
 void	 sheet_refused(struct arb_turn *, struct sheet *, int cell,
 	    const char *rule, const char *why);
 void	 sheet_write(struct arb_turn *, struct sheet *, const char *svg,

@@ -26,6 +26,10 @@
 #include "format/sheet-page.h"
 #include "json/doc.h"
 
+/* The steps of paths and the cells a sheet writes in all (each about 15
+ * bytes of the page): a group past it has its reach cut. */
+#define SHEET_STEPS	500000L
+
 struct sbuf {
 	char	*p;
 	size_t	 n, cap;
@@ -36,6 +40,7 @@ struct sheet {
 	const char	*hash;
 	struct sbuf	 groups;	/* the groups' JSON, comma-separated */
 	int		 ngroups;
+	long		 nsteps;	/* written, all groups */
 	int		*group;		/* per unit: its group, or -1 */
 	unsigned	*in;		/* per cell: in the reach of group in-1 */
 	int		*idx;		/* per label: its step, or -1 */
@@ -130,6 +135,12 @@ sheet_begin(struct arb_turn *t, int player, const char *hash)
 }
 
 bool
+sheet_full(const struct sheet *sh)
+{
+	return sh->nsteps >= SHEET_STEPS;
+}
+
+bool
 sheet_reaches(const struct sheet *sh, int cell)
 {
 	return sh->in[cell] == (unsigned)sh->ngroups;
@@ -152,7 +163,8 @@ sheet_group(struct arb_turn *t, struct sheet *sh, const struct order *o,
 	const char *const *res = t->rs->player_res;
 	struct sbuf	*b = &sh->groups;
 	size_t		 nlab = reach_labels(t);
-	int		 i, k, l, n, nsteps = 0;
+	int		 i, k, l, n, nsteps = 0, ne;
+	bool		 cut = r->truncated;
 
 	close_group(t, sh);
 	if (sh->ngroups > 0)
@@ -177,8 +189,6 @@ sheet_group(struct arb_turn *t, struct sheet *sh, const struct order *o,
 	putf(t, b, "],\"at\":%d,\"b\":%ld", o->cells[0], r->budget);
 	if (ok->count != NULL)
 		putf(t, b, ",\"n\":%ld", o->n);
-	if (r->truncated)
-		puts_(t, b, ",\"cut\":true");
 	/* The steps of the paths, each once: its cell, the step it comes
 	 * from (-1: the start) and its cost. */
 	if (nlab + 1 > sh->capidx) {
@@ -189,10 +199,15 @@ sheet_group(struct arb_turn *t, struct sheet *sh, const struct order *o,
 	for (i = 0; i < (int)nlab; i++)
 		sh->idx[i] = -1;
 	puts_(t, b, ",\"s\":[");
-	for (i = 0; i < r->n; i++) {
+	for (i = 0, ne = 0; i < r->n; i++, ne++) {
 		for (n = 0, l = r->v[i].label; l >= 0 && reach_parent(t, l) >=
 		    0 && sh->idx[l] < 0; l = reach_parent(t, l))
 			sh->chain[n++] = l;
+		if (sh->nsteps + n + 1 > SHEET_STEPS) {
+			cut = true;	/* this cell and the rest left out */
+			break;
+		}
+		sh->nsteps += n + 1;	/* its steps, and the cell's entry */
 		while (n > 0) {
 			int	 p;
 
@@ -209,7 +224,7 @@ sheet_group(struct arb_turn *t, struct sheet *sh, const struct order *o,
 	 * the step into it stops the walk (a zone of control), 2 where a
 	 * step of its path is tested (a roll may stop it). */
 	puts_(t, b, "],\"e\":[");
-	for (i = 0; i < r->n; i++) {
+	for (i = 0; i < ne; i++) {
 		int	 fl = (r->v[i].stop ? 1 : 0) | (r->v[i].tested ? 2 : 0);
 
 		putf(t, b, "%s[%d,%d", i > 0 ? "," : "", r->v[i].cell,
@@ -219,7 +234,7 @@ sheet_group(struct arb_turn *t, struct sheet *sh, const struct order *o,
 		puts_(t, b, "]");
 		sh->in[r->v[i].cell] = (unsigned)sh->ngroups;
 	}
-	puts_(t, b, "],\"w\":[");
+	puts_(t, b, cut ? "],\"cut\":true,\"w\":[" : "],\"w\":[");
 	sh->open = true;
 	sh->firstw = true;
 }
