@@ -526,6 +526,18 @@ def command_line(tmp):
     report(r.returncode in (0, 1) and not os.path.exists(
         os.path.join(d, "c.html")), "--sheet under --check: not written "
         "(no next map)", "exit %d: %s" % (r.returncode, r.stderr))
+    # All or none: with another output that cannot be written, no sheet.
+    r = run([ARBITER, "-o", os.path.join(d, "no", "such", "r.json"),
+             "--for", players[0], "--sheet", "n.html", "map.json"] +
+            orders, d)
+    report(r.returncode == 73 and not os.path.exists(
+        os.path.join(d, "n.html")), "--sheet with an output that cannot "
+        "be written: 73, no sheet (all or none)", "exit %d: %s" % (
+            r.returncode, r.stderr))
+    r = run([ARBITER, "-o", "/dev/null", "--for", players[0], "--sheet",
+             "map.json", "map.json"] + orders, d)
+    report(r.returncode == 64, "--sheet naming the map: 64",
+           "exit %d: %s" % (r.returncode, r.stderr))
     od = os.path.join(d, "out")
     os.mkdir(od)
     r = run([ARBITER, "-o", "/dev/null", "--for", "all", "--outdir", od,
