@@ -41,7 +41,7 @@ SAN_CFLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all \
 # to it); then the command line, which uses the library's arbiter.h only.
 HDRS	= lib/arbiter.h lib/base/base.h lib/base/fair.h lib/json/json.h \
 	  lib/json/doc.h lib/model/model.h lib/rules/rules.h \
-	  lib/format/format.h
+	  lib/format/format.h lib/format/sheet-page.h
 LIBSRC	= lib/base/mem.c lib/base/maps.c lib/base/fair.c lib/base/suggest.c \
 	  lib/json/read.c lib/json/write.c \
 	  lib/model/board.c lib/model/geom.c lib/model/model.c \
@@ -54,7 +54,7 @@ LIBSRC	= lib/base/mem.c lib/base/maps.c lib/base/fair.c lib/base/suggest.c \
 	  lib/format/svg.c lib/format/png.c lib/format/view.c \
 	  lib/format/replay.c \
 	  lib/format/letter.c lib/format/mail.c lib/format/text.c \
-	  lib/turn.c
+	  lib/format/sheet.c lib/turn.c
 CLISRC	= cli/files.c cli/secret.c cli/report.c cli/verify.c cli/fair.c \
 	  cli/arbiter.c cli/gamepage.c cli/gamefs.c cli/gamecheck.c \
 	  cli/gamepost.c cli/gamerun.c cli/game.c
@@ -63,6 +63,12 @@ MANS	= man/arbiter.1 man/arbiter-game.1 man/arbiter-map.5 \
 	  man/arbiter-result.5 man/arbiter-rules.7
 
 all: arbiter
+
+# The order sheet's page, as C strings (lib/format/sheet.c); kept in git,
+# so that a build needs no awk but where the page changed.
+lib/format/sheet-page.h: lib/format/sheet.html lib/format/sheet-page.awk
+	awk -f lib/format/sheet-page.awk lib/format/sheet.html >$@.tmp
+	mv $@.tmp $@
 
 # The library, for a server that embeds arbiter (arbiter.h, arbiter.pc);
 # the program is linked against it.

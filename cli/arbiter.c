@@ -27,6 +27,7 @@
 #define OPT_SVGSTART	0x101	/* --svg-start: a long option only */
 #define OPT_REPLAY	0x102	/* --replay: the replay page */
 #define OPT_SVGREGION	0x103	/* --svg-region */
+#define OPT_SHEET	0x104	/* --sheet */
 
 static void
 usage(FILE *fp)
@@ -38,7 +39,8 @@ usage(FILE *fp)
 	    "               [--trace-file file] [--svg file] [--svg-next file]"
 	    "\n               [--svg-start file] [--svg-region region] "
 	    "[--png file]\n               [--png-width pixels]\n"
-	    "               [--for player | --for all --outdir dir]"
+	    "               [--sheet file] "
+	    "[--for player | --for all --outdir dir]"
 	    "\n               [--rerun result.json] [--replay file]"
 	    "\n               map.json [player=]orders.json ...\n"
 	    "       %s [--text] [--threads n] [-o reach.json] --reach unit\n"
@@ -106,6 +108,8 @@ help(void)
 	    "  -s, --seed N          use seed N for the dice, not the map's\n"
 	    "      --svg FILE        draw the turn as SVG in FILE\n"
 	    "      --svg-next FILE   draw the board as the next turn begins\n"
+	    "      --sheet FILE      the --for player's order sheet (HTML) "
+	    "for the next turn\n"
 	    "      --svg-start FILE  draw the board as this turn begins\n"
 	    "      --svg-region R    the pictures' region: all, or hexes A:B"
 	    ", or\n                        territories A,B,... (default: "
@@ -190,6 +194,7 @@ run(int argc, char **argv, struct arb_turn *t)
 		{ "replay", required_argument, NULL, OPT_REPLAY },
 		{ "for", required_argument, NULL, 'F' },
 		{ "outdir", required_argument, NULL, 'D' },
+		{ "sheet", required_argument, NULL, OPT_SHEET },
 		/* Fair dice (fair.c). */
 		{ "audit", required_argument, NULL, 'a' },
 		{ "commit", no_argument, NULL, 'C' },
@@ -202,8 +207,8 @@ run(int argc, char **argv, struct arb_turn *t)
 	const char	*output = "-", *next = NULL, *tracefile = NULL;
 	const char	*ruleset = NULL, *names[NOUTS], *argv0 = argv[0];
 	const char	*svg = NULL, *svgnext = NULL, *forp = NULL;
-	const char	*outdir = NULL, *svgstart = NULL;
-	char		*paths[7 * 64];
+	const char	*outdir = NULL, *svgstart = NULL, *sheet = NULL;
+	char		*paths[8 * 64];
 	int		 npaths = 0;
 	bool		 output_set = false;
 	const char	*secret = NULL, *rolls = NULL, *newsecret = NULL;
@@ -353,6 +358,9 @@ run(int argc, char **argv, struct arb_turn *t)
 		case OPT_SVGSTART:
 			svgstart = optarg;
 			break;
+		case OPT_SHEET:
+			sheet = optarg;
+			break;
 		case OPT_SVGREGION:
 			/* Its cells are looked up on the board when a
 			 * picture is drawn (65); its form here. */
@@ -439,7 +447,7 @@ run(int argc, char **argv, struct arb_turn *t)
 		    check || next != NULL || tracefile != NULL || trace ||
 		    strict || rolls != NULL || seeded || ruleset != NULL ||
 		    svg != NULL || svgnext != NULL || forp != NULL ||
-		    svgstart != NULL ||
+		    svgstart != NULL || sheet != NULL ||
 		    png != NULL || reach != NULL || rerun != NULL ||
 		    replay != NULL) {
 			usage(stderr);
@@ -516,7 +524,8 @@ run(int argc, char **argv, struct arb_turn *t)
 		    trace || strict || rolls != NULL || secret != NULL ||
 		    seeded || ruleset != NULL || svg != NULL ||
 		    svgnext != NULL || svgstart != NULL || png != NULL ||
-		    replay != NULL || forp != NULL || outdir != NULL;
+		    replay != NULL || forp != NULL || outdir != NULL ||
+		    sheet != NULL;
 		if (reach == NULL || others || argc < 1 || argc > 2) {
 			if (reach == NULL)
 				fprintf(stderr, "%s: --unit goes with "
@@ -547,10 +556,16 @@ run(int argc, char **argv, struct arb_turn *t)
 		    "all with --outdir\n", progname);
 		return EXIT_USAGE;
 	}
+	/* A sheet is a player's: --for PLAYER's in FILE, or with --for all
+	 * each player's in the outdir (FILE is then not written). */
+	if (sheet != NULL && forp == NULL) {
+		fprintf(stderr, "%s: --sheet goes with --for\n", progname);
+		return EXIT_USAGE;
+	}
 	/* --check --text: the report is text (and so is the trace). */
 	report_text = textual && check;
-	if (check)
-		next = svgnext = svgstart = NULL; /* --check: no next map */
+	if (check)	/* --check: no next map */
+		next = svgnext = svgstart = sheet = NULL;
 	if ((tracefile != NULL && strcmp(tracefile, "-") == 0 &&
 	    strcmp(output, "-") == 0) || (next != NULL &&
 	    strcmp(next, "-") == 0 && (strcmp(output, "-") == 0 ||
@@ -612,6 +627,11 @@ run(int argc, char **argv, struct arb_turn *t)
 		wkind[nnames] = W_REPLAY;
 		wwho[nnames] = -1;
 		names[nnames++] = replay;
+	}
+	if (sheet != NULL && outdir == NULL) {
+		wkind[nnames] = W_SHEET;
+		wwho[nnames] = -1;
+		names[nnames++] = sheet;
 	}
 	for (i = 0, nstd = 0; i < nnames; i++)
 		nstd += names[i] != NULL && strcmp(names[i], "-") == 0;
@@ -687,7 +707,7 @@ run(int argc, char **argv, struct arb_turn *t)
 	}
 	if (forp != NULL && (rc = for_players(t, forp, outdir, names,
 	    paths, &npaths, svg != NULL, png != NULL, !check,
-	    svgnext != NULL, replay != NULL)) == 0)
+	    svgnext != NULL, replay != NULL, sheet != NULL)) == 0)
 		rc = check_names(argv[0], ops, nops, names, secret, rolls);
 	if (rc != 0)
 		goto out;

@@ -71,9 +71,9 @@ bool	 name_is_utf8(const char *s, const char *what);
  * the umpire's).  The first three are the result, the next map and the
  * trace; pictures and players' reports follow (--svg, --svg-next, --for).
  */
-#define NOUTS	(8 + 7 * 64)
+#define NOUTS	(9 + 8 * 64)
 enum { W_RESULT, W_NEXT, W_TRACE, W_SVG, W_SVGNEXT, W_SVGSTART, W_VIEW,
-    W_VIEWTEXT, W_PNG, W_REPLAY };
+    W_VIEWTEXT, W_PNG, W_REPLAY, W_SHEET };
 extern int	 png_width;	/* --png-width, 0: the picture's */
 extern const char *svg_region;	/* --svg-region, NULL: by the board */
 extern int	 wkind[NOUTS];
@@ -153,7 +153,7 @@ int	 write_all(struct arb_turn *t, const char *const names[], bool trace,
 /* --for PLAYER or --for all --outdir DIR: the outputs of the players. */
 int	 for_players(struct arb_turn *t, const char *forp, const char *outdir,
 	    const char *names[], char **paths, int *npaths, bool svg, bool png,
-	    bool next, bool svgnext, bool replay);
+	    bool next, bool svgnext, bool replay, bool sheet);
 /* --orders-json, --orders-text map.json orders: argv holds those two. */
 int	 orders_form(struct arb_turn *t, char **argv, bool text);
 /* --reach UNIT map.json [player=orders.json] (argc: 1 or 2). */

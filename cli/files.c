@@ -830,10 +830,11 @@ int
 check_names(const char *map, struct operand *ops, int nops,
     const char *const names[], const char *secret, const char *rolls)
 {
-	static const char *const roles[W_REPLAY + 1] = {	/* by W_ */
+	static const char *const roles[W_SHEET + 1] = {	/* by W_ */
 		"the result", "the next map", "the trace", "the picture",
 		"the next picture", "the start picture", "a player's report",
-		"a player's report", "the picture as PNG", "the replay page"
+		"a player's report", "the picture as PNG", "the replay page",
+		"the order sheet"
 	};
 	struct ident	*ids;
 	int		 i, j, n = 0, nout, nin, rc = 0;

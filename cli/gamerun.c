@@ -39,7 +39,7 @@
 
 /* One output of a turn, by kind. */
 enum okind { O_RESULT, O_TRACE, O_TRACEJ, O_SVG, O_PNG, O_NEXT, O_VIEW,
-    O_LETTER, O_SVGNEXT, O_PNGNEXT, O_REPLAY };
+    O_LETTER, O_SVGNEXT, O_PNGNEXT, O_REPLAY, O_SHEET };
 
 static int
 output(struct arb_turn *t, const char *path, enum okind k, int p)
@@ -73,6 +73,9 @@ output(struct arb_turn *t, const char *path, enum okind k, int p)
 		break;
 	case O_REPLAY:
 		rc = arb_turn_write_replay(t, p, fp, &e);
+		break;
+	case O_SHEET:
+		rc = arb_turn_write_sheet(t, p, fp, &e);
 		break;
 	case O_VIEW:
 	case O_LETTER:
@@ -203,7 +206,8 @@ adjudicate(long n, const char *src, const char *out, const char *nextmap)
 		{ "letter.txt", O_LETTER }, { "report.json", O_VIEW },
 		{ "turn.svg", O_SVG }, { "turn.png", O_PNG },
 		{ "next.json", O_NEXT }, { "next.svg", O_SVGNEXT },
-		{ "next.png", O_PNGNEXT }, { "replay.html", O_REPLAY } };
+		{ "next.png", O_PNGNEXT }, { "replay.html", O_REPLAY },
+		{ "sheet.html", O_SHEET } };
 	struct arb_turn	*t;
 	struct arb_error e;
 	unsigned char	 key[ARB_SECRET_LEN];
@@ -282,8 +286,8 @@ turn_mails(struct game *g, long n, const char *dir, enum mode mode,
 {
 	char		 dl[32];
 	char		 path[PATH_MAX], subject[256], a[9][PATH_MAX];
-	char		 nm[4][64], *letter;
-	const char	*att[13];
+	char		 nm[5][64], *letter;
+	const char	*att[16];
 	struct text	 b;
 	int		 i, rc;
 
@@ -291,6 +295,7 @@ turn_mails(struct game *g, long n, const char *dir, enum mode mode,
 	xsnprintf(nm[1], sizeof(nm[1]), "turn-%ld.svg", n);
 	xsnprintf(nm[2], sizeof(nm[2]), "map-turn-%ld.json", n + 1);
 	xsnprintf(nm[3], sizeof(nm[3]), "replay-turn-%ld.html", n);
+	xsnprintf(nm[4], sizeof(nm[4]), "orders-turn-%ld.html", n + 1);
 	for (i = 0; mode != M_PREVIEW && i < g->nplayers; i++) {
 		const char *pn = player_name(g, i);
 
@@ -329,8 +334,11 @@ turn_mails(struct game *g, long n, const char *dir, enum mode mode,
 		xsnprintf(a[3], sizeof(a[3]), "%s/players/%s/replay.html",
 		    dir, pn);
 		att[6] = a[2], att[7] = "application/json", att[8] = nm[2];
+		xsnprintf(a[4], sizeof(a[4]), "%s/players/%s/sheet.html",
+		    dir, pn);
 		att[9] = a[3], att[10] = "text/html", att[11] = nm[3];
-		att[12] = NULL;
+		att[12] = a[4], att[13] = "text/html", att[14] = nm[4];
+		att[15] = NULL;
 		xsnprintf(subject, sizeof(subject), "[%s turn %ld] %s", g->name,
 		    n, mode == M_REDO ? "the turn re-run: your letter" :
 		    "your letter");

@@ -187,6 +187,9 @@ write_one(struct arb_turn *t, const struct out *o, int i, bool trace,
 	case W_REPLAY:
 		rc = arb_turn_write_replay(t, wwho[i], fp, &e);
 		break;
+	case W_SHEET:
+		rc = arb_turn_write_sheet(t, wwho[i], fp, &e);
+		break;
 	case W_SVG:
 	case W_SVGNEXT:
 	case W_SVGSTART:
@@ -262,14 +265,15 @@ write_all(struct arb_turn *t, const char *const names[], bool trace,
 int
 for_players(struct arb_turn *t, const char *forp, const char *outdir,
     const char *names[], char **paths, int *npaths, bool svg, bool png,
-    bool next, bool svgnext, bool replay)
+    bool next, bool svgnext, bool replay, bool sheet)
 {
 	/* The report, the letter, the picture (SVG and PNG), the next map,
-	 * the picture of the next board and the replay page. */
-	static const char *const ext[7] = { "json", "txt", "svg", "png",
-	    "next.json", "next.svg", "replay.html" };
-	static const int kind[7] = { W_VIEW, W_VIEWTEXT, W_SVG, W_PNG,
-	    W_NEXT, W_SVGNEXT, W_REPLAY };
+	 * the picture of the next board, the replay page and the order
+	 * sheet. */
+	static const char *const ext[8] = { "json", "txt", "svg", "png",
+	    "next.json", "next.svg", "replay.html", "sheet.html" };
+	static const int kind[8] = { W_VIEW, W_VIEWTEXT, W_SVG, W_PNG,
+	    W_NEXT, W_SVGNEXT, W_REPLAY, W_SHEET };
 	const char	*hint, *name;
 	const unsigned char *c;
 	int		 p, i, k;
@@ -286,7 +290,8 @@ for_players(struct arb_turn *t, const char *forp, const char *outdir,
 		for (i = 0; i < nnames; i++)
 			if (wkind[i] == W_VIEW || wkind[i] == W_VIEWTEXT ||
 			    wkind[i] == W_SVG || wkind[i] == W_PNG ||
-			    wkind[i] == W_TRACE || wkind[i] == W_REPLAY)
+			    wkind[i] == W_TRACE || wkind[i] == W_REPLAY ||
+			    wkind[i] == W_SHEET)
 				wwho[i] = p;
 		return 0;
 	}
@@ -300,12 +305,12 @@ for_players(struct arb_turn *t, const char *forp, const char *outdir,
 			    "name a file\n", progname, name);
 			return EXIT_DATA;
 		}
-		for (k = 0; k < 7; k++) {
+		for (k = 0; k < 8; k++) {
 			char	*path;
 
 			if ((k == 2 && !svg) || (k == 3 && !png) ||
 			    (k == 4 && !next) || (k == 5 && !(next && svgnext)) ||
-			    (k == 6 && !replay))
+			    (k == 6 && !replay) || (k == 7 && !(next && sheet)))
 				continue;
 			if (nnames >= NOUTS || (path = malloc(strlen(outdir) +
 			    strlen(name) + strlen(ext[k]) + 3)) == NULL)

@@ -265,7 +265,8 @@ case_refusal(const char *name, size_t len)
 {
 	static const char *const writes[] = {
 		"output", "next", "svg", "svg-next", "svg-start",
-		"trace-file", "outdir", "new-secret", "png", "replay", NULL
+		"trace-file", "outdir", "new-secret", "png", "replay", "sheet",
+		NULL
 	};
 	static const char *const reads[] = { "audit", "rerun", NULL };
 	static const char *const all[] = {
@@ -274,7 +275,8 @@ case_refusal(const char *name, size_t len)
 		"svg", "svg-next", "svg-start", "trace-file", "outdir",
 		"new-secret", "secret", "verify", "max-input", "help",
 		"version", "audit", "commit", "game", "rerun", "replay", "png",
-		"png-width", "orders-json", "orders-text", "svg-region", NULL
+		"png-width", "orders-json", "orders-text", "svg-region", "sheet",
+		NULL
 	};
 	int	 k, hits = 0;
 

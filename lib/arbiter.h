@@ -236,6 +236,19 @@ int		 arb_turn_load_rolls(struct arb_turn *t, const char *name,
 int		 arb_turn_run(struct arb_turn *t, int flags,
 		    struct arb_error *e);
 
+/*
+ * The order sheet of player (numbered as arb_turn_player()) for the next
+ * turn, after arb_turn_run() (arbiter(1), --sheet): one self-contained
+ * HTML page, the picture of the next turn's board as the player sees it,
+ * the reach of each of the player's units (or cells, where orders move a
+ * count from a cell) on the next map, priced by the code of
+ * arb_turn_reach(), and a script that makes orders as text, headed for
+ * the next map.  0, or -1 with e filled as the writers below (ARB_EDATA
+ * when there is no next turn, or the board is too large to draw).
+ */
+int		 arb_turn_write_sheet(struct arb_turn *t, int player,
+		    FILE *fp, struct arb_error *e);
+
 /* The number of orders ruled illegal or failed (after arb_turn_run()). */
 int		 arb_turn_illegal(const struct arb_turn *t);
 

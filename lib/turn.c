@@ -800,6 +800,34 @@ route_without(struct arb_turn *t, struct order *o, int start,
 }
 
 /*
+ * Why a search from start to target found no path, from its nearest
+ * approach (a "to" order's no_route, and the order sheet's cells out of
+ * reach).
+ */
+static const char *
+near_why(struct arb_turn *t, const struct reach *r, int start, int target)
+{
+	const char	*why;
+	int		*cells, n;
+
+	if (r->budget < 0)
+		return t_printf(t, "the move cannot begin: %s",
+		    reason_name(r->near.reason));
+	if (r->near_to < 0)
+		return "no cell is in reach";
+	n = reach_steps(t, r->near_label) + 1;
+	cells = t_alloc(t, (size_t)n * sizeof(int));
+	cells[0] = start;
+	reach_path(t, r->near_label, cells);
+	why = path_brief(t, cells, n);
+	return t_printf(t, "the nearest approach, %s, %s %s: %s", why,
+	    r->near_end ? "cannot end in" : r->near.reason == R_ZOC_STOP ?
+	    "must stop there, short of" : "cannot go on to",
+	    cell_name(t, !r->near_end && r->near.reason == R_ZOC_STOP ?
+	    target : r->near_to), reason_name(r->near.reason));
+}
+
+/*
  * A destination order ("to", issue 15) at its moment: the cheapest legal
  * path in the state of that moment becomes its path, and the order is
  * adjudicated as if written so.  No path: illegal, no_route, saying why
@@ -851,29 +879,7 @@ route(struct arb_turn *t, struct order *o)
 	if (!r.found) {
 		rule = r.near.rule != NULL ? r.near.rule :
 		    "arbiter-rules(7) Reach";
-		if (r.budget < 0)
-			why = t_printf(t, "the move cannot begin: %s",
-			    reason_name(r.near.reason));
-		else if (r.near_to < 0)
-			why = "no cell is in reach";
-		else {
-			n = reach_steps(t, r.near_label) + 1;
-			o->cells = t_alloc(t, (size_t)n * sizeof(int));
-			o->cells[0] = start;
-			reach_path(t, r.near_label, o->cells);
-			o->ncells = n;
-			why = path_brief(t, o->cells, n);
-			why = t_printf(t, "the nearest approach, %s, %s %s: "
-			    "%s", why, r.near_end ?
-			    "cannot end in" : r.near.reason == R_ZOC_STOP ?
-			    "must stop there, short of" : "cannot go on to",
-			    cell_name(t, !r.near_end && r.near.reason ==
-			    R_ZOC_STOP ? o->to : r.near_to),
-			    reason_name(r.near.reason));
-			o->cells = t_alloc(t, sizeof(int));
-			o->cells[0] = start;
-			o->ncells = 1;
-		}
+		why = near_why(t, &r, start, o->to);
 		trace_event(t, "route", "order", TF_ORDER, o, "to", TF_CELL,
 		    (long)o->to, "found", TF_BOOL, 0L, NULL);
 		if (route_without(t, o, start, why, rule) >= 0)
@@ -1129,6 +1135,214 @@ arb_turn_write_reach(struct arb_turn *t, int text, FILE *fp,
 	emit_reach(t, text, fp);
 	t->mem.jmp = NULL;
 	return 0;
+}
+
+/* The order sheet's bounds (arbiter(1), --sheet): the labels its searches
+ * settle in all, and (sheet.c) the steps of paths it writes. */
+#define SHEET_LABELS	4000000L
+
+/*
+ * The order sheet's reach (arbiter(1), --sheet): n is the next map's
+ * turn, just loaded; every group of the player's units (or, where the
+ * rule system's orders move a count from a cell, every cell of the
+ * player's that holds some) is searched as --reach searches it with no
+ * orders, and each neighbour of its cell out of reach is searched for as
+ * a "to" order would be, for the reason.  sheet.c writes the page.
+ */
+static int
+sheet_run(struct arb_turn *n, int player, const char *hash,
+    const char *svg, size_t svglen, FILE *fp, struct arb_error *e)
+{
+	jmp_buf			 jb;
+	const struct okind	*ok;
+	struct sheet		*sh;
+	struct order		*o;
+	struct reach		 r;
+	bool			*done;
+	int			 pk, c, k, nb, *near, nnear;
+	size_t			 i, j;
+	long			 spent0, left;
+
+	GUARD(n, e, (void)0);
+	if (player >= (int)n->players.n)
+		t_fail(n, ARB_EINTERNAL, "the next map lost a player");
+	n->ran = true;
+	n->flags = ARB_CHECK;
+	ld_release(&n->reader);
+	ahead_end(n);
+	fair_begin(n);
+	sequence(n);
+	n->rs->begin(n);
+	sh = sheet_begin(n, player, hash);
+	spent0 = reach_spent(n);
+	if (!arb_turn_walks(n)) {
+		sheet_write(n, sh, svg, svglen, fp);
+		n->mem.jmp = NULL;
+		return 0;
+	}
+	ok = n->rs->order_kinds;
+	for (pk = 0; ok[pk].key != NULL && ok[pk].arg != OK_PATH; pk++)
+		;
+	done = t_alloc(n, n->units.n + 1);
+	for (i = 0; i < (ok[pk].count != NULL ? (size_t)n->board.ncells :
+	    n->units.n); i++) {
+		const struct unit *u = &n->units.v[i];
+
+		o = t_alloc(n, sizeof(*o));
+		o->kind = pk;
+		o->id = "sheet";
+		o->to = o->from = -1;
+		o->player = player;
+		if (ok[pk].count != NULL) {
+			c = (int)i;
+			if (n->board.cells[c].owner != player ||
+			    n->board.cx[0] == NULL || n->board.cx[0][c] <= 0)
+				continue;
+			o->n = n->board.cx[0][c];
+		} else {
+			if (u->player != player || u->gone || u->left ||
+			    done[i] || u->at < 0)
+				continue;
+			c = u->at;
+			/* Its group: the player's units in its hex, where they
+			 * move together (in the map's order), or it alone. */
+			k = 0;
+			for (nb = n->board.cells[c].first_unit; nb >= 0;
+			    nb = n->units.v[nb].next)
+				k++;
+			o->units = t_alloc(n, ((size_t)k + 1) * sizeof(int));
+			for (j = i; j < n->units.n && (j == i ||
+			    n->rs->walk_stack); j++)
+				if (j == i || (n->rs->walk_stack &&
+				    !n->units.v[j].gone &&
+				    n->units.v[j].at == c &&
+				    n->units.v[j].player == player)) {
+					o->units[o->nunits++] = (int)j;
+					done[j] = true;
+				}
+		}
+		o->cells = t_alloc(n, sizeof(int));
+		o->cells[0] = c;
+		o->ncells = 1;
+		/* Past the sheet's bounds, a group is searched no further than
+		 * its start (for its budget), and its reach said cut. */
+		left = SHEET_LABELS - (reach_spent(n) - spent0);
+		if (sheet_full(sh) || left < 1)
+			left = 1;
+		reach_limit(n, reach_spent(n) + (left < REACH_LABELS ? left :
+		    REACH_LABELS));
+		reach_search(n, o, -1, &r);
+		sheet_group(n, sh, o, &r);
+		if (r.budget < 0) {
+			sheet_refused(n, sh, -1, r.over.rule, t_printf(n,
+			    "it cannot move: %s", reason_name(r.over.reason)));
+			continue;
+		}
+		/* Its neighbours out of reach, each with why. */
+		if (n->board.kind == BOARD_HEX) {
+			near = t_alloc(n, 6 * sizeof(int));
+			nnear = board_neighbors(&n->board, c, near);
+		} else {
+			near = n->board.adj + n->board.adj_at[c];
+			nnear = n->board.adj_at[c + 1] - n->board.adj_at[c];
+		}
+		for (k = 0; k < nnear; k++) {
+			nb = near[k];
+			left = SHEET_LABELS - (reach_spent(n) - spent0);
+			if (sheet_reaches(sh, nb) || left < 1)
+				continue;
+			reach_limit(n, reach_spent(n) + (left < REACH_LABELS ?
+			    left : REACH_LABELS));
+			reach_search(n, o, nb, &r);
+			if (r.found || r.truncated)
+				continue;
+			sheet_refused(n, sh, nb, r.near.rule != NULL ?
+			    r.near.rule : "arbiter-rules(7) Reach",
+			    near_why(n, &r, c, nb));
+		}
+	}
+	sheet_write(n, sh, svg, svglen, fp);
+	n->mem.jmp = NULL;
+	return 0;
+}
+
+/* A memory stream that could not be opened or closed: out of memory. */
+static int
+sheet_nomem(struct arb_error *e)
+{
+	memset(e, 0, sizeof(*e));
+	e->code = ARB_ENOMEM;
+	snprintf(e->text, sizeof(e->text), "out of memory");
+	return -1;
+}
+
+int
+arb_turn_write_sheet(struct arb_turn *t, int player, FILE *fp,
+    struct arb_error *e)
+{
+	struct arb_turn	*n;
+	const char	*bg = t->disp_bg;
+	char		*svg = NULL, *map = NULL, hash[17];
+	size_t		 svglen = 0, maplen = 0, i;
+	unsigned char	 sha[32];
+	FILE		*m;
+	int		 rc;
+
+	memset(e, 0, sizeof(*e));
+	if (!t->ran || (t->flags & ARB_CHECK) || player < 0 ||
+	    player >= (int)t->players.n) {
+		e->code = ARB_EINTERNAL;
+		snprintf(e->text, sizeof(e->text), "a sheet is a player's, "
+		    "after the run");
+		return -1;
+	}
+	/* The next map (an error when there is no next turn), and the
+	 * picture of it as the player sees it; a background that is a file
+	 * beside the map is left out: the page fetches nothing.  Each by
+	 * its entry point, which returns here whatever fails. */
+	if ((m = open_memstream(&map, &maplen)) == NULL)
+		return sheet_nomem(e);
+	rc = arb_turn_write_next(t, m, e);
+	if (fclose(m) != 0 || map == NULL) {
+		free(map);
+		return rc != 0 ? -1 : sheet_nomem(e);
+	}
+	if (rc != 0) {
+		free(map);
+		return -1;
+	}
+	if ((m = open_memstream(&svg, &svglen)) == NULL) {
+		free(map);
+		return sheet_nomem(e);
+	}
+	if (bg != NULL && strncmp(bg, "data:", 5) != 0)
+		t->disp_bg = NULL;
+	rc = arb_turn_write_svg(t, ARB_SVG_NEXT, player, m, e);
+	t->disp_bg = bg;
+	if (fclose(m) != 0 || svg == NULL || rc != 0) {
+		free(map);
+		free(svg);
+		return rc != 0 ? -1 : sheet_nomem(e);
+	}
+	fair_sha256(map, maplen, sha);
+	for (i = 0; i < 8; i++)
+		snprintf(hash + 2 * i, 3, "%02x", sha[i]);
+	/* The next map, read back as a turn of its own. */
+	if ((n = arb_turn_new()) == NULL) {
+		free(svg);
+		free(map);
+		return sheet_nomem(e);
+	}
+	n->reach_ahead = t->reach_ahead;
+	rc = arb_turn_load_map(n, t->mapfile, map, maplen, e);
+	free(map);
+	if (rc == 0)
+		rc = sheet_run(n, player, hash, svg, svglen, fp, e);
+	else if (e->code == ARB_EDATA)
+		e->code = ARB_EINTERNAL;	/* our own next map */
+	arb_turn_free(n);
+	free(svg);
+	return rc;
 }
 
 int

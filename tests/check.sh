@@ -6,8 +6,9 @@
 # example games against the manuals that quote them, the consistency of
 # the trace with the result (tests/consistency.py), the pictures, their
 # legibility and players' reports (tests/svg.sh, tests/legibility.sh,
-# tests/views.py, tests/hidden.py), the game's mail out and a league of
-# games (tests/post.sh, tests/league.sh) and the
+# tests/views.py, tests/hidden.py), the order sheet (tests/sheet.py), the
+# game's mail out and a league of games (tests/post.sh, tests/league.sh)
+# and the
 # man page lint.  Ends with one line: "N passed, N failed".
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 70
@@ -118,6 +119,11 @@ suite "svg" sh tests/svg.sh
 # overlap, no mark or arrow covers a text or a badge, every text is at
 # least 8 pixels high at the PNG's default width (tests/legibility.py).
 suite "legibility" env LEGIBILITY_SKIP_OK=1 sh tests/legibility.sh
+# The order sheet (issue 32), in headless Chromium: real clicks on units
+# and cells of players' sheets of random turns, the costs shown and the
+# orders text written checked by --check; the draft kept over a reload;
+# the keyboard alone (tests/sheet.py).
+suite "sheet" env SHEET_SKIP_OK=1 python3 tests/sheet.py
 suite "views" python3 tests/views.py "$top" "$ARBITER"
 # The replay page (issue 32), in headless Chromium: casebook turns of
 # every rule system stepped through with real clicks and keys, each event

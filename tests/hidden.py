@@ -10,12 +10,13 @@ none of a player's outputs holds a token of another player's orders:
   - the report as text, --for P --text;
   - the trace cut, --for P --trace-file (JSON Lines, and --text);
   - the pictures, --for P --svg and --svg-next;
-  - the replay page, --for P --replay (issue 32);
+  - the replay page, --for P --replay, and the order sheet, --for P
+    --sheet (issue 32);
   - a check, --for P --check, and --for P --strict: standard output, and
     standard error (the stderr sub-check, below);
-  - --for all --outdir with --svg, --svg-next and --replay: every
-    player's report, letter, picture, next map, next picture and replay
-    page.
+  - --for all --outdir with --svg, --svg-next, --replay and --sheet:
+    every player's report, letter, picture, next map, next picture,
+    replay page and sheet.
 
 The letter (issue 28): in each player's report, the letter says every
 thing of the turn that concerns the player (each of their orders, each
@@ -143,12 +144,14 @@ def turn(rs, seed):
             svg = os.path.join(tmp, "p.svg")
             svgn = os.path.join(tmp, "n.svg")
             rp = os.path.join(tmp, "p.replay.html")
-            for f in (tj, tt, svg, svgn, rp):
+            sheet = os.path.join(tmp, "s.html")
+            for f in (tj, tt, svg, svgn, rp, sheet):
                 if os.path.exists(f):
                     os.unlink(f)
             st, so, se = run(d, ["--for", pl, "-t", "--trace-file", tj,
                                  "--svg", svg, "--svg-next", svgn,
-                                 "--replay", rp] + files)
+                                 "--replay", rp, "--sheet", sheet] +
+                             files)
             if st != 0:
                 bad.append("--for %s -t: exit %d: %s" % (pl, st,
                                                          se[:200]))
@@ -162,12 +165,17 @@ def turn(rs, seed):
                                ("next picture", open(svgn).read() if
                                 os.path.exists(svgn) else ""),
                                ("replay page", open(rp).read() if
-                                os.path.exists(rp) else "")):
+                                os.path.exists(rp) else ""),
+                               ("sheet", open(sheet).read() if
+                                os.path.exists(sheet) else "")):
                 if leaks(text, theirs):
                     bad.append("%s: %s" % (what, leaks(text, theirs)))
             if st == 0 and not (os.path.exists(svg) and
-                                os.path.exists(tj) and os.path.exists(rp)):
-                bad.append("no trace file, picture or replay written")
+                                os.path.exists(tj) and
+                                os.path.exists(rp) and
+                                os.path.exists(sheet)):
+                bad.append("no trace file, picture, replay or sheet "
+                           "written")
             if leaks(se, theirs):
                 ebad.append("stderr of the run: %s" % leaks(se, theirs))
             st, so, se = run(d, ["--for", pl, "--text", "--trace-file", tt,
@@ -199,6 +207,7 @@ def turn(rs, seed):
                              os.path.join(tmp, "all.svg"), "--svg-next",
                              os.path.join(tmp, "all-next.svg"),
                              "--replay", os.path.join(tmp, "all.html"),
+                             "--sheet", os.path.join(tmp, "sheet.html"),
                              "-o", os.path.join(tmp, "all.json")] + files)
         for pl, bad, ebad in out:
             theirs = set()
@@ -210,7 +219,7 @@ def turn(rs, seed):
                                                               se[:200]))
                 continue
             for ext in ("json", "txt", "svg", "next.json", "next.svg",
-                        "replay.html"):
+                        "replay.html", "sheet.html"):
                 f = os.path.join(od, "%s.%s" % (pl, ext))
                 if not os.path.exists(f):
                     bad.append("--outdir: no %s.%s" % (pl, ext))

@@ -50,7 +50,7 @@ order() {
 	lib/json/*) echo read write ;;
 	lib/model/*) echo geom board trace model fairdice dice io ;;
 	lib/rules/*) echo reach aeonis territory morne xconq arcane registry ;;
-	lib/format/*) echo display text load mail emit letter view svg png replay ;;
+	lib/format/*) echo display text load mail emit letter view svg png replay sheet ;;
 	cli/game*) echo gamepage gamefs gamecheck gamepost gamerun game ;;
 	lib/*/*) echo ;;
 	lib/*) echo turn ;;

@@ -172,6 +172,10 @@ turn(struct input *in, int n, FILE *out, int ahead)
 		if (rc == 0)
 			rc = arb_turn_write_svg(t, ARB_SVG_NEXT, -1, out, &e);
 	}
+	/* The order sheet (issue 32): its memory streams, its second turn
+	 * and its searches, for the pictures' cases. */
+	if (rc == 0 && strstr(in[0].name, "/svg-") != NULL)
+		rc = arb_turn_write_sheet(t, 0, out, &e);
 	if (rc == 0)
 		rc = arb_turn_write_view(t, 0, ARB_VIEW_TRACE, out, &e);
 	if (rc == 0)

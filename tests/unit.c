@@ -1221,6 +1221,68 @@ test_reach(void)
 	arb_turn_free(t);
 }
 
+/*
+ * The order sheet (issue 32): only after the run, only a player's; one
+ * HTML page with nothing from elsewhere (no src=, no address but the SVG
+ * namespaces), its unit's reach in the data; and a unit id that would
+ * end the script element ("</script>") is escaped in the picture and in
+ * the data, so that the page has exactly its two script elements.
+ */
+static void
+test_sheet(void)
+{
+	static const char map[] = "{\"arbiter\": 1, \"ruleset\": \"aeonis\", "
+	    "\"turn\": 3, \"board\": {\"grid\": \"hex\", \"cols\": 3, "
+	    "\"rows\": 3}, \"players\": {\"red\": {\"ap\": 9}, \"blue\": "
+	    "{\"ap\": 9}}, \"units\": [{\"id\": \"</script><b>\", \"player\": "
+	    "\"red\", \"type\": \"infantry\", \"at\": \"0101\"}, "
+	    "{\"id\": \"b\", \"player\": \"blue\", \"type\": \"infantry\", "
+	    "\"at\": \"0303\"}]}";
+	struct arb_turn	*t = arb_turn_new();
+	struct arb_error e;
+	char		*buf = NULL, *p;
+	size_t		 len = 0;
+	FILE		*fp;
+	int		 n;
+
+	CHECK(arb_turn_load_map(t, "m.json", map, strlen(map), &e) == 0);
+	CHECK(arb_turn_write_sheet(t, 0, stdout, &e) == -1 &&
+	    e.code == ARB_EINTERNAL);		/* before the run */
+	CHECK(arb_turn_run(t, 0, &e) == 0);
+	CHECK(arb_turn_write_sheet(t, 2, stdout, &e) == -1 &&
+	    e.code == ARB_EINTERNAL);		/* no player 2 */
+	fp = tmpfile();
+	CHECK(fp != NULL);
+	if (fp == NULL)
+		goto out;
+	CHECK(arb_turn_write_sheet(t, 0, fp, &e) == 0);
+	len = (size_t)ftell(fp);
+	rewind(fp);
+	if ((buf = calloc(1, len + 1)) != NULL &&
+	    fread(buf, 1, len, fp) != len) {
+		free(buf);
+		buf = NULL;
+	}
+	fclose(fp);
+	CHECK(buf != NULL && strncmp(buf, "<!DOCTYPE html>", 15) == 0);
+	if (buf == NULL)
+		goto out;
+	CHECK(strstr(buf, "src=") == NULL && strstr(buf, "https:") == NULL);
+	for (p = buf; (p = strstr(p, "http://")) != NULL; p++)
+		CHECK(strncmp(p, "http://www.w3.org/", 18) == 0);
+	for (n = 0, p = buf; (p = strstr(p, "</script>")) != NULL; p++)
+		n++;
+	CHECK(n == 2);
+	CHECK(strstr(buf, "id=\"orders\"") != NULL &&
+	    strstr(buf, "data-cell=\"0202\"") != NULL &&
+	    strstr(buf, "\"player\":\"red\",\"turn\":4") != NULL &&
+	    strstr(buf, "\"u\":[\"\\u003c/script\\u003e\\u003cb\\u003e\"]")
+	    != NULL);
+out:
+	free(buf);
+	arb_turn_free(t);
+}
+
 int
 main(void)
 {
@@ -1252,6 +1314,7 @@ main(void)
 	test_late_fair();
 	test_reach();
 	test_reach_ahead();
+	test_sheet();
 	printf("unit: %d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }

@@ -66,6 +66,23 @@ int	 view_player(struct arb_turn *, const char *name, const char **hint);
 #define SVG_START	0x02	/* the board as this turn begins */
 #define SVG_CELLS	10000	/* the cells a picture draws, at most */
 void	 emit_svg(struct arb_turn *, int flags, int player, FILE *);
+/* sheet.c: a player's order sheet (arbiter(1), --sheet), made in the
+ * next map's turn: begun, given each group's reach as it is searched
+ * (sheet_group(), then sheet_refused() for each neighbour out of reach,
+ * or cell -1 for a group that cannot move; sheet_reaches(): is a cell in
+ * the last group's reach), and written with the picture.  A reach cut
+ * (a search's bound, or the sheet's SHEET_STEPS) is written "cut". */
+struct sheet;
+struct reach;
+struct sheet *sheet_begin(struct arb_turn *, int player, const char *hash);
+void	 sheet_group(struct arb_turn *, struct sheet *, const struct order *,
+	    const struct reach *);
+bool	 sheet_reaches(const struct sheet *, int cell);
+bool	 sheet_full(const struct sheet *);	/* its steps' bound reached */
+void	 sheet_refused(struct arb_turn *, struct sheet *, int cell,
+	    const char *rule, const char *why);
+void	 sheet_write(struct arb_turn *, struct sheet *, const char *svg,
+	    size_t svglen, FILE *);
 /* png.c: the picture rasterised by librsvg, width pixels wide (0: the
  * SVG's own width), at most PNG_MAX_SIDE pixels a side and PNG_MAX_PIXELS
  * in all (64 MB of surface). */

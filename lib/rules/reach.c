@@ -918,6 +918,14 @@ reach_parent(struct arb_turn *t, int label)
 	return m->lab[label].parent;
 }
 
+long
+reach_cost(struct arb_turn *t, int label)
+{
+	struct reachmem	*m = t->reachmem;
+
+	return m->lab[label].cost;
+}
+
 int
 reach_cell(struct arb_turn *t, int label)
 {

@@ -249,6 +249,7 @@ int	 reach_steps(struct arb_turn *, int label);	/* -1: the start */
  * and how many labels the last search made (every label is below). */
 int	 reach_parent(struct arb_turn *, int label);
 int	 reach_cell(struct arb_turn *, int label);
+long	 reach_cost(struct arb_turn *, int label);	/* to it */
 size_t	 reach_labels(struct arb_turn *);
 /* The labels the turn's searches have settled so far, and a bound on it
  * that stops a search (r->truncated; 0: none): the work and memory "to"

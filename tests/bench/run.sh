@@ -34,6 +34,9 @@
 #	           commands that make the same files; and a league of
 #	           100 small games under GNU parallel, its games a second
 #	           reported (tests/bench/league.sh; issue 31)
+#	sheet      the order sheet of a player of 300 units on a 60x40
+#	           board: under 2 MB, ready to click in headless Chromium
+#	           within 2 s (issue 32)
 #	hostile    each input of tests/hostile/ (every file under 1 MB):
 #	           at most 10 s and 256 MB (262144 KiB) peak memory
 #
@@ -204,6 +207,36 @@ done
 # (tests/bench/league.sh).
 echo "== game: arbiter game run against the plain commands; a league"
 sh "$bin/league.sh" "$top" "$dir" "$runs" || missed=1
+
+# The order sheet (issue 32): a 60x40 board with 300 units, all of them
+# the player's (gen's ten players made one), so that the sheet holds the
+# reach of 300 units: the file under 2 MB, and ready to click in headless
+# Chromium (tests/bench/sheet.py: from the navigation to the script's
+# ready flag) within 2 s; the time to write it and of a first click on a
+# unit until its reach is drawn, reported.
+echo "== sheet: 60x40 hexes, 300 units of one player: goal < 2 MB," \
+    "ready to click <= 2000 ms"
+"$bin/gen" "$dir/sheet" 60 40 300 || exit 1
+sed 's/"player": *"p[0-9]"/"player": "p0"/' "$dir/sheet/map.json" \
+    >"$dir/sheet/one.json" || exit 1
+m=$(best "$dir/sheet" "$top/arbiter" -o /dev/null --for p0 --sheet \
+    sheet.html one.json) || exit 1
+set -- $m
+bytes=$(wc -c <"$dir/sheet/sheet.html")
+v=met
+[ "$bytes" -lt 2097152 ] || { v=MISSED; missed=1; }
+echo "--sheet    $1 ms, $2 KiB to write; $bytes bytes (goal < 2097152): $v"
+r=$(python3 "$bin/sheet.py" "$dir/sheet/sheet.html" "$runs")
+case $? in
+0)	set -- $r
+	v=met
+	[ "$1" -le 2000 ] || { v=MISSED; missed=1; }
+	echo "chromium  ready to click in $1 ms (goal <= 2000): $v;" \
+	    "a first click's reach drawn in $2 ms" ;;
+77)	echo "chromium  not installed: the page's time not measured" ;;
+*)	echo "chromium  the page never said it was ready: MISSED"
+	missed=1 ;;
+esac
 
 echo "== hostile inputs (tests/hostile): goal <= 10000 ms, <= 262144 KiB"
 printf '%-28s %8s %10s %7s\n' "" "wall ms" "peak KiB" "status"

@@ -1,0 +1,357 @@
+/*
+ * arbiter: a turn adjudicator for hex and territory wargames.
+ * Copyright (c) 2026 the arbiter developers.  ISC license (see README.md).
+ *
+ * The order sheet (arbiter(1), --sheet; issue 32): one self-contained
+ * HTML page for a player, made in the turn of the next map.  The page is
+ * the picture of the next turn's board as the player sees it (svg.c's,
+ * whose cells carry data-cell and units data-unit), the data below as
+ * JSON in a script element, and the page's own style and script
+ * (sheet.html, made into sheet-page.h by the Makefile).  The data: the
+ * rule system's order kinds, the labels of the cells, the player's
+ * units, and for each group that moves (a hex's units where they move
+ * together, one unit, or a cell's count) its reach as --reach finds it
+ * with no orders: the steps of its cheapest paths as a tree, each with
+ * its cell, the step it comes from and its cost; the cells it may end
+ * in, each with its step; and its neighbours out of reach with why, in
+ * the words of a "to" order's no_route.  Nothing of it names another
+ * player's orders: the next map holds none.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "format/format.h"
+#include "format/sheet-page.h"
+#include "json/doc.h"
+
+/* The steps of paths and the cells a sheet writes in all (each about 15
+ * bytes of the page): a group past it has its reach cut. */
+#define SHEET_STEPS	500000L
+
+struct sbuf {
+	char	*p;
+	size_t	 n, cap;
+};
+
+struct sheet {
+	int		 player;
+	const char	*hash;
+	struct sbuf	 groups;	/* the groups' JSON, comma-separated */
+	int		 ngroups;
+	long		 nsteps;	/* written, all groups */
+	int		*group;		/* per unit: its group, or -1 */
+	unsigned	*in;		/* per cell: in the reach of group in-1 */
+	int		*idx;		/* per label: its step, or -1 */
+	int		*chain;
+	size_t		 capidx;
+	int		 pool;		/* the resource every budget equals,
+					 * -1 none yet, -2 none */
+	bool		 open;		/* a group's "w" list is open */
+	bool		 firstw;
+};
+
+/* Grows in the turn's arena (doubling: the blocks left behind add up
+ * to no more than the last). */
+static void
+put(struct arb_turn *t, struct sbuf *b, const char *s, size_t n)
+{
+	if (b->n + n + 1 > b->cap) {
+		size_t	 cap = b->cap < 256 ? 256 : b->cap;
+		char	*p;
+
+		while (cap < b->n + n + 1)
+			cap *= 2;
+		p = t_alloc(t, cap);
+		if (b->n > 0)
+			memcpy(p, b->p, b->n);
+		b->p = p;
+		b->cap = cap;
+	}
+	memcpy(b->p + b->n, s, n);
+	b->n += n;
+	b->p[b->n] = '\0';
+}
+
+static void
+puts_(struct arb_turn *t, struct sbuf *b, const char *s)
+{
+	put(t, b, s, strlen(s));
+}
+
+static void __attribute__((format(printf, 3, 4)))
+putf(struct arb_turn *t, struct sbuf *b, const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*s;
+
+	va_start(ap, fmt);
+	s = t_vprintf(t, fmt, ap);
+	va_end(ap);
+	puts_(t, b, s);
+}
+
+/* A JSON string that may stand in a script element: '<', '>' and '&'
+ * escaped, so that no "</script>" ends it. */
+static void
+jstr(struct arb_turn *t, struct sbuf *b, const char *s)
+{
+	char	 e[8];
+
+	put(t, b, "\"", 1);
+	for (; *s != '\0'; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\') {
+			e[0] = '\\';
+			e[1] = (char)c;
+			put(t, b, e, 2);
+		} else if (c < 0x20 || c == '<' || c == '>' || c == '&') {
+			snprintf(e, sizeof(e), "\\u%04x", c);
+			put(t, b, e, 6);
+		} else
+			put(t, b, s, 1);
+	}
+	put(t, b, "\"", 1);
+}
+
+struct sheet *
+sheet_begin(struct arb_turn *t, int player, const char *hash)
+{
+	struct sheet	*sh = t_alloc(t, sizeof(*sh));
+	size_t		 i;
+
+	memset(sh, 0, sizeof(*sh));
+	sh->player = player;
+	sh->hash = t_strdup(t, hash);
+	sh->group = t_alloc(t, (t->units.n + 1) * sizeof(int));
+	for (i = 0; i < t->units.n; i++)
+		sh->group[i] = -1;
+	sh->in = t_alloc(t, ((size_t)t->board.ncells + 1) * sizeof(unsigned));
+	memset(sh->in, 0, ((size_t)t->board.ncells + 1) * sizeof(unsigned));
+	sh->pool = -1;
+	return sh;
+}
+
+bool
+sheet_full(const struct sheet *sh)
+{
+	return sh->nsteps >= SHEET_STEPS;
+}
+
+bool
+sheet_reaches(const struct sheet *sh, int cell)
+{
+	return sh->in[cell] == (unsigned)sh->ngroups;
+}
+
+/* Closes the group before, if one is open. */
+static void
+close_group(struct arb_turn *t, struct sheet *sh)
+{
+	if (sh->open)
+		puts_(t, &sh->groups, "]}");
+	sh->open = false;
+}
+
+void
+sheet_group(struct arb_turn *t, struct sheet *sh, const struct order *o,
+    const struct reach *r)
+{
+	const struct okind *ok = &t->rs->order_kinds[o->kind];
+	const char *const *res = t->rs->player_res;
+	struct sbuf	*b = &sh->groups;
+	size_t		 nlab = reach_labels(t);
+	int		 i, k, l, n, nsteps = 0, ne;
+	bool		 cut = r->truncated;
+
+	close_group(t, sh);
+	if (sh->ngroups > 0)
+		puts_(t, b, ",\n");
+	sh->ngroups++;
+	/* Is every budget one resource of the player's, a pool the
+	 * player's orders share (aeonis AP)? */
+	if (r->budget >= 0 && sh->pool != -2) {
+		for (k = 0; res != NULL && res[k] != NULL; k++)
+			if (t->players.v[o->player].res[k] == r->budget &&
+			    (sh->pool == -1 || sh->pool == k))
+				break;
+		sh->pool = res != NULL && res[k] != NULL ? k : -2;
+	}
+	puts_(t, b, "{\"u\":[");
+	for (i = 0; i < o->nunits; i++) {
+		if (i > 0)
+			puts_(t, b, ",");
+		jstr(t, b, t->units.v[o->units[i]].id);
+		sh->group[o->units[i]] = sh->ngroups - 1;
+	}
+	putf(t, b, "],\"at\":%d,\"b\":%ld", o->cells[0], r->budget);
+	if (ok->count != NULL)
+		putf(t, b, ",\"n\":%ld", o->n);
+	/* The steps of the paths, each once: its cell, the step it comes
+	 * from (-1: the start) and its cost. */
+	if (nlab + 1 > sh->capidx) {
+		sh->capidx = nlab + 1;
+		sh->idx = t_alloc(t, sh->capidx * sizeof(int));
+		sh->chain = t_alloc(t, ((size_t)MAXSTEPS + 2) * sizeof(int));
+	}
+	for (i = 0; i < (int)nlab; i++)
+		sh->idx[i] = -1;
+	puts_(t, b, ",\"s\":[");
+	for (i = 0, ne = 0; i < r->n; i++, ne++) {
+		for (n = 0, l = r->v[i].label; l >= 0 && reach_parent(t, l) >=
+		    0 && sh->idx[l] < 0; l = reach_parent(t, l))
+			sh->chain[n++] = l;
+		if (sh->nsteps + n + 1 > SHEET_STEPS) {
+			cut = true;	/* this cell and the rest left out */
+			break;
+		}
+		sh->nsteps += n + 1;	/* its steps, and the cell's entry */
+		while (n > 0) {
+			int	 p;
+
+			l = sh->chain[--n];
+			p = reach_parent(t, l);
+			sh->idx[l] = nsteps;
+			putf(t, b, "%s[%d,%d,%ld]", nsteps > 0 ? "," : "",
+			    reach_cell(t, l), reach_parent(t, p) >= 0 ?
+			    sh->idx[p] : -1, reach_cost(t, l));
+			nsteps++;
+		}
+	}
+	/* The cells it may end in: the cell, its step, and flags: 1 where
+	 * the step into it stops the walk (a zone of control), 2 where a
+	 * step of its path is tested (a roll may stop it). */
+	puts_(t, b, "],\"e\":[");
+	for (i = 0; i < ne; i++) {
+		int	 fl = (r->v[i].stop ? 1 : 0) | (r->v[i].tested ? 2 : 0);
+
+		putf(t, b, "%s[%d,%d", i > 0 ? "," : "", r->v[i].cell,
+		    sh->idx[r->v[i].label]);
+		if (fl != 0)
+			putf(t, b, ",%d", fl);
+		puts_(t, b, "]");
+		sh->in[r->v[i].cell] = (unsigned)sh->ngroups;
+	}
+	puts_(t, b, cut ? "],\"cut\":true,\"w\":[" : "],\"w\":[");
+	sh->open = true;
+	sh->firstw = true;
+}
+
+void
+sheet_refused(struct arb_turn *t, struct sheet *sh, int cell,
+    const char *rule, const char *why)
+{
+	struct sbuf	*b = &sh->groups;
+
+	putf(t, b, "%s[%d,", sh->firstw ? "" : ",", cell);
+	jstr(t, b, t_printf(t, "%s (%s)", why, rule));
+	puts_(t, b, "]");
+	sh->firstw = false;
+}
+
+static void
+lines(FILE *fp, const char *const *v)
+{
+	for (; *v != NULL; v++)
+		fputs(*v, fp);
+}
+
+/* The data: everything the script knows of the game. */
+static void
+data(struct arb_turn *t, struct sheet *sh, struct sbuf *b)
+{
+	const struct okind *ok;
+	const char	*count = NULL;
+	char		 buf[32];
+	size_t		 i;
+	int		 c, k;
+
+	close_group(t, sh);
+	puts_(t, b, "{\"ruleset\":");
+	jstr(t, b, t->rs->name);
+	puts_(t, b, ",\"player\":");
+	jstr(t, b, t->players.v[sh->player].name);
+	putf(t, b, ",\"turn\":%d,\"hash\":", t->number);
+	jstr(t, b, sh->hash);
+	puts_(t, b, ",\"kinds\":[");
+	for (ok = t->rs->order_kinds, k = 0; ok[k].key != NULL; k++) {
+		putf(t, b, "%s[", k > 0 ? "," : "");
+		jstr(t, b, ok[k].key);
+		puts_(t, b, ok[k].arg == OK_PATH ? ",\"path\"]" :
+		    ok[k].arg == OK_CELL ? ",\"cell\"]" : ",\"rule\"]");
+		if (ok[k].count != NULL)
+			count = ok[k].count;
+	}
+	puts_(t, b, "],\"count\":");
+	if (count != NULL)
+		jstr(t, b, count);
+	else
+		puts_(t, b, "null");
+	puts_(t, b, ",\"walks\":");
+	puts_(t, b, t->rs->walk_step != NULL ? "true" : "false");
+	puts_(t, b, ",\"pool\":");
+	if (sh->pool >= 0) {
+		jstr(t, b, t->rs->player_res[sh->pool]);
+		putf(t, b, ",\"poolv\":%ld",
+		    t->players.v[sh->player].res[sh->pool]);
+	} else
+		puts_(t, b, "null");
+	puts_(t, b, ",\n\"labels\":[");
+	for (c = 0; c < t->board.ncells; c++) {
+		if (c > 0)
+			puts_(t, b, ",");
+		jstr(t, b, board_label(&t->board, c, buf));
+	}
+	/* The player's units: id, cell (-1: none, on a table), group. */
+	puts_(t, b, "],\n\"units\":[");
+	for (i = 0, k = 0; i < t->units.n; i++) {
+		const struct unit *u = &t->units.v[i];
+
+		if (u->player != sh->player || u->gone || u->left)
+			continue;
+		putf(t, b, "%s[", k++ > 0 ? "," : "");
+		jstr(t, b, u->id);
+		putf(t, b, ",%d,%d]", t->board.kind == BOARD_TABLE ? -1 :
+		    u->at, sh->group[i]);
+	}
+	puts_(t, b, "],\n\"groups\":[\n");
+	if (sh->groups.n > 0)
+		put(t, b, sh->groups.p, sh->groups.n);
+	puts_(t, b, "]}");
+}
+
+void
+sheet_write(struct arb_turn *t, struct sheet *sh, const char *svg,
+    size_t svglen, FILE *fp)
+{
+	struct sbuf	 b;
+	const char	*s = svg, *end = svg + svglen, *p;
+
+	memset(&b, 0, sizeof(b));
+	data(t, sh, &b);
+	/* The picture without its XML declaration: inline in HTML. */
+	if (svglen >= 5 && memcmp(s, "<?xml", 5) == 0 &&
+	    (p = memchr(s, '\n', svglen)) != NULL)
+		s = p + 1;
+	lines(fp, sheet_head);
+	fprintf(fp, "<title>%s: ", t->rs->name);
+	for (p = t->players.v[sh->player].name; *p != '\0'; p++)
+		if (*p == '<')
+			fputs("&lt;", fp);
+		else if (*p == '&')
+			fputs("&amp;", fp);
+		else
+			fputc(*p, fp);
+	fprintf(fp, "'s orders, turn %d</title>\n", t->number);
+	lines(fp, sheet_body);
+	fwrite(s, 1, (size_t)(end - s), fp);
+	lines(fp, sheet_panel);
+	fputs("<script type=\"application/json\" id=\"sheet-data\">", fp);
+	fwrite(b.p, 1, b.n, fp);
+	fputs("</script>\n", fp);
+	lines(fp, sheet_script);
+	if (ferror(fp))
+		jw_fail(&t->mem, fp, errno);
+}

@@ -1,0 +1,666 @@
+#!/usr/bin/env python3
+"""The order sheet (issue 32; arbiter(1), --sheet) driven in headless
+Chromium over the DevTools pipe (tests/cdp.py), as a player would:
+
+  - for random turns of every rule system whose units move from cell to
+    cell (tests/prop turn RULESET SEED DIR), the sheet of a player of the
+    turn's next map: a real click (Input.dispatchMouseEvent at the centre
+    of the element's getBoundingClientRect()) on one of the player's
+    units (or territories), then on a random sequence of cells, reachable
+    and not; after each, the cost the page shows and its orders text
+    (#orders); a click on a cell out of reach changes nothing and says
+    why; at the end the orders text is given to `arbiter --check` against
+    the next map, which must rule the order legal at exactly the cost the
+    page showed (the order's "cost" in the result);
+  - a sheet of several orders (every group of the player that can move)
+    checked the same way, each order legal at the page's cost;
+  - a reload keeps the draft (localStorage);
+  - keyboard alone: Tab to a unit, Enter, arrow keys, Enter, Delete and
+    Escape;
+  - arcane-legions (units on a table): a unit's maneuver made by its
+    buttons is read by --check;
+  - every sheet is one well-formed page with nothing from elsewhere: no
+    src= or href= to anything, no http(s) address but the SVG namespaces.
+
+Usage: sheet.py [-v]; $ARBITER is the program, $SHEET_N the seeds per
+rule system (default 3).  Prints TAP lines and "sheet: N passed, N
+failed"; without Chromium, skipped (exit 77, or 0 with SHEET_SKIP_OK).
+"""
+import html.parser
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cdp  # noqa: E402
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+ARBITER = os.environ.get("ARBITER", os.path.join(TOP, "arbiter"))
+PROP = os.path.join(TOP, "tests", "prop")
+WALKING = ["aeonis", "territory", "morne-plaine", "xconq"]
+NS_OK = {"http://www.w3.org/2000/svg", "http://www.w3.org/1999/xlink",
+         "http://www.w3.org/XML/1998/namespace"}
+KEYS = {"Tab": 9, "Enter": 13, "Escape": 27, "Delete": 46,
+        "ArrowLeft": 37, "ArrowUp": 38, "ArrowRight": 39, "ArrowDown": 40}
+
+passed = failed = 0
+
+
+def report(ok, what, detail=""):
+    global passed, failed
+    n = passed + failed + 1
+    if ok:
+        passed += 1
+        print("ok %d - %s" % (n, what))
+    else:
+        failed += 1
+        print("not ok %d - %s" % (n, what))
+        if detail:
+            for line in str(detail).splitlines()[:20]:
+                print("#   " + line)
+
+
+def run(args, cwd):
+    """A command; tests/prop's leaks (a test tool's) are not looked for,
+    arbiter's are (make check's ASAN_OPTIONS)."""
+    env = dict(os.environ)
+    if args[0] == PROP:
+        env["ASAN_OPTIONS"] = "detect_leaks=0"
+    return subprocess.run(args, cwd=cwd, capture_output=True, text=True,
+                          env=env)
+
+
+def make_turn(rs, seed, d):
+    """A random turn run; the next map and the players who have units
+    (or territories) on it.  None when the turn is not made."""
+    os.makedirs(d, exist_ok=True)
+    if run([PROP, "turn", rs, str(seed), d], d).returncode != 0:
+        return None
+    orders = sorted(os.path.join("orders", f) for f in
+                    os.listdir(os.path.join(d, "orders")))
+    r = run([ARBITER, "-n", "next.json", "-o", "result.json", "map.json"] +
+            orders, d)
+    if r.returncode != 0:
+        return None
+    with open(os.path.join(d, "next.json")) as f:
+        m = json.load(f)
+    return m
+
+
+def sheet(d, player, name):
+    """The player's sheet of the turn in d; the path, or None."""
+    orders = sorted(os.path.join("orders", f) for f in
+                    os.listdir(os.path.join(d, "orders")))
+    r = run([ARBITER, "-o", "/dev/null", "--for", player, "--sheet", name,
+             "map.json"] + orders, d)
+    if r.returncode != 0:
+        report(False, "%s: --for %s --sheet" % (d, player), r.stderr)
+        return None
+    return os.path.join(d, name)
+
+
+def check(d, player, text):
+    """`arbiter --check` of an orders text on the next map: its orders,
+    or the failure."""
+    p = os.path.join(d, "orders-%s.txt" % player)
+    with open(p, "w") as f:
+        f.write(text)
+    r = run([ARBITER, "--check", "next.json", "%s=%s" % (player, p)], d)
+    try:
+        return json.loads(r.stdout)
+    except ValueError:
+        return {"error": r.stderr}
+
+
+class Page:
+    def __init__(self, b):
+        self.b = b
+
+    def ev(self, js):
+        return self.b.evaluate(js)
+
+    def centre(self, selector):
+        """Scrolls the element into view; its centre in the viewport."""
+        return self.ev("""(function () {
+            var e = document.querySelector(%s);
+            if (!e) return null;
+            e.scrollIntoView({block: "center", inline: "center"});
+            var r = e.getBoundingClientRect();
+            return [r.left + r.width / 2, r.top + r.height / 2];
+        })()""" % json.dumps(selector))
+
+    def click(self, selector):
+        xy = self.centre(selector)
+        if xy is None:
+            return False
+        for t in ("mousePressed", "mouseReleased"):
+            self.b.page("Input.dispatchMouseEvent", {
+                "type": t, "x": xy[0], "y": xy[1], "button": "left",
+                "clickCount": 1})
+        return True
+
+    def key(self, k):
+        code = KEYS[k]
+        for t in ("keyDown", "keyUp"):
+            p = {"type": t, "key": k, "code": k,
+                 "windowsVirtualKeyCode": code,
+                 "nativeVirtualKeyCode": code}
+            if t == "keyDown" and k == "Enter":
+                p["text"] = "\r"
+            self.b.page("Input.dispatchKeyEvent", p)
+
+    def orders(self):
+        return self.ev('document.getElementById("orders").textContent')
+
+    def status(self):
+        return self.ev('document.getElementById("status").textContent')
+
+    def cost(self):
+        """The cost the page shows for the path being made, or None."""
+        v = self.ev('(document.getElementById("path") || {dataset: {}})'
+                    '.dataset.cost')
+        return int(v) if v not in (None, "") else None
+
+
+def cellsel(label):
+    return '[data-cell="%s"]' % label.replace('"', '\\"')
+
+
+def unitsel(uid):
+    return '[data-unit="%s"]' % uid.replace('"', '\\"')
+
+
+def pick_group(p, data, g):
+    """Clicks what picks group g: a unit of it, or its territory."""
+    if data["count"]:
+        return p.click(cellsel(data["labels"][g["at"]]))
+    return p.click(unitsel(g["u"][0]))
+
+
+def order_lines(text):
+    return [ln for ln in text.splitlines()[1:] if ln and ln != "end"]
+
+
+def spent(o):
+    """What an order of a --check result spends, in --reach's unit: its
+    "cost" (aeonis AP, morne-plaine MP); in xconq the acp its actions
+    use; in territory its steps (reach counts the steps of a move)."""
+    if "cost" in o:
+        return o["cost"]
+    if o.get("actions"):
+        return o["actions"][0]["acp_before"] - o["actions"][-1]["acp_after"]
+    if "armies" in o and "path" in o:
+        return len(o["path"]) - 1
+    return None
+
+
+def checked(d, player, text, costs, what):
+    """--check of text: every order legal, at the costs given."""
+    res = check(d, player, text)
+    got = [(o.get("status"), spent(o)) for o in res.get("orders", [])]
+    want = [("legal", c) for c in costs]
+    report(got == want, what + ": --check rules every order legal at the "
+           "page's cost", "page: %s\ncheck: %s\n%s" % (
+               want, got, text + json.dumps(res.get("orders", res))[:1500]))
+
+
+def random_path(p, d, data, player, rng, what):
+    """One group, a random sequence of clicks; checked."""
+    movable = [i for i, g in enumerate(data["groups"])
+               if g["b"] >= 0 and g["e"]]
+    if not movable:
+        return False
+    gi = rng.choice(movable)
+    g = data["groups"][gi]
+    p.ev('localStorage.clear(); document.getElementById("clear").click()')
+    pick_group(p, data, g)
+    ends = {e[0]: e for e in g["e"]}
+    # A path a roll may stop (flag 2, "tested") is not sure to be legal
+    # under --check: the clicks that are checked end elsewhere.
+    sure = [e[0] for e in g["e"] if not (len(e) > 2 and e[2] & 2)]
+    if not sure:
+        return False
+    labels = data["labels"]
+    own = {g2["at"] for g2 in data["groups"]}
+    last = lastc = None
+    ok = True
+    for _ in range(rng.randint(2, 6)):
+        before = p.orders()
+        if rng.random() < 0.6:
+            c = rng.choice(sure)
+        else:
+            outs = [c for c in range(len(labels)) if c not in ends and
+                    c not in own]
+            if not outs:
+                continue
+            c = rng.choice(outs)
+        p.click(cellsel(labels[c]))
+        if c in ends:
+            want = g["s"][ends[c][1]][2]
+            if p.cost() != want:
+                ok = False
+                report(False, "%s: the cost shown for %s" % (what,
+                       labels[c]), "page %s, reach %s" % (p.cost(), want))
+            last = p.cost()
+            lastc = c
+        else:
+            if p.orders() != before or "refused" not in p.status():
+                ok = False
+                report(False, "%s: a click on %s, out of reach, adds "
+                       "nothing and says why" % (what, labels[c]),
+                       p.status() + "\n" + p.orders())
+    if last is None or lastc not in sure:
+        c = rng.choice(sure)
+        p.click(cellsel(labels[c]))
+        last = p.cost()
+    if ok:
+        report(True, "%s: costs shown as --reach's, clicks out of reach "
+               "refused" % what)
+    text = p.orders()
+    report(len(order_lines(text)) == 1, "%s: one order written" % what, text)
+    checked(d, player, text, [last], what)
+    return True
+
+
+def tree(g, step):
+    """The cells of the reach's path to a step, the start left out."""
+    cells = []
+    while step >= 0:
+        cells.append(g["s"][step][0])
+        step = g["s"][step][1]
+    return cells
+
+
+def several(p, d, data, player, rng, what):
+    """Every group that can move, one path each, in turn."""
+    p.ev('localStorage.clear(); document.getElementById("clear").click()')
+    costs = []
+    used = {g["at"] for g in data["groups"]}
+    for g in data["groups"]:
+        if g["b"] < 0 or not g["e"]:
+            continue
+        # A path that meets no earlier one (nor a cell where a group
+        # starts), and that no roll may stop: the page prices each from
+        # the board as the turn begins, and says that --check confirms
+        # orders that meet.
+        ends = [e for e in g["e"] if not (len(e) > 2 and e[2] & 2) and
+                not (set(tree(g, e[1])) & used)]
+        if not ends:
+            continue
+        pick_group(p, data, g)
+        e = rng.choice(ends)
+        p.click(cellsel(data["labels"][e[0]]))
+        if p.cost() is None:
+            continue
+        costs.append(p.cost())
+        used |= set(tree(g, e[1]))
+        p.key("Escape")
+    text = p.orders()
+    if len(costs) < 2:
+        return None
+    res = check(d, player, text)
+    got = [(o.get("status"), spent(o)) for o in res.get("orders", [])]
+    want = [("legal", c) for c in costs]
+    return got == want, text, want, got
+
+
+def keyboard(p, d, data, player, what):
+    """Tab to a unit that can move, Enter; the arrow keys toward a cell
+    of its reach (each the key whose way is nearest the cell's), Enter;
+    --check.  Then Delete and Escape."""
+    p.ev('localStorage.clear(); document.getElementById("clear").click();'
+         'document.activeElement && document.activeElement.blur()')
+    unit_group = {u[0]: u[2] for u in data["units"]}
+    at_group = {g["at"]: i for i, g in enumerate(data["groups"])}
+    g = None
+    for _ in range(300):
+        p.key("Tab")
+        a = p.ev('(function () { var e = document.activeElement;'
+                 ' return e && e.dataset ? [e.dataset.unit || null,'
+                 ' e.dataset.cell || null] : null; })()')
+        if a is None:
+            continue
+        gi = unit_group.get(a[0], -1) if a[0] else at_group.get(
+            data["labels"].index(a[1]) if a[1] in data["labels"] else -1,
+            -1)
+        if gi >= 0 and data["groups"][gi]["b"] >= 0 and any(
+                not (len(e) > 2 and e[2] & 2)
+                for e in data["groups"][gi]["e"]):
+            g = data["groups"][gi]
+            break
+    if g is None:
+        report(True, what + ": keyboard: Tab finds no unit that can move "
+               "(nothing to check)")
+        return
+    p.key("Enter")
+    target = [e for e in g["e"] if not (len(e) > 2 and e[2] & 2)][0][0]
+    tl = data["labels"][target]
+    for _ in range(30):
+        v = p.ev("""(function () {
+            var c = document.querySelector(".cursor"),
+                t = document.querySelector(%s);
+            if (!c || !t) return null;
+            var a = c.getBoundingClientRect(), b = t.getBoundingClientRect();
+            return [c.dataset.cell, b.left + b.width / 2 - a.left -
+                a.width / 2, b.top + b.height / 2 - a.top - a.height / 2];
+        })()""" % json.dumps(cellsel(tl)))
+        if v is None or v[0] == tl:
+            break
+        dx, dy = v[1], v[2]
+        p.key(max([("ArrowRight", dx), ("ArrowLeft", -dx),
+                   ("ArrowDown", dy), ("ArrowUp", -dy)],
+                  key=lambda k: k[1])[0])
+    p.key("Enter")
+    cost = p.cost()
+    text = p.orders()
+    if cost is None:
+        report(False, what + ": keyboard: the arrows and Enter make a "
+               "path to " + tl, p.status() + "\n" + text)
+        return
+    checked(d, player, text, [cost], what + ": keyboard")
+    p.key("Delete")
+    after = p.orders()
+    report(after != text, what + ": Delete takes back a step", after)
+    p.key("Escape")
+    report(p.ev('document.querySelectorAll(".reach").length') == 0,
+           what + ": Escape lets the unit go")
+
+
+def kinds(p, d, data, player, rng, what):
+    """Each order kind of the rule system but its path, by its button
+    and a cell: "to" legal at the cost of the cell's reach, the others
+    read by --check as orders of their kind (the rules then rule them)."""
+    movable = [g for g in data["groups"] if g["b"] >= 0 and any(
+        not (len(e) > 2 and e[2] & 2) for e in g["e"])]
+    if not movable:
+        return
+    g = rng.choice(movable)
+    cellkinds = [k[0] for k in data["kinds"] if k[1] == "cell"] + ["to"]
+    for k in cellkinds:
+        p.ev('localStorage.clear(); document.getElementById("clear")'
+             '.click()')
+        pick_group(p, data, g)
+        button = k.replace("_", " ")
+        if not p.ev("""(function () {
+            var b = [].filter.call(document.querySelectorAll("#kinds button"),
+                function (x) { return x.textContent === %s; });
+            if (!b.length) return false;
+            b[0].click(); return true; })()""" % json.dumps(button)):
+            report(False, "%s: a button for %s" % (what, k))
+            continue
+        if k == "to":
+            e = rng.choice([e for e in g["e"] if not (len(e) > 2 and
+                                                      e[2] & 2)])
+            p.click(cellsel(data["labels"][e[0]]))
+            text = p.orders()
+            checked(d, player, text, [g["s"][e[1]][2]],
+                    what + ": a to order by its button")
+            continue
+        near = [w[0] for w in g["w"] if w[0] >= 0] + [e[0] for e in g["e"]]
+        c = rng.choice(near)
+        p.click(cellsel(data["labels"][c]))
+        text = p.orders()
+        res = check(d, player, text)
+        o = res.get("orders", [])
+        report(len(o) == 1 and o[0].get("kind") == k and o[0].get(
+            "reason") not in ("bad_order", "unknown_kind", "unknown_cell")
+            and res.get("refused", {}).get("files") == 0,
+            "%s: a %s order by its button, read by --check (%s)" % (
+                what, k, o[0].get("status") if o else "none"),
+            text + json.dumps(o)[:600])
+
+
+def split(p, d, data, player, rng, what):
+    """Territory: one territory's armies in two orders (the count, then
+    "another order"), each legal at its cost, the counts as given; a
+    count above what is left refused."""
+    gs = [g for g in data["groups"] if g.get("n", 0) >= 2 and len(
+        [e for e in g["e"] if not (len(e) > 2 and e[2] & 2)]) >= 1]
+    if not gs:
+        return
+    g = rng.choice(gs)
+    ends = [e for e in g["e"] if not (len(e) > 2 and e[2] & 2)]
+    p.ev('localStorage.clear(); document.getElementById("clear").click()')
+    pick_group(p, data, g)
+
+    def count(v):
+        p.ev("""(function () { var n = document.getElementById("count");
+            n.value = %d; n.dispatchEvent(new Event("change")); })()""" % v)
+    count(1)
+    e1 = rng.choice(ends)
+    p.click(cellsel(data["labels"][e1[0]]))
+    c1 = p.cost()
+    p.ev("""[].filter.call(document.querySelectorAll("#kinds button"),
+        function (x) { return x.textContent === "another order"; })[0]
+        .click()""")
+    before = p.orders()
+    count(g["n"])
+    report(p.orders() == before and "refused" in p.status(), what +
+           ": a count above the armies left is refused", p.status())
+    e2 = rng.choice(ends)
+    p.click(cellsel(data["labels"][e2[0]]))
+    c2 = p.cost()
+    text = p.orders()
+    res = check(d, player, text)
+    got = [(o.get("status"), spent(o), o.get("armies"))
+           for o in res.get("orders", [])]
+    want = [("legal", c1, 1), ("legal", c2, g["n"] - 1)]
+    report(got == want, what + ": a territory's armies in two orders, "
+           "each legal at the page's cost", "page %s\ncheck %s\n%s" % (
+               want, got, text))
+
+
+class Shape(html.parser.HTMLParser):
+    """Counts unclosed elements of a page (HTML's void ones aside)."""
+    VOID = {"meta", "br", "input", "link", "img", "hr"}
+
+    def __init__(self):
+        super().__init__()
+        self.stack = []
+        self.bad = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag not in self.VOID:
+            self.stack.append(tag)
+
+    def handle_startendtag(self, tag, attrs):
+        pass
+
+    def handle_endtag(self, tag):
+        if tag in self.VOID:
+            return
+        if not self.stack or self.stack[-1] != tag:
+            self.bad.append("</%s> closes <%s>" % (
+                tag, self.stack[-1] if self.stack else "nothing"))
+            if tag in self.stack:
+                while self.stack.pop() != tag:
+                    pass
+            return
+        self.stack.pop()
+
+
+def well_formed(path, what):
+    with open(path, encoding="utf-8") as f:
+        s = f.read()
+    faults = []
+    for u in set(re.findall(r"https?://[^\"'\s<>)]*", s)):
+        if u not in NS_OK:
+            faults.append("an address: " + u)
+    for m in re.finditer(r"\s(?:xlink:)?(src|href)\s*=\s*[\"']", s):
+        faults.append("%s= at %d" % (m.group(1), m.start()))
+    sh = Shape()
+    sh.feed(s)
+    sh.close()
+    if sh.stack:
+        faults.append("left open: " + " ".join(sh.stack))
+    faults += sh.bad[:5]
+    if not s.startswith("<!DOCTYPE html>"):
+        faults.append("no doctype")
+    report(not faults, what + ": one well-formed page, nothing from "
+           "elsewhere", "\n".join(faults))
+
+
+def command_line(tmp):
+    """--sheet's place on the command line (arbiter(1))."""
+    d = os.path.join(tmp, "cli")
+    if make_turn("aeonis", 1, d) is None:
+        report(False, "command line: a turn to write sheets of")
+        return
+    orders = sorted(os.path.join("orders", f) for f in
+                    os.listdir(os.path.join(d, "orders")))
+    players = list(json.load(open(os.path.join(d, "next.json")))["players"])
+    for args, what in (([], "without --for"),
+                       (["--for", "all"], "with --for all, no --outdir")):
+        r = run([ARBITER, "-o", "/dev/null", "--sheet", "x.html"] + args +
+                ["map.json"] + orders, d)
+        report(r.returncode == 64 and not os.path.exists(
+            os.path.join(d, "x.html")), "--sheet %s: 64, nothing written" %
+            what, "exit %d: %s" % (r.returncode, r.stderr))
+    r = run([ARBITER, "--check", "--for", players[0], "--sheet", "c.html",
+             "map.json"] + orders, d)
+    report(r.returncode in (0, 1) and not os.path.exists(
+        os.path.join(d, "c.html")), "--sheet under --check: not written "
+        "(no next map)", "exit %d: %s" % (r.returncode, r.stderr))
+    # All or none: with another output that cannot be written, no sheet.
+    r = run([ARBITER, "-o", os.path.join(d, "no", "such", "r.json"),
+             "--for", players[0], "--sheet", "n.html", "map.json"] +
+            orders, d)
+    report(r.returncode == 73 and not os.path.exists(
+        os.path.join(d, "n.html")), "--sheet with an output that cannot "
+        "be written: 73, no sheet (all or none)", "exit %d: %s" % (
+            r.returncode, r.stderr))
+    r = run([ARBITER, "-o", "/dev/null", "--for", players[0], "--sheet",
+             "map.json", "map.json"] + orders, d)
+    report(r.returncode == 64, "--sheet naming the map: 64",
+           "exit %d: %s" % (r.returncode, r.stderr))
+    od = os.path.join(d, "out")
+    os.mkdir(od)
+    r = run([ARBITER, "-o", "/dev/null", "--for", "all", "--outdir", od,
+             "--sheet", "all.html", "map.json"] + orders, d)
+    got = sorted(f for f in os.listdir(od) if f.endswith(".sheet.html"))
+    report(r.returncode == 0 and got == sorted(
+        p + ".sheet.html" for p in players) and not os.path.exists(
+        os.path.join(d, "all.html")), "--for all --outdir --sheet: "
+        "DIR/PLAYER.sheet.html for every player, FILE not written",
+        "exit %d: %s %s" % (r.returncode, r.stderr, got))
+    for f in got:
+        well_formed(os.path.join(od, f), "--outdir " + f)
+
+
+def main():
+    chromium = cdp.chromium()
+    n = int(os.environ.get("SHEET_N", "3"))
+    tmp = tempfile.mkdtemp()
+    command_line(tmp)
+    if chromium is None:
+        shutil.rmtree(tmp, ignore_errors=True)
+        print("# chromium is not installed (tests/deps.sh --test)")
+        print("sheet: %d passed, %d failed, the pages not opened" % (
+            passed, failed))
+        return 1 if failed else 0 if os.environ.get("SHEET_SKIP_OK") \
+            else 77
+    b = cdp.Browser(chromium, tmp)
+    b.page("Emulation.setDeviceMetricsOverride", {
+        "width": 1400, "height": 900, "deviceScaleFactor": 1,
+        "mobile": False})
+    p = Page(b)
+    try:
+        for rs in WALKING + ["arcane-legions"]:
+            for seed in range(1, n + 1):
+                d = os.path.join(tmp, "%s-%d" % (rs, seed))
+                what = "%s seed %d" % (rs, seed)
+                m = make_turn(rs, seed, d)
+                if m is None:
+                    report(False, what + ": tests/prop turn and its run")
+                    continue
+                players = list(m["players"])
+                player = players[seed % len(players)]
+                path = sheet(d, player, "sheet.html")
+                if path is None:
+                    continue
+                well_formed(path, what)
+                b.open(path)
+                data = json.loads(p.ev(
+                    'document.getElementById("sheet-data").textContent'))
+                report(p.ev("document.body.dataset.ready") == "1",
+                       what + ": the page is ready")
+                if rs == "arcane-legions":
+                    arcane(p, d, data, player, what)
+                    continue
+                rng = random.Random("%s/%d" % (rs, seed))
+                if not random_path(p, d, data, player, rng, what):
+                    report(True, what + ": %s has nothing that can move "
+                           "(nothing to click)" % player)
+                    continue
+                # The draft survives a reload.
+                text = p.orders()
+                b.call("Page.reload", {}, b.session)
+                b.wait("Page.loadEventFired")
+                report(p.orders() == text, what + ": a reload keeps the "
+                       "draft", p.orders())
+                r = several(p, d, data, player, rng, what)
+                if r is not None:
+                    report(r[0], what + ": a sheet of %d orders, each "
+                           "legal at the page's cost" % len(r[2]),
+                           "page %s\ncheck %s\n%s" % (r[2], r[3], r[1]))
+                keyboard(p, d, data, player, what)
+                kinds(p, d, data, player, rng, what)
+                if data["count"]:
+                    split(p, d, data, player, rng, what)
+    finally:
+        b.close()
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("sheet: %d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+def arcane(p, d, data, player, what):
+    """A maneuver made by the buttons, read by --check."""
+    if not data["units"]:
+        return
+    p.ev('localStorage.clear(); document.getElementById("clear").click()')
+    p.click(unitsel(data["units"][0][0]))
+    clicked = p.ev("""(function () {
+        var b = [].slice.call(document.querySelectorAll("#extra button"))
+            .filter(function (x) { return x.textContent === "step forward"; });
+        if (!b.length) return false;
+        b[0].click(); return true; })()""")
+    text = p.orders()
+    report(clicked and len(order_lines(text)) == 1, what + ": a maneuver "
+           "by its button", text)
+    # A breakaway: its button, then the enemy unit clicked.
+    enemy = p.ev("""(function () {
+        var mine = %s, all = document.querySelectorAll("[data-unit]");
+        for (var i = 0; i < all.length; i++)
+            if (mine.indexOf(all[i].dataset.unit) < 0)
+                return all[i].dataset.unit;
+        return null; })()""" % json.dumps([u[0] for u in data["units"]]))
+    if enemy is not None:
+        p.ev("""[].filter.call(document.querySelectorAll("#kinds button"),
+            function (x) { return x.textContent === "breakaway"; })[0]
+            .click()""")
+        p.click(unitsel(enemy))
+        t2 = p.orders()
+        res = check(d, player, t2)
+        o = res.get("orders", [])
+        report(len(o) == 2 and o[1].get("kind") == "breakaway" and
+               o[1].get("reason") not in ("bad_order", "unknown_kind",
+                                          "unknown_unit"),
+               what + ": a breakaway on %s by its button and a click, read "
+               "by --check" % enemy, t2 + json.dumps(o)[:600])
+    res = check(d, player, text)
+    o = res.get("orders", [{}])
+    report(len(o) == 1 and o[0].get("reason") not in (
+        "bad_order", "unknown_kind", "unknown_unit") and
+        res.get("refused", {}).get("files") == 0,
+        what + ": --check reads the maneuver (%s)" % (
+            o[0].get("status") if o else "none"), json.dumps(res)[:800])
+
+
+if __name__ == "__main__":
+    sys.exit(main())
