@@ -367,6 +367,10 @@ if p.sections != 2 or p.imgs != 2 or len(p.refs) < 20:
 sys.exit(bad != 0)
 PY
 check "the page: two turns, every link resolves inside DIR" test $? -eq 0
+# ... and in a real browser (tests/history.py, headless Chromium): every
+# picture drawn, every link opened without an error, inside DIR.
+HISTORY_SKIP_OK=1 python3 "$top/tests/history.py" "$G" >"$tmp/out" 2>&1
+check "the page in Chromium: pictures drawn, links open" test $? -eq 0
 check "the page: no orders from green" grep -q \
     'no orders received: units held' "$G/index.html"
 check "the page: self-contained" test -z "$(grep -i '<link\|<script\|@import' \
