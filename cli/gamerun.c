@@ -228,9 +228,10 @@ adjudicate(long n, const char *src, const char *out, const char *nextmap)
 	wipe(key, sizeof(key));
 	xsnprintf(path, sizeof(path), "%s/map.json", src);
 	if ((buf = readall(path, &len)) == NULL) {
-		rc = EXIT_NOINPUT;
-		fprintf(stderr, "%s: game: %s: %s\n", progname, path,
-		    strerror(errno));
+		rc = errno == ENOMEM ? nomem() : EXIT_NOINPUT;
+		if (rc == EXIT_NOINPUT)
+			fprintf(stderr, "%s: game: %s: %s\n", progname, path,
+			    strerror(errno));
 		goto out;
 	}
 	rc = arb_turn_load_map(t, "map.json", buf, len, &e);
@@ -243,8 +244,17 @@ adjudicate(long n, const char *src, const char *out, const char *nextmap)
 		char	 file[PATH_MAX];
 
 		xsnprintf(path, sizeof(path), "%s/orders/%s.eml", src, name);
-		if ((buf = readall(path, &len)) == NULL)
-			continue;
+		/* No mail: the player sent none, and holds.  Any other
+		 * failure is the run's, never a player's silence. */
+		if ((buf = readall(path, &len)) == NULL) {
+			if (errno == ENOENT)
+				continue;
+			rc = errno == ENOMEM ? nomem() : EXIT_NOINPUT;
+			if (rc == EXIT_NOINPUT)
+				fprintf(stderr, "%s: game: %s: %s\n", progname,
+				    path, strerror(errno));
+			goto out;
+		}
 		xsnprintf(file, sizeof(file), "orders/%s.eml", name);
 		rc = arb_turn_load_orders(t, file, name, buf, len, &e);
 		free(buf);

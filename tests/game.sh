@@ -441,6 +441,43 @@ expect 0 "a rename fails: the next command finishes" "$arbiter" game status \
 snap "$tmp/f" | sed 's| \./| |' >f.sum
 check "a rename fails: then as a run never failed" cmp -s ref.sum f.sum
 
+# Memory that runs out, wherever it does: the run under an address-space
+# limit (ulimit -v) from where the program can barely start up to where
+# it succeeds, in steps of 1 MB (the plain build: a sanitizer's shadow
+# memory needs more than any such limit).  At each limit the run either
+# succeeds, to the bytes of a run never limited, or fails with 70 ("out of
+# memory", never taken for a player's silence) and leaves the folder as
+# it was; a rerun without the limit then finishes to the same bytes.
+plain=$top/arbiter
+nomem=0 v=40000
+while [ -x "$plain" ] && [ $v -le 400000 ]; do
+	rm -rf "$tmp/f"
+	cp -R "$tmp/g1-open" "$tmp/f"
+	(ulimit -v $v && exec "$plain" game run "$tmp/f") >/dev/null \
+	    2>"$tmp/err"
+	st=$?
+	v=$((v + 1000))
+	[ $st -eq 127 ] && continue	# the libraries do not load
+	if [ $st -eq 0 ]; then
+		snap "$tmp/f" | sed 's| \./| |' >f.sum
+		check "memory up to $((v - 1000)) KB: the run as if unlimited" \
+		    cmp -s ref.sum f.sum
+		break
+	fi
+	nomem=$((nomem + 1))
+	check "memory up to $((v - 1000)) KB: 70, out of memory" test \
+	    $st -eq 70 -a -n "$(grep 'out of memory' "$tmp/err")"
+	snap "$tmp/f" >f.sum
+	check "memory up to $((v - 1000)) KB: the folder as it was" \
+	    cmp -s open.sum f.sum
+	"$plain" game run "$tmp/f" >/dev/null 2>&1
+	snap "$tmp/f" | sed 's| \./| |' >f.sum
+	check "memory up to $((v - 1000)) KB: a rerun finishes" \
+	    cmp -s ref.sum f.sum
+done
+[ -x "$plain" ] && check "memory: some limit made the run run out" \
+    test $nomem -gt 0
+
 # receive killed before and after its commit: the mail is filed once.
 export ARB_GAME_NOW=2026-12-08T09:00:00Z
 rm -rf "$tmp/ref"

@@ -40,6 +40,23 @@
  */
 static pthread_mutex_t	 png_lock = PTHREAD_MUTEX_INITIALIZER;
 
+/* libpng's messages: none on standard error; an error goes back to
+ * png_put()'s setjmp, which says out of memory (the only error writing
+ * a well-formed image to a stream can meet). */
+static void
+png_quiet_error(png_structp p, png_const_charp msg)
+{
+	(void)msg;
+	png_longjmp(p, 1);
+}
+
+static void
+png_quiet_warning(png_structp p, png_const_charp msg)
+{
+	(void)p;
+	(void)msg;
+}
+
 /* libpng's output: fwrite to the FILE given; a short write is seen by
  * ferror() after. */
 static void
@@ -73,8 +90,8 @@ png_put(cairo_surface_t *s, FILE *fp)
 	const uint32_t	*px;
 	png_uint_32	 x, y;
 
-	if ((p = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL, NULL,
-	    NULL)) == NULL)
+	if ((p = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL,
+	    png_quiet_error, png_quiet_warning)) == NULL)
 		return -1;
 	if ((info = png_create_info_struct(p)) == NULL ||
 	    (row = malloc(3 * (size_t)w)) == NULL) {
