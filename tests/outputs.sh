@@ -514,10 +514,14 @@ killed() {
 	rm -f "$d"/*
 }
 killed TERM
-killed HUP
-# Background jobs ignore SIGINT; perl (Essential on Debian) restores it.
+# Background jobs ignore SIGINT, and a test run under nohup(1) SIGHUP
+# (arbiter leaves a signal ignored on entry ignored); perl (Essential on
+# Debian) restores each.
 if command -v perl >/dev/null 2>&1; then
+	killed HUP perl -e '$SIG{HUP} = "DEFAULT"; exec @ARGV or exit 127' --
 	killed INT perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or exit 127' --
+else
+	killed HUP
 fi
 
 # --threads (arbiter(1)): the same bytes on one thread and on two, for a

@@ -2,11 +2,19 @@
 # Hostile input (issue 26, RS7): a map of about 100 bytes that declares
 # 2000 x 2000 hexes.  Its picture drew every hex: 975 MB of SVG, and as
 # much again for each player under --for all.  Now a board of more than
-# 10000 cells is not drawn: every picture is refused at once, located at
-# /board (65), and nothing is written; the turn itself is still made (0).
+# 10000 cells is drawn around what happened (issue 29, large boards; here
+# nothing happens: its first cell), and drawn whole (--svg-region all)
+# every picture is refused at once, located at /board (65), and nothing
+# is written; the turn itself is still made (0).
 #
 #	sh tests/hostile/core-board-draw-declared.sh DIR
 dir=${1:?usage: core-board-draw-declared.sh DIR}
+# KNOWN LIMIT (2026-11-28, issue 29 left open): a picture's tables are
+# sized by the board, not by the region drawn (positions, stacks, the
+# region's own cells: some 100 MB a picture for 4 million cells), so
+# --for all's two pictures need some 310 MB, and under this test's limit
+# they run out of memory: 70, "out of memory", nothing written.  Before
+# the large boards' default region every picture was refused at once (65).
 mkdir -p "$dir/orders" "$dir/out" || exit 1
 cat >"$dir/map.json" <<'MAP'
 {"arbiter":1,"ruleset":"aeonis","turn":1,
@@ -14,7 +22,10 @@ cat >"$dir/map.json" <<'MAP'
 MAP
 cat >"$dir/runs" <<'RUNS'
 0
-65 --svg turn.svg
-65 -n next.json --svg-next next.svg
-65 --for all --outdir out --svg turn.svg
+0 --svg turn.svg
+0 -n next.json --svg-next next.svg
+70 --for all --outdir out --svg turn.svg
+65 --svg-region all --svg turn.svg
+65 --svg-region all -n next.json --svg-next next.svg
+65 --svg-region all --for all --outdir out --svg turn.svg
 RUNS
