@@ -528,6 +528,21 @@ test_utf8_mend(void)
 	snprintf(e, sizeof(e), "%.5s|", "\xc3\xa9\xc3\xa9\xc3\xa9");
 	utf8_mend(e);
 	CHECK(strcmp(e, "\xc3\xa9\xc3\xa9|") == 0);
+	/* What is not UTF-8 though it looks so (found by fuzz_turn in a
+	 * mail's text: jansson refused the line, and the run said "out of
+	 * memory"): a lead past U+10FFFF (f5, f4 90), an overlong form
+	 * (c0 80, e0 80 80, f0 80 80 80), a surrogate (ed a0 80). */
+	{
+		char	 f[] = "en\xf5\xbc\x97\x92" "ers|\xc0\x80|\xe0\x80\x80|"
+		    "\xf0\x80\x80\x80|\xed\xa0\x80|\xf4\x90\x80\x80|"
+		    "\xf4\x8f\xbf\xbf";
+		json_t	*v;
+
+		utf8_mend(f);
+		CHECK((v = json_string(f)) != NULL);
+		json_decref(v);
+		CHECK(strcmp(f, "eners||||||\xf4\x8f\xbf\xbf") == 0);
+	}
 }
 
 static void

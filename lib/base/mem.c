@@ -151,14 +151,23 @@ utf8_mend(char *s)
 {
 	unsigned char	*r = (unsigned char *)s, *w = r;
 	int		 n, k;
+	unsigned long	 cp;
+	static const unsigned long least[4] = { 0, 0x80, 0x800, 0x10000 };
 
 	while (*r != '\0') {
 		n = *r < 0x80 ? 0 : (*r & 0xe0) == 0xc0 ? 1 :
 		    (*r & 0xf0) == 0xe0 ? 2 : (*r & 0xf8) == 0xf0 ? 3 : -1;
-		for (k = 1; n > 0 && k <= n; k++)
+		cp = n <= 0 ? *r : (unsigned long)(*r & (0x3f >> n));
+		for (k = 1; n > 0 && k <= n; k++) {
 			if ((r[k] & 0xc0) != 0x80)
 				break;
-		if (n < 0 || k <= n) {		/* broken: drop its lead */
+			cp = cp << 6 | (r[k] & 0x3f);
+		}
+		/* Broken, or what is not a character though it looks so
+		 * (an overlong form, a surrogate, past U+10FFFF), as
+		 * jansson and RFC 3629 read it: drop its lead. */
+		if (n < 0 || k <= n || cp < least[n] || cp > 0x10ffff ||
+		    (cp >= 0xd800 && cp <= 0xdfff)) {
 			r++;
 			continue;
 		}
