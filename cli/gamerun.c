@@ -514,6 +514,11 @@ run_turn(struct game *g, long n, enum mode mode)
 			xsnprintf(path, sizeof(path), "turns/%s", mn);
 			xsnprintf(dst, sizeof(dst), "redone/%s-%s", mn,
 			    g->stamp);
+			/* A name not taken: two redos within one second (or
+			 * under one ARB_GAME_NOW) are -2, -3, ... */
+			for (k = 2; exists(dst); k++)
+				xsnprintf(dst, sizeof(dst), "redone/%s-%s-%zu",
+				    mn, g->stamp, k);
 			if (exists(path))
 				plan_add(g, path, dst);
 		}

@@ -377,6 +377,18 @@ check "the page: self-contained" test -z "$(grep -i '<link\|<script\|@import' \
     "$G/index.html")"
 expect 0 "verify after redo" "$arbiter" game verify "$G"
 check "verify after redo: 2 ok" test "$(grep -c '^ok turn' "$tmp/out")" = 2
+# Twice more within the same second (one ARB_GAME_NOW): the second takes
+# a name of its own in redone/ (it failed with "Directory not empty" and
+# left the game locked in its commit).
+cp -R "$G" "$tmp/g2x"
+expect 0 "redo twice in one second: the first" "$arbiter" game redo \
+    "$tmp/g2x" 2
+expect 0 "redo twice in one second: the second" "$arbiter" game redo \
+    "$tmp/g2x" 2
+check "redo twice in one second: both kept" test -d \
+    "$tmp/g2x/redone/0002-$(ls "$tmp/g2x/redone" | sed -n \
+    's/^0002-\([0-9TZ]*\)-2$/\1/p')" -a ! -e "$tmp/g2x/.commit"
+expect 0 "redo twice in one second: status" "$arbiter" game status "$tmp/g2x"
 
 # Mail and cron at once: two receives and a run, under the lock.
 cp -R "$tmp/g1-open" "$tmp/conc"
