@@ -395,11 +395,11 @@ filed(const char *buf, size_t len, const char *sha8, char *found,
 	return yes;
 }
 
-/* The mail filed aside (aside/NAME.eml and NAME.why) and the umpire
- * told. */
+/* The mail filed aside (aside/NAME.eml and NAME.why) and, unless quiet,
+ * the umpire told. */
 static int
-aside(struct game *g, const char *name, const char *buf, size_t len,
-    const char *why, const char *detail)
+aside_as(struct game *g, const char *name, const char *buf, size_t len,
+    const char *why, const char *detail, bool quiet)
 {
 	char	 path[PATH_MAX], dst[PATH_MAX], line[600], body[2048];
 	char	 subject[256];
@@ -430,11 +430,18 @@ aside(struct game *g, const char *name, const char *buf, size_t len,
 	xsnprintf(subject, sizeof(subject), "[%s turn %ld] a mail filed aside",
 	    g->name, g->turn);
 	json_decref(w);
-	if (queue(g, "aside", g->umpire, g->turn, NULL, subject, body, NULL,
-	    NULL) != 0)
+	if (!quiet && queue(g, "aside", g->umpire, g->turn, NULL, subject,
+	    body, NULL, NULL) != 0)
 		return cantwrite(STAGE "/outbox");
 	printf("filed aside as aside/%s.eml: %s\n", name, why);
 	return 0;
+}
+
+static int
+aside(struct game *g, const char *name, const char *buf, size_t len,
+    const char *why, const char *detail)
+{
+	return aside_as(g, name, buf, len, why, detail, false);
 }
 
 /* When a mail filed in turn tn's mail/ was received, from its name
@@ -559,6 +566,17 @@ cmd_receive(int argc, char **argv)
 	}
 	if (head_read(buf, len, &h, &why) != 0) {
 		rc = aside(&g, name, buf, len, why, NULL);
+		goto commit;
+	}
+	/* A mail made by a program, or the game's own come back (its From
+	 * is the game's): filed aside and not answered, or the game and a
+	 * mail system, or the game and itself, would write to each other
+	 * for ever. */
+	if (h.automatic || (g.from != NULL && strcasecmp(h.from, g.from) ==
+	    0)) {
+		rc = aside_as(&g, name, buf, len, h.automatic ? "made by a "
+		    "program (Auto-Submitted), not answered" : "the game's own "
+		    "mail, not answered", h.from, true);
 		goto commit;
 	}
 	for (i = 0; i < g.nplayers; i++)

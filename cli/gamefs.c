@@ -916,6 +916,16 @@ head_read(const char *buf, size_t len, struct head *h, const char **why)
 		sprintf(h->msgid, "<%s>", s);
 	if ((s = g_mime_message_get_subject(m)) != NULL)
 		h->subject = strdup(s);
+	/* A mail made by a program (RFC 3834): the game's own mail come
+	 * back, an autoresponder; never answered. */
+	if ((s = g_mime_object_get_header(GMIME_OBJECT(m),
+	    "Auto-Submitted")) != NULL) {
+		while (*s == ' ' || *s == '\t')
+			s++;
+		h->automatic = g_ascii_strncasecmp(s, "no", 2) != 0 ||
+		    (s[2] != '\0' && s[2] != ' ' && s[2] != ';' &&
+		    s[2] != '\t' && s[2] != '(');
+	}
 	if ((dt = g_mime_message_get_date(m)) != NULL) {
 		h->date = (time_t)g_date_time_to_unix(dt);
 		h->dated = true;

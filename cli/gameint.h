@@ -53,6 +53,7 @@ struct head {
 	char	*subject;
 	time_t	 date;
 	bool	 dated;
+	bool	 automatic;	/* Auto-Submitted, other than "no" (RFC 3834) */
 };
 
 /* A player's orders checked against the open turn's map. */

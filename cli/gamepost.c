@@ -428,6 +428,12 @@ render(int dfd, const json_t *d, GByteArray **out, struct why *w)
 		g_mime_object_set_header(GMIME_OBJECT(msg), "References",
 		    irt, NULL);
 	}
+	/* Made by a program (RFC 3834): a mail system and an autoresponder
+	 * answer nothing, and the game's receive files it aside unanswered
+	 * should it come back (the umpire's address takes the game's mail
+	 * in and gets its summaries). */
+	g_mime_object_set_header(GMIME_OBJECT(msg), "Auto-Submitted",
+	    "auto-generated", NULL);
 
 	mp = g_mime_multipart_new_with_subtype("mixed");
 	bnd = boundary_for(id, body);

@@ -201,6 +201,22 @@ check "unknown sender: filed aside" grep -q 'unknown sender' "$G"/aside/*.why
 check "unknown sender: the umpire told" test "$(field 000005 kind)" = aside
 check "unknown sender: to the umpire" test "$(field 000005 to)" = \
     '["umpire@example.org"]'
+# The game's own mail come back (its From is the game's), and a mail
+# made by a program (Auto-Submitted: auto-replied, RFC 3834, here from a
+# player's address): filed aside, not answered, so that no two programs
+# write to each other for ever.
+nq=$(ls "$G/outbox" | wc -l)
+mail umpire@example.org 'Tue, 01 Dec 2026 13:01:00 +0000' \
+    '[g1 turn 1] a mail filed aside' r2.txt >own.eml
+expect 0 "the game's own mail" "$arbiter" game receive "$G" <own.eml
+mail blue@example.org 'Tue, 01 Dec 2026 13:02:00 +0000' 'Out of office' \
+    r2.txt | sed 's/^MIME-Version/Auto-Submitted: auto-replied\
+MIME-Version/' >auto.eml
+expect 0 "an automatic reply" "$arbiter" game receive "$G" <auto.eml
+check "the game's own and automatic mail: filed aside" test "$(grep -l \
+    "not answered" "$G"/aside/*.why | wc -l)" -eq 2
+check "the game's own and automatic mail: nothing queued" test \
+    "$(ls "$G/outbox" | wc -l)" -eq "$nq"
 
 expect 0 "status" "$arbiter" game status "$G"
 cp "$tmp/out" status1

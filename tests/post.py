@@ -6,7 +6,8 @@ description it was made from.
     post.py DIR DESCRIPTION.json MESSAGE.eml
 
 Checks the headers as given (From, To, Subject decoded from RFC 2047,
-Date, Message-ID, In-Reply-To and References, MIME-Version), that the
+Date, Message-ID, In-Reply-To and References, MIME-Version,
+Auto-Submitted), that the
 message is 7-bit with lines of at most 998 bytes, none of which begins
 with "From " (an mbox would quote it), the body (text/plain,
 charset utf-8) equal to the description's, and each attachment in turn:
@@ -57,6 +58,8 @@ def main():
     want("References", m["References"] and str(m["References"]),
          d.get("in_reply_to"))
     want("MIME-Version", str(m["MIME-Version"]), "1.0")
+    want("Auto-Submitted", m["Auto-Submitted"] and str(m["Auto-Submitted"]),
+         "auto-generated")
     want("Content-Type", m.get_content_type(), "multipart/mixed")
     parts = list(m.iter_parts())
     attach = d.get("attach", [])
