@@ -489,18 +489,21 @@ token(const char *s, char *out, size_t size)
 	out[n] = '\0';
 }
 
-/* A Message-ID given by a mail, if it looks like one: "<x@y>", no space
- * or control character, at most 250 bytes. */
+/* A Message-ID given by a mail, if it looks like one: "<x@y>", at least
+ * 5 and at most 250 bytes, inside no space, control character, '<', '>',
+ * '"' or '\\' (what send takes as an In-Reply-To, gamepost.c's
+ * msgid_ok(): a reply to anything else would stay queued for ever). */
 static bool
 sane_msgid(const char *s)
 {
-	size_t	 n;
+	size_t	 n, i;
 
-	if (s == NULL || (n = strlen(s)) < 3 || n > 250 || s[0] != '<' ||
+	if (s == NULL || (n = strlen(s)) < 5 || n > 250 || s[0] != '<' ||
 	    s[n - 1] != '>' || strchr(s, '@') == NULL)
 		return false;
-	for (; *s != '\0'; s++)
-		if ((unsigned char)*s <= ' ' || (unsigned char)*s >= 127)
+	for (i = 1; i + 1 < n; i++)
+		if ((unsigned char)s[i] <= ' ' || (unsigned char)s[i] >= 127 ||
+		    s[i] == '<' || s[i] == '>' || s[i] == '"' || s[i] == '\\')
 			return false;
 	return true;
 }

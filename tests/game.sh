@@ -217,6 +217,16 @@ check "the game's own and automatic mail: filed aside" test "$(grep -l \
     "not answered" "$G"/aside/*.why | wc -l)" -eq 2
 check "the game's own and automatic mail: nothing queued" test \
     "$(ls "$G/outbox" | wc -l)" -eq "$nq"
+# A Message-ID that send would refuse as an In-Reply-To ('\\' inside):
+# the acknowledgement answers it without one, so that it can be sent.
+cp -R "$G" "$tmp/gm"
+mail green@example.org 'Tue, 01 Dec 2026 13:03:00 +0000' 'orders' r2.txt |
+    sed 's/^Message-ID: .*/Message-ID: <a\\b@example.org>/' >bs.eml
+expect 0 "a Message-ID with a backslash" "$arbiter" game receive "$tmp/gm" \
+    <bs.eml
+check "a Message-ID with a backslash: no In-Reply-To" test -z "$(python3 -c \
+    'import json, sys; print(json.load(open(sys.argv[1])).get("in_reply_to") or "")' \
+    "$tmp/gm/outbox/$(ls "$tmp/gm/outbox" | tail -n 1)")"
 
 expect 0 "status" "$arbiter" game status "$G"
 cp "$tmp/out" status1
