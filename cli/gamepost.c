@@ -51,6 +51,11 @@
 #define ATTACH_MAX	(20L << 20)
 /* Attachments a message: at most this many. */
 #define ATTACH_COUNT	64
+/* Set when the send command was stopped for its time: send stops there,
+ * so that a mail server that hangs holds the game's lock (and so every
+ * receive) for one send_timeout, not one a mail. */
+static bool	 send_late;
+
 /* The send command's time for one mail, unless game.json's send_timeout
  * says otherwise (a sendmail that hangs would hold DIR/lock, and every
  * receive with it). */
@@ -725,6 +730,8 @@ pipe_to(const char *cmd, const unsigned char *m, size_t len, long timeout,
 		if ((unsigned char)err[i] < 0x20 || err[i] == 0x7f)
 			err[i] = ' ';
 	if (late)
+		send_late = true;
+	if (late)
 		say(w, "the command took more than %ld s (the game's "
 		    "send_timeout) and was stopped%s%s", timeout,
 		    nerr > 0 ? ": " : "", err);
@@ -1099,7 +1106,7 @@ game_send(int argc, char **argv)
 		printf("%s: the outbox is empty: nothing to send\n", dir);
 	if (rc == 0) {
 		g_mime_init();
-		for (i = 0; i < n; i++) {
+		for (i = 0; i < n && !send_late; i++) {
 			r = send_one(dfd, ofd, sfd, dir, cmd, timeout, q[i]);
 			if (r == 0)
 				nsent++;
@@ -1110,6 +1117,10 @@ game_send(int argc, char **argv)
 			else
 				nio++;
 		}
+		if (send_late && i < n)
+			fprintf(stderr, "%s: %s: the send command was stopped "
+			    "for its time: the rest of the outbox (%zu) stays "
+			    "queued, for the next send\n", me, dir, n - i);
 		if (n > 0)
 			printf("%s: %d sent, %d failed, %d refused; %zu left "
 			    "in the outbox\n", dir, nsent, nfail + nio, nbad,
