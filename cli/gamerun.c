@@ -682,7 +682,7 @@ verify_turn(long n)
 	arb_turn_threads(t, 1);
 	xsnprintf(path, sizeof(path), "turns/%s/result.json", tn);
 	/* The value the result reveals, and the next map's commitment it
-	 * records (arbiter --replay). */
+	 * records (arbiter --rerun). */
 	if ((rc = replay_from(t, path)) != 0)
 		goto out;
 	xsnprintf(path, sizeof(path), "turns/%s/map.json", tn);
@@ -779,22 +779,63 @@ cmd_verify(int argc, char **argv)
 		leave(&g);
 		return rc;
 	}
-	for (n = 1; n < g.turn; n++) {
-		char	 tn[32], path[PATH_MAX];
+	/* The game's turns are those of turns/ from the first (a game may
+	 * begin at any turn its map says), to the last there: every one
+	 * before the open turn of game.json has its result, and none after
+	 * it is there.  A removed result, or a game.json set back, is not
+	 * ok. */
+	{
+		char	**v;
+		size_t	  nv, k;
+		long	  lo = 0, hi = 0, m;
+		char	 *end;
 
-		game_turnname(n, tn, sizeof(tn));
-		xsnprintf(path, sizeof(path), "turns/%s/result.json", tn);
-		if (!exists(path))
-			continue;	/* before the game's first turn */
-		rc = verify_turn(n);
-		if (rc != 0) {
-			bad++;
-			if (first == 0)
-				first = rc;
+		v = list_dir("turns", &nv);
+		for (k = 0; v != NULL && k < nv; k++) {
+			m = strtol(v[k], &end, 10);
+			if (*end != '\0' || m < 1)
+				continue;
+			if (lo == 0 || m < lo)
+				lo = m;
+			if (m > hi)
+				hi = m;
 		}
+		free_list(v, nv);
+		if (lo == 0)
+			lo = g.turn;
+		for (n = lo; n < g.turn || n <= hi; n++) {
+			char	 tn[32], path[PATH_MAX];
+
+			game_turnname(n, tn, sizeof(tn));
+			xsnprintf(path, sizeof(path), "turns/%s/result.json",
+			    tn);
+			if (n >= g.turn) {
+				if (n > g.turn || exists(path)) {
+					printf("not ok turn %ld: in turns/, but "
+					    "game.json says turn %ld is open\n",
+					    n, g.turn);
+					bad++;
+					first = first != 0 ? first : 1;
+				}
+				continue;
+			}
+			if (!exists(path)) {
+				printf("not ok turn %ld: no %s\n", n, path);
+				bad++;
+				first = first != 0 ? first : 1;
+				continue;
+			}
+			rc = verify_turn(n);
+			if (rc != 0) {
+				bad++;
+				if (first == 0)
+					first = rc;
+			}
+		}
+		n = g.turn - lo;
 	}
-	printf("verify: %ld turn%s, %d not ok\n", g.turn - 1, g.turn == 2 ?
-	    "" : "s", bad);
+	printf("verify: %ld turn%s, %d not ok\n", n, n == 1 ? "" : "s",
+	    bad);
 	leave(&g);
 	return first;
 }

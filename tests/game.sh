@@ -332,6 +332,20 @@ cp -R "$G" "$tmp/bad"
 sed -i 's/"turn": 2,/"turn": 2 ,/' "$tmp/bad/turns/0002/result.json"
 expect 1 "verify: a changed result" "$arbiter" game verify "$tmp/bad"
 check "verify: names the turn" grep -q '^not ok turn 2' "$tmp/out"
+# A result removed, and game.json set back to turn 1: not ok either
+# (both passed: the first as a turn before the game, the second as a game
+# with no turn run).
+rm -rf "$tmp/bad" && cp -R "$G" "$tmp/bad"
+rm "$tmp/bad/turns/0001/result.json"
+expect 1 "verify: a result removed" "$arbiter" game verify "$tmp/bad"
+check "verify: a result removed: named" grep -q \
+    '^not ok turn 1: no turns/0001/result.json' "$tmp/out"
+rm -rf "$tmp/bad" && cp -R "$G" "$tmp/bad"
+sed -i 's/"turn": 5,/"turn": 1,/' "$tmp/bad/game.json"
+expect 1 "verify: game.json set back" "$arbiter" game verify "$tmp/bad"
+check "verify: game.json set back: named" grep -q \
+    '^not ok turn 2: in turns/, but game.json says turn 1 is open' \
+    "$tmp/out"
 
 # redo 2
 expect 64 "redo: no turn" "$arbiter" game redo "$G"
