@@ -40,6 +40,7 @@
 
 #include "cli.h"
 #include "game.h"
+#include "gameint.h"
 
 #include <gmime/gmime.h>
 
@@ -1064,7 +1065,7 @@ game_send(int argc, char **argv)
 	char		**q, *cmd;
 	size_t		 n, i;
 	long		 timeout;
-	int		 dfd, lfd, ofd, sfd = -1, rc = 0, r;
+	int		 dfd, ofd, sfd = -1, rc = 0, r, cwd;
 	int		 nsent = 0, nfail = 0, nbad = 0, nio = 0;
 
 	if (argc == 2 && (strcmp(argv[1], "-h") == 0 ||
@@ -1085,14 +1086,30 @@ game_send(int argc, char **argv)
 		close(dfd);
 		return rc;
 	}
-	if ((lfd = openat(dfd, "lock", O_RDWR | O_CREAT | O_NOFOLLOW |
-	    O_CLOEXEC, 0600)) == -1 || flock(lfd, LOCK_EX) == -1) {
-		fprintf(stderr, "%s: %s/lock: %s\n", me, dir, strerror(errno));
+	/* The folder's lock, as every command takes it (gamefs.c): a
+	 * command interrupted after its commit is finished first, so that
+	 * its mails' attachments are in place. */
+	if ((cwd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1 ||
+	    fchdir(dfd) != 0) {
+		fprintf(stderr, "%s: %s: %s\n", me, dir, strerror(errno));
 		free(cmd);
 		close(dfd);
-		if (lfd != -1)
-			close(lfd);
-		return EXIT_CANTCREAT;
+		if (cwd != -1)
+			close(cwd);
+		return EXIT_NOINPUT;
+	}
+	rc = lock_dir(false);
+	/* The send command runs where send was called (its relative names
+	 * are the umpire's); the lock stays held. */
+	if (fchdir(cwd) != 0 && rc == 0) {
+		fprintf(stderr, "%s: %s\n", me, strerror(errno));
+		rc = EXIT_NOINPUT;
+	}
+	close(cwd);
+	if (rc != 0) {
+		free(cmd);
+		close(dfd);
+		return rc;
 	}
 	q = NULL;
 	n = 0;
@@ -1136,7 +1153,6 @@ game_send(int argc, char **argv)
 		close(sfd);
 	if (ofd != -1)
 		close(ofd);
-	close(lfd);
 	close(dfd);
 	if (fflush(stdout) != 0 && rc == 0)
 		rc = EXIT_CANTCREAT;

@@ -481,6 +481,18 @@ for step in result players stage commit-1 commit-5 commit-12 committed; do
 	check "killed at $step: the same bytes as a run never killed" \
 	    cmp -s ref.sum f.sum
 done
+# send after a run killed after its commit: it finishes the commit first
+# (its mails' attachments were not in place: refused, 65), then sends.
+rm -rf "$tmp/f"
+cp -R "$tmp/g1-open" "$tmp/f"
+sed 's/"send_command": "[^"]*"/"send_command": "cat >\/dev\/null"/' \
+    "$tmp/f/game.json" >"$tmp/f/game.new" && mv "$tmp/f/game.new" \
+    "$tmp/f/game.json"
+ARB_GAME_FAIL_AT=commit-5 "$arbiter" game run "$tmp/f" >/dev/null 2>&1
+expect 0 "send after a run killed after its commit" "$arbiter" game send \
+    "$tmp/f"
+check "send after a run killed after its commit: finished, all sent" \
+    test ! -e "$tmp/f/.commit" -a -z "$(ls "$tmp/f/outbox")"
 # A rename of the commit fails: the command fails (73), and the next one
 # finishes the commit.
 rm -rf "$tmp/f"
