@@ -136,8 +136,19 @@ parse_iso(const char *s, time_t *t)
 		return false;
 	tm.tm_year -= 1900;
 	tm.tm_mon--;
-	*t = timegm(&tm);
-	return *t != (time_t)-1;
+	{
+		/* A date that is one: timegm() would carry 2026-02-30 into
+		 * March, and 99:99:99 into the next day. */
+		struct tm	 want = tm, back;
+
+		if ((*t = timegm(&tm)) == (time_t)-1 ||
+		    gmtime_r(t, &back) == NULL)
+			return false;
+		return back.tm_year == want.tm_year &&
+		    back.tm_mon == want.tm_mon && back.tm_mday == want.tm_mday &&
+		    back.tm_hour == want.tm_hour && back.tm_min == want.tm_min &&
+		    back.tm_sec == want.tm_sec;
+	}
 }
 
 /* The time of the command: ARB_GAME_NOW when set (for tests and for an

@@ -134,6 +134,13 @@ check "--help: every command" test "$(grep -c 'arbiter game' "$tmp/out")" = 7
 expect 64 "no command" "$arbiter" game
 expect 64 "an unknown command" "$arbiter" game frobnicate "$G"
 expect 66 "not a game folder" "$arbiter" game status "$tmp"
+# A date that is none is refused, not carried into the next month.
+expect 64 "new: --deadline 2026-02-30" "$arbiter" game new "$tmp/dl" \
+    "$data/aeonis.json" --player red=a@b.c --player blue=a@b.d \
+    --player green=a@b.e --deadline 2026-02-30T12:00:00Z
+check "new: --deadline 2026-02-30: nothing made" test ! -e "$tmp/dl"
+expect 64 "ARB_GAME_NOW in month 13" env ARB_GAME_NOW=2026-13-01T00:00:00Z \
+    "$arbiter" game status "$G"
 
 # receive, three hours later (a mail is no later than its receipt)
 export ARB_GAME_NOW=2026-12-01T13:00:00Z
