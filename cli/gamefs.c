@@ -769,11 +769,17 @@ lock_dir(bool quiet)
 			    "was interrupted after its commit\n", progname);
 		if ((rc = finish_commit()) != 0)
 			return rc;
+		game_finished = true;
 	}
 	if (rm_rf(STAGE) != 0)
 		return cantwrite(STAGE);
 	return 0;
 }
+
+/* Set when taking the lock finished a command interrupted after its
+ * commit: run --now and redo then stop there (the command given again
+ * would run a second turn). */
+bool	 game_finished;
 
 /* Into DIR, locked: 0, or an exit status after a message. */
 int

@@ -83,6 +83,7 @@ long	 jint(const json_t *o, const char *key, long dflt);
 void	 leave(struct game *g);
 char	 **list_dir(const char *path, size_t *n);
 int	 lock_dir(bool quiet);
+extern bool game_finished;	/* lock_dir() finished an interrupted one */
 int	 mkdirs(const char *path, bool dir);
 bool	 parse_iso(const char *s, time_t *t);
 int	 plan_add(struct game *g, const char *from, const char *to);

@@ -574,6 +574,15 @@ cmd_run(int argc, char **argv)
 	}
 	if ((rc = enter(argv[optind], &g, true)) != 0)
 		goto out;
+	/* Given again by hand after a failure that came after its commit:
+	 * that run is finished now, and this one does no more (it would
+	 * run the next turn at once). */
+	if (now && game_finished) {
+		printf("the command interrupted after its commit is finished "
+		    "(turn %ld is open); nothing more was done: give it again "
+		    "to run turn %ld now\n", g.turn, g.turn);
+		goto out;
+	}
 	if (!now && !preview && g.now < g.deadline) {
 		if ((rc = player_states(&g, states, problems)) != 0)
 			goto out;
@@ -619,6 +628,12 @@ cmd_redo(int argc, char **argv)
 	}
 	if ((rc = enter(argv[1], &g, true)) != 0)
 		goto out;
+	if (game_finished) {
+		printf("the command interrupted after its commit is finished "
+		    "(turn %ld is open); nothing more was done: give the redo "
+		    "again if it is still wanted\n", g.turn);
+		goto out;
+	}
 	game_turnname(n, tn, sizeof(tn));
 	xsnprintf(path, sizeof(path), "turns/%s/result.json", tn);
 	if (n >= g.turn || !exists(path)) {

@@ -511,6 +511,17 @@ expect 0 "a rename fails: the next command finishes" "$arbiter" game status \
     "$tmp/f"
 snap "$tmp/f" | sed 's| \./| |' >f.sum
 check "a rename fails: then as a run never failed" cmp -s ref.sum f.sum
+# The same with --now, given again by hand: the second finishes the first
+# and runs nothing more (it ran turn 2 as well, its players holding).
+rm -rf "$tmp/f"
+cp -R "$tmp/g1-open" "$tmp/f"
+expect 73 "run --now, a rename fails" env ARB_GAME_FAIL_AT=eio:rename-3 \
+    "$arbiter" game run "$tmp/f" --now
+expect 0 "run --now again: the first finished" "$arbiter" game run \
+    "$tmp/f" --now
+check "run --now again: nothing more done, said" grep -q \
+    'nothing more was done' "$tmp/out"
+check "run --now again: turn 2 open" grep -q '"turn": 2,' "$tmp/f/game.json"
 
 # Memory that runs out, wherever it does: the run under an address-space
 # limit (ulimit -v) from where the program can barely start up to where
