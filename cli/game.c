@@ -588,12 +588,21 @@ cmd_receive(int argc, char **argv)
 		rc = aside(&g, name, buf, len, "unknown sender", h.from);
 		goto commit;
 	}
-	if ((rc = read_map(&g, &map, &maplen)) != 0)
-		goto out;
+	/* The open turn's map that cannot be read (the umpire's to mend,
+	 * said above), or memory run out: the mail is filed aside and the
+	 * umpire told, never lost to a bounce. */
 	xsnprintf(path, sizeof(path), "orders/%s.eml", player);
-	if ((rc = check_orders(map, maplen, player, path, buf, len,
-	    &ck)) != 0)
-		goto out;
+	if ((rc = read_map(&g, &map, &maplen)) != 0 ||
+	    (rc = check_orders(map, maplen, player, path, buf, len,
+	    &ck)) != 0) {
+		if (rc == EXIT_CANTCREAT || rc == EXIT_TEMPFAIL)
+			goto out;
+		xsnprintf(detail, sizeof(detail), "the open turn (turns/%04ld) "
+		    "could not be read, exit status %d: mend it, then give "
+		    "this mail to receive again", g.turn, rc);
+		rc = aside(&g, name, buf, len, "not read", detail);
+		goto commit;
+	}
 	/* The subject, quoted in the acknowledgement, on one line. */
 	if ((sj = cleans(h.subject != NULL ? h.subject : "", true)) == NULL) {
 		rc = nomem();

@@ -224,6 +224,16 @@ check "the game's own and automatic mail: filed aside" test "$(grep -l \
     "not answered" "$G"/aside/*.why | wc -l)" -eq 2
 check "the game's own and automatic mail: nothing queued" test \
     "$(ls "$G/outbox" | wc -l)" -eq "$nq"
+# The open turn's map spoilt (the umpire's hand): a player's mail is filed
+# aside and the umpire told, not bounced (65 without filing it, before).
+cp -R "$G" "$tmp/gs"
+printf '{"arbiter": 1,\n' >"$tmp/gs/turns/0001/map.json"
+mail red@example.org 'Tue, 01 Dec 2026 13:04:00 +0000' 'orders' r2.txt \
+    >sp.eml
+expect 0 "a spoilt map: the mail filed aside" "$arbiter" game receive \
+    "$tmp/gs" <sp.eml
+check "a spoilt map: why" grep -q 'not read: the open turn (turns/0001)' \
+    "$tmp"/gs/aside/*.why
 # A Message-ID that send would refuse as an In-Reply-To ('\\' inside):
 # the acknowledgement answers it without one, so that it can be sent.
 cp -R "$G" "$tmp/gm"
