@@ -473,17 +473,34 @@ received_at(const char *buf, size_t len, const char *tn)
 	return t;
 }
 
+/* The lines of s, each after prefix, at most ACK_LINES of them, then how
+ * many more: an acknowledgement of a mail of many thousand orders stays a
+ * mail that send takes (its description at most 4 MB). */
+#define ACK_LINES	400
 static void
-indent(FILE *fp, const char *s)
+capped(FILE *fp, const char *s, const char *prefix)
 {
 	const char	*nl;
+	long		 n = 0, more = 0;
 
 	while (*s != '\0') {
 		nl = strchr(s, '\n');
-		fprintf(fp, "  %.*s\n", (int)(nl != NULL ? nl - s :
-		    (long)strlen(s)), s);
+		if (n++ < ACK_LINES)
+			fprintf(fp, "%s%.*s\n", prefix, (int)(nl != NULL ?
+			    nl - s : (long)strlen(s)), s);
+		else
+			more++;
 		s = nl != NULL ? nl + 1 : s + strlen(s);
 	}
+	if (more > 0)
+		fprintf(fp, "%s... and %ld more line%s (arbiter --check gives "
+		    "them all)\n", prefix, more, more == 1 ? "" : "s");
+}
+
+static void
+indent(FILE *fp, const char *s)
+{
+	capped(fp, s, "  ");
 }
 
 /* receive DIR < mail */
@@ -631,8 +648,10 @@ cmd_receive(int argc, char **argv)
 		    "umpire.\n", g.name, g.turn, subj, late ?
 		    "holds orders for a turn that has been run already" :
 		    "could not be read as a mail");
-		if (ck.report != NULL && *ck.report != '\0')
-			fprintf(body.fp, "\n%s", ck.report);
+		if (ck.report != NULL && *ck.report != '\0') {
+			fputc('\n', body.fp);
+			capped(body.fp, ck.report, "");
+		}
 		if (!text_close(&body)) {
 			free(body.s);
 			rc = nomem();
@@ -721,7 +740,7 @@ cmd_receive(int argc, char **argv)
 	}
 	fprintf(body.fp, "\nThe orders checked against the turn's map:\n");
 	if (ck.report != NULL && *ck.report != '\0')
-		fputs(ck.report, body.fp);
+		capped(body.fp, ck.report, "");
 	else
 		fprintf(body.fp, "  no orders\n");
 	if (ck.problems > 0 && older)

@@ -224,6 +224,24 @@ check "the game's own and automatic mail: filed aside" test "$(grep -l \
     "not answered" "$G"/aside/*.why | wc -l)" -eq 2
 check "the game's own and automatic mail: nothing queued" test \
     "$(ls "$G/outbox" | wc -l)" -eq "$nq"
+# A mail of 3000 orders, each refused: its acknowledgement lists 400
+# lines of each part and says how many more, so that send takes it (the
+# whole report made a description over send's 4 MB for 60000 orders).
+cp -R "$G" "$tmp/gb"
+{ printf 'arbiter orders blue turn 1\n'
+  i=0; while [ $i -lt 3000 ]; do
+	printf 'b%d: b-inf-9 move 0606 0605\n' $i; i=$((i + 1)); done
+  printf 'end\n'; } >big.txt
+mail blue@example.org 'Tue, 01 Dec 2026 13:05:00 +0000' 'orders' big.txt \
+    >big.eml
+expect 0 "3000 orders refused: acknowledged" "$arbiter" game receive \
+    "$tmp/gb" <big.eml
+check "3000 orders refused: the acknowledgement capped, said" grep -q \
+    'and 2[0-9]* more lines (arbiter --check gives them all)' \
+    "$tmp/gb/outbox/$(ls "$tmp/gb/outbox" | tail -n 1)"
+check "3000 orders refused: the acknowledgement under 200 KB" test \
+    "$(wc -c <"$tmp/gb/outbox/$(ls "$tmp/gb/outbox" | tail -n 1)")" \
+    -lt 204800
 # The open turn's map spoilt (the umpire's hand): a player's mail is filed
 # aside and the umpire told, not bounced (65 without filing it, before).
 cp -R "$G" "$tmp/gs"
