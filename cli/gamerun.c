@@ -37,6 +37,38 @@
 #include "game.h"
 #include "gameint.h"
 
+/* The turn a queued mail tells of, when it is a turn's letter or summary,
+ * a redo's or a preview's (the turn folder its attachments lie in, or
+ * its subject's "turn N]"); 0 for any other (an acknowledgement, a mail
+ * filed aside), and for what cannot be read. */
+static long
+mail_turn(const char *path)
+{
+	json_t		*d, *f;
+	const char	*kind, *file, *subj, *p;
+	size_t		 i;
+	long		 turn = 0;
+
+	if ((d = json_load_file(path, 0, NULL)) == NULL)
+		return 0;
+	kind = json_string_value(json_object_get(d, "kind"));
+	if (kind != NULL && (strcmp(kind, "turn") == 0 ||
+	    strcmp(kind, "redo") == 0 || strcmp(kind, "preview") == 0)) {
+		json_array_foreach(json_object_get(d, "attach"), i, f) {
+			file = json_string_value(json_object_get(f, "file"));
+			if (file != NULL && (strncmp(file, "turns/", 6) == 0 ||
+			    strncmp(file, "preview/", 8) == 0))
+				turn = strtol(strchr(file, '/') + 1, NULL, 10);
+		}
+		subj = json_string_value(json_object_get(d, "subject"));
+		if (turn == 0 && subj != NULL && (p = strstr(subj, " turn ")) !=
+		    NULL)
+			turn = strtol(p + 6, NULL, 10);
+	}
+	json_decref(d);
+	return turn;
+}
+
 /* One output of a turn, by kind. */
 enum okind { O_RESULT, O_TRACE, O_TRACEJ, O_SVG, O_PNG, O_NEXT, O_VIEW,
     O_LETTER, O_SVGNEXT, O_PNGNEXT, O_REPLAY, O_SHEET };
@@ -507,6 +539,23 @@ run_turn(struct game *g, long n, enum mode mode)
 		 * made again from its inputs. */
 		if ((rc = link_inputs(src, STAGE "/t")) != 0)
 			goto out;
+		/* The mails still queued for those turns (letters,
+		 * summaries, previews) go aside with them, never sent:
+		 * they tell the turn as it was, or name its files. */
+		v = list_dir("outbox", &nv);
+		for (k = 0; v != NULL && k < nv; k++) {
+			xsnprintf(path, sizeof(path), "outbox/%s", v[k]);
+			if (mail_turn(path) < n)
+				continue;
+			xsnprintf(dst, sizeof(dst), "redone/outbox-%s/%s",
+			    g->stamp, v[k]);
+			if (plan_add(g, path, dst) != 0) {
+				free_list(v, nv);
+				rc = nomem();
+				goto out;
+			}
+		}
+		free_list(v, nv);
 		for (m = n; m < g->turn + 1; m++) {
 			char	 mn[32];
 

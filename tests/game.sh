@@ -411,6 +411,26 @@ last=$(ls "$G/outbox" | tail -n 1 | sed 's/.json$//')
 check "redo: the mails say so" test "$(field "$last" kind)" = redo
 check "redo: the letters say so" grep -q 're-ran this turn' \
     "$G/outbox/$(ls "$G/outbox" | tail -n 2 | head -n 1)"
+# The mails still queued for the turns redone went aside with them:
+# every queued mail's files are there, and none tells of turn 2 or later
+# as it was.
+check "redo: the old turns' queued mails aside" test -n "$(ls \
+    "$G"/redone/outbox-*/ 2>/dev/null)"
+python3 - "$G" >"$tmp/out" 2>&1 <<'PY'
+import json, os, sys
+d = sys.argv[1]
+bad = 0
+for n in sorted(os.listdir(os.path.join(d, "outbox"))):
+    m = json.load(open(os.path.join(d, "outbox", n)))
+    for a in m.get("attach", []):
+        if not os.path.isfile(os.path.join(d, a["file"])):
+            print("missing", n, a["file"]); bad += 1
+    if m["kind"] == "turn" and "turn 1]" not in m["subject"]:
+        print("a turn mail of a turn redone", n, m["subject"]); bad += 1
+sys.exit(bad != 0)
+PY
+check "redo: every queued mail's files there, none of the old turns" \
+    test $? -eq 0
 # The history page: every link and picture relative, inside DIR, there.
 python3 - "$G" >"$tmp/out" 2>&1 <<'PY'
 import html.parser, os, sys
