@@ -514,9 +514,29 @@ run_turn(struct game *g, long n, enum mode mode)
 		xsnprintf(dst, sizeof(dst), "preview/%s", tn);
 		if ((rc = turn_mails(g, n, dst, mode, &ti, deadline)) != 0)
 			goto out;
-		/* The preview before, replaced. */
+		/* The preview before, replaced, and its mail if still
+		 * queued (it would go out with this preview's files). */
 		if (exists(dst))
 			plan_add(g, dst, COMMIT "/old-preview");
+		v = list_dir("outbox", &nv);
+		for (k = 0; v != NULL && k < nv; k++) {
+			json_t	*d;
+			const char *kind;
+			char	 old[PATH_MAX];
+
+			xsnprintf(path, sizeof(path), "outbox/%s", v[k]);
+			if (mail_turn(path) != n ||
+			    (d = json_load_file(path, 0, NULL)) == NULL)
+				continue;
+			kind = json_string_value(json_object_get(d, "kind"));
+			if (kind != NULL && strcmp(kind, "preview") == 0) {
+				xsnprintf(old, sizeof(old), COMMIT
+				    "/old-preview-mail/%s", v[k]);
+				plan_add(g, path, old);
+			}
+			json_decref(d);
+		}
+		free_list(v, nv);
 		plan_add(g, STAGE "/t", dst);
 		rc = gm_commit(g);
 		if (rc == 0)

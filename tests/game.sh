@@ -284,6 +284,12 @@ check "preview: kind" test "$(field 000006 kind)" = preview
 check "preview: no 7th mail" test ! -e "$G/outbox/000007.json"
 check "preview: the turn still open" grep -q '"turn": 1,' "$G/game.json"
 check "preview: letters" test -s "$G/preview/0001/players/green/letter.txt"
+# A second preview replaces the first, and its mail the first's, still
+# queued (it would have gone out with the second's files).
+cp -R "$G" "$tmp/gp"
+expect 0 "preview again" "$arbiter" game run "$tmp/gp" --preview
+check "preview again: one preview mail queued" test "$(grep -l \
+    '"kind": "preview"' "$tmp"/gp/outbox/*.json | wc -l)" -eq 1
 
 export ARB_GAME_NOW=2026-12-08T10:00:00Z
 cp -R "$G" "$tmp/g1-open"	# for the failures below
