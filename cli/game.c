@@ -889,8 +889,19 @@ game_main(int argc, char **argv)
 	umask(022);
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (strcmp(argv[1], cmds[i].name) == 0) {
+			int	 rc, k;
+
 			g_mime_init();
-			return cmds[i].fn(argc - 1, argv + 1);
+			rc = cmds[i].fn(argc - 1, argv + 1);
+			/* Which game a failure is of, in a cron job's or a
+			 * league's mail of many games: the folder named. */
+			for (k = 2; k < argc && argv[k][0] == '-'; k++)
+				continue;
+			if (rc != 0 && rc != EXIT_USAGE && k < argc)
+				fprintf(stderr, "%s: game %s %s: exit %d (the "
+				    "messages above are of this game)\n",
+				    progname, argv[1], argv[k], rc);
+			return rc;
 		}
 	fprintf(stderr, "%s: game: no command \"%s\"\n", progname, argv[1]);
 	game_usage(stderr);

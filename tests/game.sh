@@ -252,6 +252,10 @@ expect 0 "a spoilt map: the mail filed aside" "$arbiter" game receive \
     "$tmp/gs" <sp.eml
 check "a spoilt map: why" grep -q 'not read: the open turn (turns/0001)' \
     "$tmp"/gs/aside/*.why
+expect 65 "a spoilt map: run" "$arbiter" game run "$tmp/gs" --now
+check "a spoilt map: run names the game" grep -q \
+    "game run $tmp/gs: exit 65 (the messages above are of this game)" \
+    "$tmp/err"
 # A Message-ID that send would refuse as an In-Reply-To ('\\' inside):
 # the acknowledgement answers it without one, so that it can be sent.
 cp -R "$G" "$tmp/gm"
