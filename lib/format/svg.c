@@ -21,9 +21,11 @@
 #define _POSIX_C_SOURCE 200809L	/* fork, pipe, waitpid */
 #include <sys/types.h>
 #include <sys/wait.h>
+#include <dirent.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -473,30 +475,28 @@ ty(const struct pic *pc, double y)
  * state.  The child writes the positions to a pipe, two ints a territory,
  * and ends; the parent reads them, and a child that died, or wrote fewer,
  * ran out of memory (ARB_ENOMEM: exit 70, and the caller removes what it
- * had begun to write).  Each child has its own Graphviz, so turns in
- * threads lay out at once.  The layout is made once a turn and kept for
- * every picture of it (--svg, --svg-next, every player's under --for
+ * had begun to write).  Only a process of one thread forks: in one of
+ * several (an embedder's turns in threads), a child could find a lock
+ * another thread held at the fork held for ever (ThreadSanitizer's
+ * allocator did, in make check's threads suite), so the layout runs in
+ * the process, one graph at a time.  The layout is made once a turn and
+ * kept for every picture of it (--svg, --svg-next, every player's under --for
  * all); the map bounds its territories (display.c, picture_bound()).
  */
-static void __attribute__((noreturn))
-layout_child(const struct board *b, const int *rows, int fd)
+static int
+layout_run(const struct board *b, const int *rows, int *xy)
 {
-	static const int fatal[] = { SIGHUP, SIGINT, SIGTERM, SIGPIPE };
-	GVC_t		*gvc;
-	Agraph_t	*g;
+	GVC_t		*gvc = NULL;
+	Agraph_t	*g = NULL;
 	Agnode_t	**nodes;
 	char		 name[32];
-	int		 i, k, minx, maxy, xy[2];
-	size_t		 j;
+	int		 i, k, minx, maxy, rc = -1;
 	boxf		 bb;
 
-	/* The parent's handlers remove its temporary files: not here. */
-	for (j = 0; j < sizeof(fatal) / sizeof(fatal[0]); j++)
-		signal(fatal[j], SIG_DFL);
 	if ((nodes = calloc((size_t)b->ncells + 1, sizeof(*nodes))) == NULL ||
 	    (gvc = gvContext()) == NULL ||
 	    (g = agopen("g", Agundirected, NULL)) == NULL)
-		_exit(1);
+		goto out;
 	/* Compact: each territory a box as wide as its widest line and
 	 * as tall as its circle and the stack under it (twice: the room
 	 * above it is the stack's of the one above), overlaps removed by
@@ -515,7 +515,7 @@ layout_child(const struct board *b, const int *rows, int fd)
 	for (i = 0; i < b->ncells; i++) {
 		snprintf(name, sizeof(name), "n%d", i);
 		if ((nodes[i] = agnode(g, name, 1)) == NULL)
-			_exit(1);
+			goto out;
 		/* In inches: 72 points each. */
 		snprintf(name, sizeof(name), "%d.%02d", (2 * (NODER + 6 +
 		    rows[i] * (LOSSH + 1))) / 72, (2 * (NODER + 6 +
@@ -526,27 +526,73 @@ layout_child(const struct board *b, const int *rows, int fd)
 		for (k = b->adj_at[i]; k < b->adj_at[i + 1]; k++)
 			if (b->adj[k] > i && agedge(g, nodes[i],
 			    nodes[b->adj[k]], NULL, 1) == NULL)
-				_exit(1);
+				goto out;
 	if (gvLayout(gvc, g, "neato") != 0)
-		_exit(1);
+		goto out;
 	bb = GD_bb(g);
 	minx = (int)lround(bb.LL.x);
 	maxy = (int)lround(bb.UR.y);
 	for (i = 0; i < b->ncells; i++) {
-		xy[0] = (int)lround(ND_coord(nodes[i]).x) - minx;
-		xy[1] = maxy - (int)lround(ND_coord(nodes[i]).y);
-		for (j = 0; j < sizeof(xy);) {
-			ssize_t	 w = write(fd, (char *)xy + j,
-			    sizeof(xy) - j);
+		xy[2 * i] = (int)lround(ND_coord(nodes[i]).x) - minx;
+		xy[2 * i + 1] = maxy - (int)lround(ND_coord(nodes[i]).y);
+	}
+	gvFreeLayout(gvc, g);
+	rc = 0;
+out:
+	if (g != NULL)
+		agclose(g);
+	if (gvc != NULL)
+		gvFreeContext(gvc);
+	free(nodes);
+	return rc;
+}
 
-			if (w < 0 && errno == EINTR)
-				continue;
-			if (w <= 0)
-				_exit(1);
-			j += (size_t)w;
-		}
+/* The child: the layout, written to fd; never returns. */
+static void __attribute__((noreturn))
+layout_child(const struct board *b, const int *rows, int *xy, int fd)
+{
+	static const int fatal[] = { SIGHUP, SIGINT, SIGTERM, SIGPIPE };
+	size_t		 j, need = 2 * sizeof(int) * (size_t)b->ncells;
+
+	/* The parent's handlers remove its temporary files: not here. */
+	for (j = 0; j < sizeof(fatal) / sizeof(fatal[0]); j++)
+		signal(fatal[j], SIG_DFL);
+	if (layout_run(b, rows, xy) != 0)
+		_exit(1);
+	for (j = 0; j < need;) {
+		ssize_t	 w = write(fd, (char *)xy + j, need - j);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			_exit(1);
+		j += (size_t)w;
 	}
 	_exit(0);	/* nothing of the parent's is flushed or freed */
+}
+
+/*
+ * Whether the process runs one thread (Linux: /proc/self/task).  A child
+ * forked while other threads run may find a lock one of them held (in
+ * the C library's or a sanitizer's allocator) held for ever: such a
+ * process lays its graphs out in itself, one at a time, instead.
+ */
+static pthread_mutex_t	 layout_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static bool
+one_thread(void)
+{
+	DIR		*d;
+	struct dirent	*de;
+	int		 n = 0;
+
+	if ((d = opendir("/proc/self/task")) == NULL)
+		return false;
+	while ((de = readdir(d)) != NULL && n < 2)
+		if (de->d_name[0] != '.')
+			n++;
+	closedir(d);
+	return n == 1;
 }
 
 static void
@@ -588,6 +634,15 @@ graph_layout(struct pic *pc)
 			if (rows[i] > 40)
 				rows[i] = 40;
 		xy = t_alloc(t, need + 1);
+		if (!one_thread()) {
+			pthread_mutex_lock(&layout_lock);
+			i = layout_run(b, rows, xy);
+			pthread_mutex_unlock(&layout_lock);
+			if (i != 0)
+				mem_fail(&t->mem, ARB_ENOMEM, "out of memory: "
+				    "the layout of the graph (Graphviz) failed");
+			goto laid;
+		}
 		/* Graphviz may exit() the child, which flushes the streams
 		 * it inherited: let them hold nothing to write twice. */
 		fflush(NULL);
@@ -600,7 +655,7 @@ graph_layout(struct pic *pc)
 		}
 		if (pid == 0) {
 			close(fd[0]);
-			layout_child(b, rows, fd[1]);
+			layout_child(b, rows, xy, fd[1]);
 		}
 		close(fd[1]);
 		while (got < need) {
@@ -620,6 +675,7 @@ graph_layout(struct pic *pc)
 		if (got < need || !WIFEXITED(st) || WEXITSTATUS(st) != 0)
 			mem_fail(&t->mem, ARB_ENOMEM, "out of memory: the "
 			    "layout of the graph (Graphviz) failed");
+laid:
 		t->lay_x = t_alloc(t, (size_t)b->ncells * sizeof(int) + 1);
 		t->lay_y = t_alloc(t, (size_t)b->ncells * sizeof(int) + 1);
 		for (i = 0; i < b->ncells; i++) {
