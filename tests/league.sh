@@ -165,6 +165,11 @@ done
 shift
 [ "\$1" = -- ] && shift
 cd "$tmp/remote" || exit 255
+# sshd runs the command with SHELL set to the user's login shell, and
+# parallel's remote wrapper execs \$SHELL: a CI job's environment may have
+# none.
+SHELL=\$(getent passwd "\$(id -u)" | cut -d: -f7)
+export SHELL=\${SHELL:-/bin/sh}
 # SAME_SECOND: the files going back bear that time, as the folder here
 # does (a turn run the second its game was made), so that rsync's quick
 # check would pass over those of the same size.
