@@ -800,6 +800,54 @@ test_pool(void)
 	CHECK(p.head == NULL && p.spare == NULL);
 }
 
+/* mem_rewind() takes back what was allocated since mem_mark(), small and
+ * big blocks alike, and keeps what was before (AddressSanitizer sees a
+ * block freed twice or one kept and lost; LeakSanitizer one left). */
+static void
+test_mem_mark(void)
+{
+	struct mem	 m;
+	struct mem_mark	 outer, inner;
+	struct arb_error e;
+	jmp_buf		 jb;
+	char		*before, *a, *big, *again;
+	int		 i;
+
+	memset(&m, 0, sizeof(m));
+	memset(&e, 0, sizeof(e));
+	m.err = &e;
+	m.jmp = &jb;
+	if (setjmp(jb) != 0) {
+		CHECK(0);
+		mem_release(&m);
+		return;
+	}
+	mem_mark(&m, &outer);			/* an empty arena */
+	a = mem_alloc(&m, 10);
+	big = mem_alloc(&m, (size_t)1 << 20);	/* behind the head */
+	CHECK(a != NULL && big != NULL);
+	mem_rewind(&m, &outer);
+	CHECK(m.arena == NULL);
+	before = mem_strdup(&m, "kept");
+	mem_mark(&m, &outer);
+	for (i = 0; i < 3; i++) {
+		a = mem_alloc(&m, 40000);	/* new heads */
+		big = mem_alloc(&m, (size_t)1 << 20);
+		memset(a, 1, 40000);
+		memset(big, 2, (size_t)1 << 20);
+		mem_mark(&m, &inner);
+		CHECK(mem_alloc(&m, 100000) != NULL);
+		mem_rewind(&m, &inner);
+	}
+	mem_rewind(&m, &outer);
+	CHECK(strcmp(before, "kept") == 0);
+	again = mem_alloc(&m, 8);		/* where the mark was */
+	CHECK(again == before + sizeof(max_align_t) * ((5 +
+	    sizeof(max_align_t) - 1) / sizeof(max_align_t)));
+	CHECK(again[0] == 0 && strcmp(before, "kept") == 0);
+	mem_release(&m);
+}
+
 /* A document parsed in the pool is dropped whole; jansson values made
  * outside a parse (an embedding program's) are malloc'ed and freed as
  * usual, before and after (AddressSanitizer checks every free). */
@@ -1320,6 +1368,7 @@ main(void)
 	test_suggest();
 	test_refusals();
 	test_pool();
+	test_mem_mark();
 	test_pooled_parse();
 	test_o_string();
 	test_printf();

@@ -33,6 +33,16 @@ struct mem {
 };
 
 void	*mem_alloc(struct mem *, size_t);	/* zeroed, lives with m */
+/* A place in m's memory to come back to: mem_rewind() takes back all that
+ * was allocated since mem_mark(), at once.  For work whose tables are
+ * large and die with it (a picture's, sized by the board), so that a turn
+ * that does it many times (a picture a player) holds one at a time. */
+struct mem_mark {
+	struct chunk	*head, *next;
+	size_t		 used;
+};
+void	 mem_mark(const struct mem *, struct mem_mark *);
+void	 mem_rewind(struct mem *, const struct mem_mark *);
 char	*mem_strdup(struct mem *, const char *);
 char	*mem_printf(struct mem *, const char *, ...)
 	    __attribute__((format(printf, 2, 3)));

@@ -226,6 +226,37 @@ mem_alloc(struct mem *m, size_t n)
 	return p;
 }
 
+/*
+ * A new block goes in front of the block being filled, or (a big one)
+ * just behind it, so every block allocated since the mark lies before the
+ * block that followed the mark's: they are the ones freed, the mark's own
+ * block kept, filled up to where it was.
+ */
+void
+mem_mark(const struct mem *m, struct mem_mark *mk)
+{
+	mk->head = m->arena;
+	mk->next = m->arena != NULL ? m->arena->next : NULL;
+	mk->used = m->arena != NULL ? m->arena->used : 0;
+}
+
+void
+mem_rewind(struct mem *m, const struct mem_mark *mk)
+{
+	struct chunk	*c, *next;
+
+	for (c = m->arena; c != NULL && c != mk->next; c = next) {
+		next = c->next;
+		if (c != mk->head)
+			free(c);
+	}
+	m->arena = mk->head;
+	if (mk->head != NULL) {
+		mk->head->next = mk->next;
+		mk->head->used = mk->used;
+	}
+}
+
 void
 mem_release(struct mem *m)
 {

@@ -595,10 +595,15 @@ one_thread(void)
 	return n == 1;
 }
 
+/*
+ * A graph's layout by Graphviz, once a turn (t->lay_x, t->lay_y): every
+ * picture of the turn draws its territories at the same places.  Made
+ * before a picture's memory is marked (emit_svg()), so that it outlives
+ * the picture.
+ */
 static void
-graph_layout(struct pic *pc)
+layout_cache(struct arb_turn *t)
 {
-	struct arb_turn	*t = pc->t;
 	const struct board *b = &t->board;
 	size_t		 need = 2 * sizeof(int) * (size_t)b->ncells, got = 0, k;
 	int		*xy, *rows, fd[2], st, i;
@@ -683,6 +688,15 @@ laid:
 			t->lay_y[i] = xy[2 * i + 1];
 		}
 	}
+}
+
+static void
+graph_layout(struct pic *pc)
+{
+	struct arb_turn	*t = pc->t;
+	const struct board *b = &t->board;
+
+	layout_cache(t);
 	memcpy(pc->x, t->lay_x, (size_t)b->ncells * sizeof(int));
 	memcpy(pc->y, t->lay_y, (size_t)b->ncells * sizeof(int));
 }
@@ -2970,6 +2984,7 @@ emit_svg(struct arb_turn *t, int flags, int player, FILE *fp)
 {
 	const struct board *b = &t->board;
 	struct pic	 pc;
+	struct mem_mark	 mark;
 	char		 title[256];
 	size_t		 i;
 	int		 p, lh, wall, hall;
@@ -2984,6 +2999,12 @@ emit_svg(struct arb_turn *t, int flags, int player, FILE *fp)
 	    t->disp_x == NULL) || (t->svg_region != NULL &&
 	    strcmp(t->svg_region, "all") == 0)))
 		svg_refuse(t);
+	/* A picture's tables (sized by the board: positions, stacks, the
+	 * region) die with it: a turn of many pictures (--for all, the
+	 * game's mail) holds one picture's at a time. */
+	if (b->kind == BOARD_GRAPH && t->disp_x == NULL)
+		layout_cache(t);
+	mem_mark(&t->mem, &mark);
 	memset(&pc, 0, sizeof(pc));
 	pc.t = t;
 	pc.fp = fp;
@@ -3111,4 +3132,5 @@ emit_svg(struct arb_turn *t, int flags, int player, FILE *fp)
 	fputs("</svg>\n", fp);
 	if (ferror(fp))
 		jw_fail(&t->mem, fp, errno);
+	mem_rewind(&t->mem, &mark);
 }
