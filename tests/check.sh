@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # What `make check` runs: the unit tests, the layering of lib/, the
 # casebook under AddressSanitizer and UndefinedBehaviorSanitizer (or
 # valgrind with VALGRIND=1), the JSONTestSuite cases, the error-path tests, the fuzz
@@ -10,11 +10,18 @@
 # game's mail out and a league of games (tests/post.sh, tests/league.sh)
 # and the
 # man page lint.  Ends with one line: "N passed, N failed".
+#
+# The suites run CHECK_JOBS at a time (default: as many as there are
+# processors), each into a log of its own; their reports are printed in
+# the order they are listed, each once it and those before it are done,
+# so that the output reads as one suite after another.
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 70
-log=$(mktemp) || exit 70
+dir=$(mktemp -d) || exit 70
 seeds=
-trap 'rm -rf "$log" "$log.one" "$log.rc" $seeds' EXIT INT TERM
+trap 'rm -rf "$dir" $seeds' EXIT INT TERM
+jobs_max=${CHECK_JOBS:-$(nproc 2>/dev/null || echo 1)}
+nsuites=0 shown=0
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=98
 export LSAN_OPTIONS=suppressions=$top/tests/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=97
@@ -30,30 +37,74 @@ else
 	export ARBITER=${ARBITER:-$top/build-san/arbiter}
 fi
 
-# suite NAME COMMAND...: runs a suite, shows all but its "ok" lines.  A
-# suite that fails without counting a failure (a crash, say) counts one.
-suite() {
-	name=$1
-	shift
-	echo "== $name"
-	start=$(date +%s)
-	{ "$@" 2>&1; echo "exit status $?" >"$log.rc"; } >"$log.one"
-	grep -v '^ok ' "$log.one"
-	echo "   ($(($(date +%s) - start)) s)"
-	cat "$log.one" >>"$log"
-	if [ "$(cat "$log.rc")" != "exit status 0" ] &&
-	    ! grep -q '^[a-z ]*: [0-9]* passed, [1-9][0-9]* failed' "$log.one"
-	then
-		echo "$name: 0 passed, 1 failed ($(cat "$log.rc"))" |
-		    tee -a "$log"
-	fi
+# show: the reports of the suites done, in their order, up to the first
+# not done.  A suite's report is all but its "ok" lines and its time; one
+# that fails without counting a failure (a crash, say) counts one.
+show() {
+	local f
+	while [ "$shown" -lt "$nsuites" ] &&
+	    [ -f "$dir/$((shown + 1)).rc" ]; do
+		shown=$((shown + 1))
+		f=$dir/$shown
+		echo "== $(cat "$f.name")"
+		grep -v '^ok ' "$f.one"
+		echo "   ($(cat "$f.time") s)"
+		cat "$f.one" >>"$dir/log"
+		if [ "$(cat "$f.rc")" != "exit status 0" ] &&
+		    ! grep -q '^[a-z ]*: [0-9]* passed, [1-9][0-9]* failed' \
+		    "$f.one"; then
+			echo "$(cat "$f.name"): 0 passed, 1 failed ($(cat \
+			    "$f.rc"))" | tee -a "$dir/log"
+		fi
+	done
 }
 
+# suite NAME COMMAND...: starts a suite once fewer than jobs_max run.
+suite() {
+	local name=$1 f
+	shift
+	while [ "$(jobs -rp | wc -l)" -ge "$jobs_max" ]; do
+		wait -n
+		show
+	done
+	nsuites=$((nsuites + 1))
+	f=$dir/$nsuites
+	echo "$name" >"$f.name"
+	(
+		start=$(date +%s)
+		"$@" >"$f.one" 2>&1 </dev/null
+		st=$?
+		echo $(($(date +%s) - start)) >"$f.time"
+		echo "exit status $st" >"$f.rc.tmp"
+		mv "$f.rc.tmp" "$f.rc"
+	) &
+	show
+}
+
+# The longest suites first, so that none is left to run alone at the end.
+# Orders as text (issue 27): every orders file of the casebook and random
+# turns of every rule system, JSON -> text -> JSON the same orders and
+# the text ruled as the JSON.
+suite "textprop" python3 tests/textprop.py "$top" "$ARBITER" tests/prop 10
+suite "casebook ($ARBITER)" sh tests/casebook.sh
+# Every allocation of a turn failing in turn, over every casebook case
+# that takes no options: ARB_ENOMEM and nothing leaked, each time.
+suite "out of memory" sh -c 'tests/oom $(for d in fixtures/*/*/; do
+    [ -f "$d/expected.json" ] && [ ! -f "$d/args" ] &&
+    [ ! -f "$d/umpire.key" ] && echo "$d"; done)'
+# Pictures and players' reports (issue 16): the golden SVGs parsed and
+# rendered in headless Chromium, doc/demo-turn.svg up to date; nothing of
+# another player's orders in a report when the map hides them, --outdir.
+suite "svg" sh tests/svg.sh
+# Hidden orders over random turns of every rule system (issue 26, HD1):
+# no player's report, text, trace cut, picture, replay page or check
+# holds another player's order id, and with --for P standard error holds
+# only P's problems (HD2).
+suite "hidden orders" python3 tests/hidden.py "$top" "$ARBITER" tests/prop 20
 suite "unit tests" tests/unit
 # The mail reader (issue 27): what it takes from each hand-written mail.
 suite "mail" sh -c 'tests/mail fixtures/mail/*.eml'
 suite "layers" sh tests/layers.sh
-suite "casebook ($ARBITER)" sh tests/casebook.sh
 suite "JSONTestSuite" sh tests/jsonsuite.sh
 suite "error paths" sh tests/errors.sh
 suite "verify" sh tests/verify.sh
@@ -106,14 +157,6 @@ suite "schema" sh tests/schema.sh
 # case above.
 suite "consistency" python3 tests/consistency.py "$top" "$top/arbiter" \
     tests/prop 20
-# Orders as text (issue 27): every orders file of the casebook and random
-# turns of every rule system, JSON -> text -> JSON the same orders and
-# the text ruled as the JSON.
-suite "textprop" python3 tests/textprop.py "$top" "$ARBITER" tests/prop 10
-# Pictures and players' reports (issue 16): the golden SVGs parsed and
-# rendered in headless Chromium, doc/demo-turn.svg up to date; nothing of
-# another player's orders in a report when the map hides them, --outdir.
-suite "svg" sh tests/svg.sh
 # Legibility (issue 29), in headless Chromium: in every golden picture
 # and in pictures of random turns of every rule system, no two texts
 # overlap, no mark or arrow covers a text or a badge, every text is at
@@ -130,24 +173,9 @@ suite "views" python3 tests/views.py "$top" "$ARBITER"
 # once and in order, the last step's board the result's
 # (tests/replay.py); skipped without Chromium, as legibility is.
 suite "replay" env REPLAY_SKIP_OK=1 python3 tests/replay.py "$top" "$ARBITER"
-# Hidden orders over random turns of every rule system (issue 26, HD1):
-# no player's report, text, trace cut, picture, replay page or check
-# holds another player's order id.  Its standard-error sub-check (HD2) is "# TODO" until
-# HIDDEN_STDERR=1 is made its default.
-suite "hidden orders" python3 tests/hidden.py "$top" "$ARBITER" tests/prop 20
 # Refused orders: every member of every order kind spoilt in turn, and
 # orders for another player's unit (issue 12).
 suite "refusals" python3 tests/refusals.py
-# Seven turns (each rule system; files refused whole) at once in seven
-# threads under ThreadSanitizer, each also with its orders parsed ahead on
-# a second thread of its own, each writing its pictures, reports and trace
-# cuts, and beside them a reach large enough for the search's look-ahead
-# thread; then the installed library embedded in a program.
-# Every allocation of a turn failing in turn, over every casebook case
-# that takes no options: ARB_ENOMEM and nothing leaked, each time.
-suite "out of memory" sh -c 'tests/oom $(for d in fixtures/*/*/; do
-    [ -f "$d/expected.json" ] && [ ! -f "$d/args" ] &&
-    [ ! -f "$d/umpire.key" ] && echo "$d"; done)'
 # GLib's slice allocator (under GMime) hands blocks between threads by
 # GLib's own locks, which ThreadSanitizer cannot see (GLib is not built
 # with it): a race reported inside g_slice_alloc0() once in several runs.
@@ -155,6 +183,11 @@ suite "out of memory" sh -c 'tests/oom $(for d in fixtures/*/*/; do
 # malloc, which ThreadSanitizer sees.
 G_SLICE=always-malloc
 export G_SLICE
+# Seven turns (each rule system; files refused whole) at once in seven
+# threads under ThreadSanitizer, each also with its orders parsed ahead on
+# a second thread of its own, each writing its pictures, reports and trace
+# cuts, and beside them a reach large enough for the search's look-ahead
+# thread; then the installed library embedded in a program.
 suite "threads" tests/threads fixtures/aeonis/demo-turn \
     fixtures/xconq/z-max-two-enemies fixtures/morne-plaine/c-charge-ends \
     fixtures/arcane-legions/n-spec-example fixtures/territory/loop-three \
@@ -171,11 +204,12 @@ if command -v clang >/dev/null 2>&1; then
 	suite "clang build" sh -c 'make -s CC=clang WERROR=-Werror \
 	    arbiter-clang >/dev/null && echo "clang build: 1 passed, 0 failed"'
 else
-	echo "== clang build"
-	echo "clang build: 0 passed, 0 failed, 1 skipped (no clang)" |
-	    tee -a "$log"
+	suite "clang build" echo "clang build: 0 passed, 0 failed, 1" \
+	    "skipped (no clang)"
 fi
+wait
+show
 # Each suite ends with "NAME: N passed, N failed"; add them up.
 awk '/^[a-z ]+: [0-9]+ passed, [0-9]+ failed/ {
 	sub(/^[^:]*: /, ""); p += $1; f += $3 }
-    END { printf "%d passed, %d failed\n", p, f; exit f > 0 }' "$log"
+    END { printf "%d passed, %d failed\n", p, f; exit f > 0 }' "$dir/log"

@@ -312,7 +312,7 @@ rm "$tmp/dupcase/expected.next.json"
 sed '1s/^{$/{\n  "seed": 42,/' "$tmp/parent2.json" \
     >"$tmp/dupcase/expected.json"
 "$arbiter" --verify "$tmp/dupcase" >"$tmp/verify" 2>&1
-check "--verify of an expected result with a key twice (its files named
+check "--verify of an expected result with a key twice (its files named \
 from another folder) fails" [ $? -eq 1 ]
 cp "$tmp/parent2.json" "$tmp/dupcase/expected.json"
 "$arbiter" --verify "$tmp/dupcase" >"$tmp/verify" 2>&1
