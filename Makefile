@@ -331,7 +331,7 @@ check:
 	    tests/prop tests/expect tests/threads tests/oom \
 	    tests/reach tests/reach-tsan build-san-clang/fuzz_main \
 	    build-san-clang/fuzz_turn_main
-	@SHARED="$(SHARED)" sh tests/check.sh
+	@SHARED="$(SHARED)" bash tests/check.sh
 
 bench: deps
 	@$(MAKE) arbiter tests/bench/gen tests/bench/floor tests/bench/measure \
