@@ -168,6 +168,7 @@ FUZZ_RUNS ?= -1
 FUZZ_CFLAGS = -std=c11 -Ilib -g -O1 -fno-omit-frame-pointer \
 	      -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
 FUZZ_ENV = ASAN_OPTIONS=abort_on_error=1:detect_leaks=1 \
+	   LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0 \
 	   UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1
 FUZZ_FLAGS = -jobs=1 -workers=1 -max_total_time=$(FUZZ_TIME) \
 	     -runs=$(FUZZ_RUNS) -max_len=8192 -timeout=10 -rss_limit_mb=2048 \

@@ -6,7 +6,12 @@
  * standalone fuzz driver), linked with tests/fuzz_load.c or
  * tests/fuzz_turn.c:
  *
- *	fuzz_main [-n name] file|directory ...
+ *	fuzz_main [-n name] [-t] file|directory ...
+ *
+ * With -t each input runs beside a second thread, idle, as under
+ * libFuzzer (whose watcher of memory is one): a process of several
+ * threads lays its graphs out in itself rather than in a child (svg.c),
+ * and LeakSanitizer sees what that leaves (Graphviz's context, once).
  *
  * Every file, and every regular file of every directory (in name order),
  * is given to LLVMFuzzerTestOneInput() byte for byte, as libFuzzer gave
@@ -23,6 +28,8 @@
 #include <sys/wait.h>
 
 #include <dirent.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +39,16 @@
 int	LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 
 static int	 passed, failed;
+static bool	 threaded;
+
+static void *
+idle(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;
+}
 
 /* Reads path whole; NULL after a message. */
 static uint8_t *
@@ -80,6 +97,10 @@ replay(const char *path)
 		exit(70);
 	}
 	if (pid == 0) {
+		pthread_t	 th;
+
+		if (threaded && pthread_create(&th, NULL, idle, NULL) != 0)
+			exit(70);
 		LLVMFuzzerTestOneInput(buf, len);
 		free(buf);
 		exit(0);
@@ -167,6 +188,10 @@ main(int argc, char **argv)
 	if (argc > 2 && strcmp(argv[1], "-n") == 0) {
 		name = argv[2];
 		i = 3;
+	}
+	if (i < argc && strcmp(argv[i], "-t") == 0) {
+		threaded = true;
+		i++;
 	}
 	for (; i < argc; i++)
 		walk(argv[i]);
