@@ -26,8 +26,8 @@ WARNINGS = -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
 # librsvg-2.0 and cairo: the picture as PNG (format/png.c), which
 # libpng writes it; gmime-3.0:
 # GMime, which finds the orders in a mail (format/mail.c).
-JANSSON_CFLAGS = `$(PKG_CONFIG) --cflags jansson libsodium libgvc librsvg-2.0 cairo libpng gmime-3.0`
-JANSSON_LIBS = `$(PKG_CONFIG) --libs jansson libsodium libgvc librsvg-2.0 cairo libpng gmime-3.0` \
+JANSSON_CFLAGS = `$(PKG_CONFIG) --cflags jansson libsodium libgvc librsvg-2.0 cairo libpng zlib gmime-3.0`
+JANSSON_LIBS = `$(PKG_CONFIG) --libs jansson libsodium libgvc librsvg-2.0 cairo libpng zlib gmime-3.0` \
 	       -lm -pthread # -lm: geom.c; -pthread: turn.c
 # Warnings are errors in make check and CI (WERROR=-Werror), not in a
 # user's plain build, where a newer compiler's new warning must not stop it.
@@ -375,7 +375,7 @@ install: arbiter libarbiter.a
 	install -m 0755 arbiter "$(DESTDIR)$(BINDIR)/arbiter"
 	install -m 0644 libarbiter.a "$(DESTDIR)$(LIBDIR)/libarbiter.a"
 	v=`sed -n 's/^#define ARB_VERSION "\(.*\)"/\1/p' lib/arbiter.h`; \
-	g=`$(PKG_CONFIG) --libs gmime-3.0 librsvg-2.0 cairo libpng`; \
+	g=`$(PKG_CONFIG) --libs gmime-3.0 librsvg-2.0 cairo libpng zlib`; \
 	l="$(LIBDIR)"; i="$(INCLUDEDIR)"; p="$(PREFIX)"; \
 	case $$l in "$$p"/*) l="\$${prefix}$${l#"$$p"}";; esac; \
 	case $$i in "$$p"/*) i="\$${prefix}$${i#"$$p"}";; esac; \

@@ -8,17 +8,18 @@
  * the SVG names (DejaVu Sans, which the set-up installs): the same bytes
  * each run on one machine.  The only file that includes librsvg or cairo.
  *
- * The PNG is written here with libpng rather than by cairo's writer
- * (libpng too, but at zlib's default level with adaptive filters: half
- * the picture's time, tests/bench/README): a picture is mostly flat
- * colour, which zlib's fastest level packs nearly as small without a
- * filter, in a fraction of the time.
+ * The PNG's chunks are written by libpng, its image data compressed here
+ * with zlib at its fastest level, rows unfiltered (a picture is mostly
+ * flat colour; cairo's writer, zlib's default level with adaptive
+ * filters, was half the picture's time), a large picture's in bands at
+ * once on threads (PNG_SEGS): tests/bench/README, "Pictures".
  */
 #define _POSIX_C_SOURCE 200809L	/* open_memstream */
 
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +33,7 @@
 #include <cairo.h>
 #include <librsvg/rsvg.h>
 #include <png.h>
+#include <zlib.h>
 
 /*
  * Fontconfig and pango, under librsvg, keep state of their own for the
@@ -72,54 +74,157 @@ png_flush_none(png_structp p)
 }
 
 /*
- * Surface s (cairo's RGB24: a 32-bit word 0x00RRGGBB a pixel) as an RGB
- * PNG on fp, by libpng: each row unfiltered, zlib at its level 1.  0, or
- * -1 when libpng fails (out of memory).  No time or text chunk: the same
- * bytes each run.
+ * A large picture's image data is compressed in PNG_SEGS bands of rows at
+ * once: the rows of the top half, once drawn with their texts, on a
+ * thread while the texts of the bottom half are drawn, then the two
+ * quarters of the bottom half, one on a thread and one here.  Each band
+ * is a raw deflate stream (all but the last ending on a full flush), laid
+ * end to end in one zlib stream with the Adler-32 of the whole (zlib's
+ * adler32_combine()), as pigz does.  Only the calling thread draws
+ * (librsvg and cairo, whose caches of fonts and glyphs gave different
+ * pixels when two threads drew at once); the threads only read the rows
+ * drawn.  The bands are fixed, so that the bytes are the same on every
+ * machine.  Compression was a third of a large picture's time.
  */
+#define PNG_SEGS	3
+
+struct seg {
+	const unsigned char *data;	/* cairo's rows */
+	size_t		 stride;
+	png_uint_32	 w, y0, y1;	/* rows y0 to y1 - 1 */
+	bool		 last;
+	unsigned char	*out;		/* the raw deflate stream */
+	size_t		 n, cap;
+	uLong		 adler;		/* of the rows as filtered */
+	int		 rc;		/* 0, or -1: out of memory */
+};
+
+/* deflate() until it has taken all its input and, with a flush, given
+ * all its output; the buffer grows as it must. */
 static int
-png_put(cairo_surface_t *s, FILE *fp)
+seg_deflate(struct seg *s, z_stream *z, int flush)
 {
-	const unsigned char *data = cairo_image_surface_get_data(s);
-	png_uint_32	 w = (png_uint_32)cairo_image_surface_get_width(s);
-	png_uint_32	 h = (png_uint_32)cairo_image_surface_get_height(s);
-	size_t		 stride = (size_t)cairo_image_surface_get_stride(s);
-	png_structp	 p;
-	png_infop	 info = NULL;
-	unsigned char	*volatile row = NULL;
+	unsigned char	*p;
+
+	do {
+		if (z->avail_out == 0) {
+			s->n = s->cap;
+			if ((p = realloc(s->out, 2 * s->cap)) == NULL)
+				return -1;
+			s->out = p;
+			s->cap *= 2;
+			z->next_out = s->out + s->n;
+			z->avail_out = (uInt)(s->cap - s->n);
+		}
+		if (deflate(z, flush) == Z_STREAM_ERROR)
+			return -1;
+	} while (z->avail_out == 0);
+	s->n = s->cap - z->avail_out;
+	return 0;
+}
+
+/* One band: each row as PNG has it (filter byte 0, then R, G, B a pixel)
+ * into zlib at its fastest level, unfiltered (a picture is mostly flat
+ * colour: the filters were larger and slower). */
+static void *
+seg_run(void *arg)
+{
+	struct seg	*s = arg;
+	z_stream	 z;
+	size_t		 rowlen = 1 + 3 * (size_t)s->w;
+	unsigned char	*row;
 	const uint32_t	*px;
 	png_uint_32	 x, y;
 
+	s->rc = -1;
+	s->adler = adler32(0L, Z_NULL, 0);
+	memset(&z, 0, sizeof(z));
+	if ((row = malloc(rowlen)) == NULL)
+		return NULL;
+	if (deflateInit2(&z, 1, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY) !=
+	    Z_OK) {
+		free(row);
+		return NULL;
+	}
+	s->cap = rowlen * (s->y1 - s->y0) / 4 + 1024;
+	if ((s->out = malloc(s->cap)) == NULL)
+		goto out;
+	z.next_out = s->out;
+	z.avail_out = (uInt)s->cap;
+	row[0] = 0;
+	for (y = s->y0; y < s->y1; y++) {
+		px = (const uint32_t *)(const void *)(s->data + y * s->stride);
+		for (x = 0; x < s->w; x++) {
+			row[1 + 3 * x] = (unsigned char)(px[x] >> 16);
+			row[1 + 3 * x + 1] = (unsigned char)(px[x] >> 8);
+			row[1 + 3 * x + 2] = (unsigned char)px[x];
+		}
+		s->adler = adler32(s->adler, row, (uInt)rowlen);
+		z.next_in = row;
+		z.avail_in = (uInt)rowlen;
+		if (seg_deflate(s, &z, y + 1 < s->y1 ? Z_NO_FLUSH : s->last ?
+		    Z_FINISH : Z_FULL_FLUSH) != 0)
+			goto out;
+	}
+	s->rc = 0;
+out:
+	deflateEnd(&z);
+	free(row);
+	return NULL;
+}
+
+/*
+ * The PNG of w x h pixels whose image data the n segments hold (each
+ * band's rows compressed), on fp: its chunks by libpng.  0, or -1 when
+ * memory runs out.  No time or text chunk: the same bytes each run.
+ */
+static int
+png_put(png_uint_32 w, png_uint_32 h, const struct seg *seg, int n, FILE *fp)
+{
+	png_structp	 p;
+	png_infop	 info = NULL;
+	unsigned char	 head[2] = { 0x78, 0x01 }, tail[4];
+	volatile size_t	 total = sizeof(head) + sizeof(tail);
+	uLong		 adler = seg[0].adler;
+	int		 i;
+
+	for (i = 0; i < n; i++) {
+		if (i > 0)
+			adler = adler32_combine(adler, seg[i].adler,
+			    (z_off_t)((1 + 3 * (size_t)w) *
+			    (seg[i].y1 - seg[i].y0)));
+		total += seg[i].n;
+	}
+	tail[0] = (unsigned char)(adler >> 24);
+	tail[1] = (unsigned char)(adler >> 16);
+	tail[2] = (unsigned char)(adler >> 8);
+	tail[3] = (unsigned char)adler;
+	if (total > PNG_UINT_31_MAX)
+		return -1;
 	if ((p = png_create_write_struct(PNG_LIBPNG_VER_STRING, NULL,
 	    png_quiet_error, png_quiet_warning)) == NULL)
 		return -1;
-	if ((info = png_create_info_struct(p)) == NULL ||
-	    (row = malloc(3 * (size_t)w)) == NULL) {
+	if ((info = png_create_info_struct(p)) == NULL) {
 		png_destroy_write_struct(&p, &info);
 		return -1;
 	}
 	if (setjmp(png_jmpbuf(p))) {
-		free(row);
 		png_destroy_write_struct(&p, &info);
 		return -1;
 	}
 	png_set_write_fn(p, fp, png_out, png_flush_none);
 	png_set_IHDR(p, info, w, h, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
 	    PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-	png_set_filter(p, PNG_FILTER_TYPE_BASE, PNG_FILTER_NONE);
-	png_set_compression_level(p, 1);
 	png_write_info(p, info);
-	for (y = 0; y < h; y++) {
-		px = (const uint32_t *)(const void *)(data + y * stride);
-		for (x = 0; x < w; x++) {
-			row[3 * x] = (unsigned char)(px[x] >> 16);
-			row[3 * x + 1] = (unsigned char)(px[x] >> 8);
-			row[3 * x + 2] = (unsigned char)px[x];
-		}
-		png_write_row(p, row);
-	}
-	png_write_end(p, info);
-	free(row);
+	/* One IDAT: the zlib header, the bands, the Adler-32; then IEND
+	 * (png_write_end() wants the rows given to libpng). */
+	png_write_chunk_start(p, (png_const_bytep)"IDAT", (png_uint_32)total);
+	png_write_chunk_data(p, head, sizeof(head));
+	for (i = 0; i < n; i++)
+		png_write_chunk_data(p, seg[i].out, seg[i].n);
+	png_write_chunk_data(p, tail, sizeof(tail));
+	png_write_chunk_end(p);
+	png_write_chunk(p, (png_const_bytep)"IEND", NULL, 0);
 	png_destroy_write_struct(&p, &info);
 	return 0;
 }
@@ -175,26 +280,60 @@ png_texts(cairo_t *cr, const char *p, const char *end, double scale)
 		cairo_scale(cr, sx, 1);
 		cairo_move_to(cr, 0, 0);
 		rgb = strtoul(fill + 1, NULL, 16);
+		/* The halo: the outlines stroked in white, flattened to half
+		 * a pixel (cairo's default, a tenth, made the halos three
+		 * quarters of the texts' time); the text over it from the
+		 * cache of glyphs, as every other. */
 		if (halo == '1') {
 			cairo_text_path(cr, buf);
 			cairo_set_source_rgb(cr, 1, 1, 1);
 			cairo_save(cr);
 			cairo_identity_matrix(cr);
 			cairo_scale(cr, scale, scale);
-			cairo_stroke_preserve(cr);
+			cairo_set_tolerance(cr, 0.5);
+			cairo_stroke(cr);
 			cairo_restore(cr);
-			cairo_set_source_rgb(cr, (rgb >> 16 & 255) / 255.0,
-			    (rgb >> 8 & 255) / 255.0, (rgb & 255) / 255.0);
-			cairo_fill(cr);
-		} else {
-			cairo_set_source_rgb(cr, (rgb >> 16 & 255) / 255.0,
-			    (rgb >> 8 & 255) / 255.0, (rgb & 255) / 255.0);
-			cairo_show_text(cr, buf);
+			cairo_move_to(cr, 0, 0);
 		}
+		cairo_set_source_rgb(cr, (rgb >> 16 & 255) / 255.0,
+		    (rgb >> 8 & 255) / 255.0, (rgb & 255) / 255.0);
+		cairo_show_text(cr, buf);
 		cairo_restore(cr);
 	}
 	cairo_restore(cr);
 }
+
+/*
+ * The texts over rows y0 to y1 - 1 of s: through a cairo surface that is
+ * a rectangle of whole rows of s, so that each pixel is drawn as over the
+ * whole picture (but for a level on a few pixels of the rows where two
+ * bands meet, where cairo cuts the glyphs' edges).  -1: out of memory.
+ */
+static int
+band_texts(cairo_surface_t *s, unsigned y0, unsigned y1, double scale,
+    const char *texts, const char *tend)
+{
+	cairo_surface_t	*sub;
+	cairo_t		*cr;
+	int		 rc = 0;
+
+	sub = cairo_surface_create_for_rectangle(s, 0, y0,
+	    cairo_image_surface_get_width(s), y1 - y0);
+	cr = cairo_create(sub);
+	if (cairo_status(cr) != CAIRO_STATUS_SUCCESS)
+		rc = -1;
+	else {
+		cairo_translate(cr, 0, -(double)y0);
+		png_texts(cr, texts, tend, scale);
+	}
+	cairo_destroy(cr);
+	cairo_surface_destroy(sub);
+	cairo_surface_flush(s);
+	return rc;
+}
+
+/* A picture of PNG_BANDED pixels or more is drawn in bands. */
+#define PNG_BANDED	1000000L
 
 void
 emit_png(struct arb_turn *t, int flags, int player, int width, FILE *fp)
@@ -205,9 +344,11 @@ emit_png(struct arb_turn *t, int flags, int player, int width, FILE *fp)
 	GError		*err = NULL;
 	cairo_surface_t	*s;
 	cairo_t		*cr;
-	int		 st;
 	RsvgRectangle	 vp;
-	gboolean	 ok;
+	struct seg	 seg[PNG_SEGS];
+	pthread_t	 th[PNG_SEGS];
+	bool		 started[PNG_SEGS];
+	int		 st, i, n;
 	gdouble		 w, hh;
 	double		 scale;
 	long		 pw, ph;
@@ -268,7 +409,8 @@ emit_png(struct arb_turn *t, int flags, int player, int width, FILE *fp)
 		    "all): give a smaller width", pw, ph, PNG_MAX_SIDE,
 		    PNG_MAX_PIXELS / 1000000);
 	}
-	/* RGB, no alpha: the picture has a white ground of its own. */
+	/* RGB, no alpha: the picture paints its own white ground first
+	 * (svg.c: a rectangle of 100%). */
 	s = cairo_image_surface_create(CAIRO_FORMAT_RGB24, (int)pw, (int)ph);
 	cr = cairo_create(s);
 	if (cairo_status(cr) != CAIRO_STATUS_SUCCESS) {
@@ -278,29 +420,62 @@ emit_png(struct arb_turn *t, int flags, int player, int width, FILE *fp)
 		pthread_mutex_unlock(&png_lock);
 		t_nomem(t);
 	}
-	cairo_set_source_rgb(cr, 1, 1, 1);
-	cairo_paint(cr);
 	vp.x = 0;
 	vp.y = 0;
 	vp.width = w * scale;
 	vp.height = hh * scale;
-	ok = rsvg_handle_render_document(h, cr, &vp, &err);
-	if (ok)
-		png_texts(cr, t->tbuf, t->tbuf + t->tlen, scale);
+	st = rsvg_handle_render_document(h, cr, &vp, &err) ? 0 : -2;
 	cairo_destroy(cr);
-	g_object_unref(h);
-	if (!ok) {
-		cairo_surface_destroy(s);
-		pthread_mutex_unlock(&png_lock);
-		if (err != NULL)
-			g_error_free(err);
-		t_fail(t, ARB_EINTERNAL, "the picture cannot be rasterised");
+	if (err != NULL)
+		g_error_free(err);
+	/* The bands: a small picture (under PNG_BANDED pixels) in one. */
+	n = ph >= 64 && pw * ph >= PNG_BANDED ? PNG_SEGS : 1;
+	memset(seg, 0, sizeof(seg));
+	memset(started, 0, sizeof(started));
+	for (i = 0; i < n; i++) {
+		seg[i].data = cairo_image_surface_get_data(s);
+		seg[i].stride = (size_t)cairo_image_surface_get_stride(s);
+		seg[i].w = (png_uint_32)pw;
+		seg[i].last = i == n - 1;
+		seg[i].rc = -1;
 	}
-	cairo_surface_flush(s);
-	st = png_put(s, fp);
+	seg[0].y1 = (png_uint_32)(n == 1 ? ph : ph / 2);
+	for (i = 1; i < n; i++) {
+		seg[i].y0 = seg[i - 1].y1;
+		seg[i].y1 = (png_uint_32)(i == n - 1 ? ph : ph * 3 / 4);
+	}
+	if (st == 0)
+		st = band_texts(s, 0, seg[0].y1, scale, t->tbuf, t->tbuf +
+		    t->tlen);
+	if (st == 0 && n > 1 && !(started[0] = pthread_create(&th[0], NULL,
+	    seg_run, &seg[0]) == 0))
+		seg_run(&seg[0]);
+	if (st == 0 && n > 1)
+		st = band_texts(s, seg[0].y1, (unsigned)ph, scale, t->tbuf,
+		    t->tbuf + t->tlen);
+	/* The rest: on threads, the last here (or all here, one after
+	 * another, when a thread cannot be had). */
+	for (i = n > 1 ? 1 : 0; st == 0 && i < n; i++)
+		if (i == n - 1 || !(started[i] = pthread_create(&th[i], NULL,
+		    seg_run, &seg[i]) == 0))
+			seg_run(&seg[i]);
+	for (i = 0; i < n; i++) {
+		if (started[i])
+			pthread_join(th[i], NULL);
+		if (st == 0 && seg[i].rc != 0)
+			st = -1;
+	}
+	g_object_unref(h);
+	if (st == 0)
+		st = png_put((png_uint_32)pw, (png_uint_32)ph, seg, n, fp) != 0 ?
+		    -1 : 0;
+	for (i = 0; i < n; i++)
+		free(seg[i].out);
 	cairo_surface_destroy(s);
 	pthread_mutex_unlock(&png_lock);
 	view_drop(t);
+	if (st == -2)
+		t_fail(t, ARB_EINTERNAL, "the picture cannot be rasterised");
 	if (st != 0)
 		t_nomem(t);
 	if (ferror(fp))
