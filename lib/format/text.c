@@ -171,11 +171,15 @@ text_is(const char *text, size_t len)
 
 /*
  * The code point at p (n bytes left) and its length; a broken sequence
- * is one byte, U+FFFD.
+ * is one byte, U+FFFD.  Broken as RFC 3629 and jansson say (utf8_mend()
+ * too): an overlong form, a surrogate or a code point past U+10FFFF is
+ * (an overlong E0 86 92 passed here, and jansson then refused the order
+ * it was copied into, which read as memory run out: the fuzzer's).
  */
 static unsigned
 utf8(const unsigned char *p, size_t n, int *len)
 {
+	static const unsigned least[4] = { 0, 0x80, 0x800, 0x10000 };
 	unsigned c = p[0];
 	int	 k, i;
 
@@ -192,6 +196,8 @@ utf8(const unsigned char *p, size_t n, int *len)
 			return 0xfffd;
 		c = c << 6 | (p[i] & 0x3f);
 	}
+	if (c < least[k] || (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
+		return 0xfffd;
 	*len = k + 1;
 	return c;
 }
