@@ -508,6 +508,42 @@ test_load(void)
  * AddressSanitizer, which make check runs this under, reports a leak
  * otherwise.
  */
+/* utf8_char(), the library's one reader of UTF-8, as RFC 3629 and
+ * jansson read it (the text reader once took the overlong E0 86 92 for
+ * U+0192: the fuzzer's). */
+static void
+test_utf8_char(void)
+{
+	static const struct {
+		const char	*s;
+		int		 len;
+		unsigned long	 cp;
+	} cases[] = {
+		{ "A", 1, 0x41 }, { "\x7f", 1, 0x7f },
+		{ "\xc3\xa9", 2, 0xe9 }, { "\xe2\x82\xac", 3, 0x20ac },
+		{ "\xf0\x9f\x8e\xb2", 4, 0x1f3b2 },
+		{ "\xf4\x8f\xbf\xbf", 4, 0x10ffff },
+		{ "\xc0\x80", 0, 0 }, { "\xc1\xbf", 0, 0 },
+		{ "\xe0\x86\x92", 0, 0 }, { "\xf0\x80\x80\x80", 0, 0 },
+		{ "\xed\xa0\x80", 0, 0 }, { "\xed\xbf\xbf", 0, 0 },
+		{ "\xf4\x90\x80\x80", 0, 0 }, { "\xf5\x80\x80\x80", 0, 0 },
+		{ "\xf8\x88\x80\x80\x80", 0, 0 }, { "\x80", 0, 0 },
+		{ "\xc3", 0, 0 }, { "\xe2\x82", 0, 0 }, { "\xc3(", 0, 0 },
+	};
+	unsigned long	 cp;
+	size_t		 i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		cp = 0;
+		CHECK(utf8_char((const unsigned char *)cases[i].s,
+		    strlen(cases[i].s), &cp) == cases[i].len &&
+		    (cases[i].len == 0 || cp == cases[i].cp));
+	}
+	/* n bounds it: a character cut by the end of the bytes given. */
+	CHECK(utf8_char((const unsigned char *)"\xc3\xa9", 1, &cp) == 0);
+	CHECK(utf8_char((const unsigned char *)"", 0, &cp) == 0);
+}
+
 /* Messages cut in the middle of a character are mended. */
 static void
 test_utf8_mend(void)
@@ -1363,6 +1399,7 @@ main(void)
 	test_strmap();
 	test_load();
 	test_messages();
+	test_utf8_char();
 	test_utf8_mend();
 	test_graph();
 	test_suggest();

@@ -59,6 +59,11 @@ void	 mem_fail(struct mem *, enum arb_errcode, const char *, ...)
 	    __attribute__((noreturn, format(printf, 3, 4)));
 void	 mem_nomem(struct mem *) __attribute__((noreturn));
 void	 utf8_mend(char *);	/* drops broken UTF-8 sequences */
+/* The length of the UTF-8 character at p (n bytes left), its code point
+ * in *cp; 0 when the bytes are no character as RFC 3629 and jansson read
+ * them (a broken or overlong sequence, a surrogate, past U+10FFFF).  The
+ * one reader of UTF-8 of the library (mem.c). */
+int	 utf8_char(const unsigned char *p, size_t n, unsigned long *cp);
 int	 processors(void);	/* online, at least 1 */
 
 /* suggest.c: what a name that is not known probably meant. */

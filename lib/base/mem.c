@@ -141,37 +141,52 @@ mem_nomem(struct mem *m)
 	mem_fail(m, ARB_ENOMEM, "out of memory");
 }
 
+int
+utf8_char(const unsigned char *p, size_t n, unsigned long *cp)
+{
+	static const unsigned long least[4] = { 0, 0x80, 0x800, 0x10000 };
+	int		 k, i;
+	unsigned long	 c;
+
+	if (n == 0)
+		return 0;
+	k = p[0] < 0x80 ? 0 : (p[0] & 0xe0) == 0xc0 ? 1 :
+	    (p[0] & 0xf0) == 0xe0 ? 2 : (p[0] & 0xf8) == 0xf0 ? 3 : -1;
+	if (k < 0 || (size_t)k >= n)
+		return 0;
+	c = k == 0 ? p[0] : p[0] & (0x3f >> k);
+	for (i = 1; i <= k; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (p[i] & 0x3f);
+	}
+	if (c < least[k] || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	*cp = c;
+	return k + 1;
+}
+
 /*
  * Drops the bytes of any broken UTF-8 sequence from s, in place: a message
  * that shortens a name (%.40s) or is cut at its buffer's end may end a
  * character halfway, and a diagnostic should never carry half of one.
+ * What is no character (utf8_char()) loses its lead byte.
  */
 void
 utf8_mend(char *s)
 {
 	unsigned char	*r = (unsigned char *)s, *w = r;
-	int		 n, k;
+	size_t		 left = strlen(s);
 	unsigned long	 cp;
-	static const unsigned long least[4] = { 0, 0x80, 0x800, 0x10000 };
+	int		 n;
 
 	while (*r != '\0') {
-		n = *r < 0x80 ? 0 : (*r & 0xe0) == 0xc0 ? 1 :
-		    (*r & 0xf0) == 0xe0 ? 2 : (*r & 0xf8) == 0xf0 ? 3 : -1;
-		cp = n <= 0 ? *r : (unsigned long)(*r & (0x3f >> n));
-		for (k = 1; n > 0 && k <= n; k++) {
-			if ((r[k] & 0xc0) != 0x80)
-				break;
-			cp = cp << 6 | (r[k] & 0x3f);
-		}
-		/* Broken, or what is not a character though it looks so
-		 * (an overlong form, a surrogate, past U+10FFFF), as
-		 * jansson and RFC 3629 read it: drop its lead. */
-		if (n < 0 || k <= n || cp < least[n] || cp > 0x10ffff ||
-		    (cp >= 0xd800 && cp <= 0xdfff)) {
+		if ((n = utf8_char(r, left, &cp)) == 0) {
 			r++;
+			left--;
 			continue;
 		}
-		for (k = 0; k <= n; k++)
+		for (; n > 0; n--, left--)
 			*w++ = *r++;
 	}
 	*w = '\0';

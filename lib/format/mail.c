@@ -329,34 +329,14 @@ has_json_orders(const char *text, size_t len)
 static bool
 valid_utf8(const unsigned char *s, size_t len)
 {
-	size_t	 i = 0, n, k;
-	unsigned long c;
+	size_t		 i = 0;
+	unsigned long	 c;
+	int		 n;
 
 	while (i < len) {
-		if (s[i] < 0x80) {
-			i++;
-			continue;
-		}
-		if ((s[i] & 0xe0) == 0xc0)
-			n = 1, c = s[i] & 0x1f;
-		else if ((s[i] & 0xf0) == 0xe0)
-			n = 2, c = s[i] & 0x0f;
-		else if ((s[i] & 0xf8) == 0xf0)
-			n = 3, c = s[i] & 0x07;
-		else
+		if ((n = utf8_char(s + i, len - i, &c)) == 0)
 			return false;
-		if (len - i <= n)
-			return false;
-		for (k = 1; k <= n; k++) {
-			if ((s[i + k] & 0xc0) != 0x80)
-				return false;
-			c = c << 6 | (s[i + k] & 0x3f);
-		}
-		if ((n == 1 && c < 0x80) || (n == 2 && c < 0x800) ||
-		    (n == 3 && (c < 0x10000 || c > 0x10ffff)) ||
-		    (c >= 0xd800 && c <= 0xdfff))
-			return false;
-		i += n + 1;
+		i += (size_t)n;
 	}
 	return true;
 }

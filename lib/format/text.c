@@ -170,36 +170,21 @@ text_is(const char *text, size_t len)
 }
 
 /*
- * The code point at p (n bytes left) and its length; a broken sequence
- * is one byte, U+FFFD.  Broken as RFC 3629 and jansson say (utf8_mend()
- * too): an overlong form, a surrogate or a code point past U+10FFFF is
- * (an overlong E0 86 92 passed here, and jansson then refused the order
- * it was copied into, which read as memory run out: the fuzzer's).
+ * The code point at p (n bytes left) and its length; what is no
+ * character (utf8_char(): an overlong E0 86 92 was once read here as
+ * U+0192, and jansson then refused the order it was copied into, which
+ * read as memory run out) is one byte, U+FFFD.
  */
 static unsigned
 utf8(const unsigned char *p, size_t n, int *len)
 {
-	static const unsigned least[4] = { 0, 0x80, 0x800, 0x10000 };
-	unsigned c = p[0];
-	int	 k, i;
+	unsigned long	 c;
 
-	*len = 1;
-	if (c < 0x80)
-		return c;
-	k = c >= 0xf0 && c < 0xf8 ? 3 : c >= 0xe0 ? (c < 0xf0 ? 2 : 0) :
-	    c >= 0xc2 ? 1 : 0;
-	if (k == 0 || (size_t)k >= n)
+	if ((*len = utf8_char(p, n, &c)) == 0) {
+		*len = 1;
 		return 0xfffd;
-	c &= 0x3f >> k;
-	for (i = 1; i <= k; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0xfffd;
-		c = c << 6 | (p[i] & 0x3f);
 	}
-	if (c < least[k] || (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
-		return 0xfffd;
-	*len = k + 1;
-	return c;
+	return (unsigned)c;
 }
 
 /* A NUL, a control character or a broken UTF-8 sequence at p, as
