@@ -4,14 +4,17 @@
 # (fixtures/*/*/expected.svg, doc/demo-turn.svg) and the umpire's picture
 # of random turns of every rule system (tests/prop turn RULESET SEED DIR
 # contend: moves that head where another player's moves end, so that
-# stacks and fights are crowded), seeds 1 to LEGIBILITY_N (default 4),
-# and for seed 1 also --svg-start and --svg-next.
+# stacks and fights are crowded), seeds 1 to LEGIBILITY_N (default 12:
+# seeds 6 of aeonis and 7 of morne-plaine had an arrowhead under a
+# neighbour's stack), and for seed 1 also --svg-start and --svg-next.
+# Seed 19 of morne-plaine (LEGIBILITY_N=30) still has a badge under the
+# text "charged: retreated".
 # Ends with "legibility: N passed, N failed (...)".  -v lists each fault.
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 70
 arbiter=${ARBITER:-$top/arbiter}
 prop=$top/tests/prop
-n=${LEGIBILITY_N:-4}
+n=${LEGIBILITY_N:-12}
 tmp=$(mktemp -d) || exit 70
 trap 'rm -rf "$tmp"' EXIT INT TERM
 pics= bad=0

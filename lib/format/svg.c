@@ -1771,6 +1771,81 @@ base_r(struct pic *pc, const struct unit *u)
 	return r + 4;
 }
 
+/* Whether (x, y) is within m pixels of the box of cell c's stack. */
+static bool
+in_stack(const struct pic *pc, int c, double x, double y, double m)
+{
+	double	 top;
+
+	if (c < 0 || pc->nrows[c] <= 0)
+		return false;
+	top = stack_top(pc, c);
+	return x >= pc->x[c] - pc->halfw[c] - m && x <= pc->x[c] +
+	    pc->halfw[c] + m && y >= top - m && y <= top + pc->nrows[c] + m;
+}
+
+/* Whether an arrowhead whose tip is at (x, y), coming from (x0, y0),
+ * lies under the stack of a neighbour of hex c (drawn after the
+ * arrows): its tip, or the middle of its base, 8 pixels back. */
+static bool
+head_hidden(const struct pic *pc, int c, double x0, double y0, double x,
+    double y)
+{
+	double	 len = hypot(x - x0, y - y0), bx, by;
+	int	 nb[6], k, n;
+
+	if (len < 1)
+		return true;
+	bx = x - 8 * (x - x0) / len;
+	by = y - 8 * (y - y0) / len;
+	n = board_neighbors(&pc->t->board, c, nb);
+	for (k = 0; k < n; k++)
+		if (in_stack(pc, nb[k], x, y, 2) ||
+		    in_stack(pc, nb[k], bx, by, 2))
+			return true;
+	return false;
+}
+
+/*
+ * An arrow's tip at (*x, *y), coming from (x0, y0) into hex c, where the
+ * stack of c begins: two hexes side by side, each with its stack (a
+ * badge and a loss's line), can leave the head no room but under the
+ * neighbour's stack, drawn after it.  Then the tip goes to the nearest
+ * side or upper corner of c's stack that leaves the head clear, the
+ * last leg bending to it; where none does, it stays.
+ */
+static void
+head_place(const struct pic *pc, int c, double x0, double y0, double *x,
+    double *y)
+{
+	double	 cx[4], cy[4], top, best = -1, d, bx = *x, by = *y;
+	int	 k;
+
+	if (c < 0 || pc->t->board.kind != BOARD_HEX ||
+	    !head_hidden(pc, c, x0, y0, *x, *y) || pc->nrows[c] <= 0)
+		return;
+	top = stack_top(pc, c);
+	cx[0] = pc->x[c] - pc->halfw[c] - 5;		/* the sides */
+	cx[1] = pc->x[c] + pc->halfw[c] + 5;
+	cy[0] = cy[1] = top + fmin(12, pc->nrows[c] / 2.0);
+	cx[2] = pc->x[c] - pc->halfw[c] - 3;		/* the corners */
+	cx[3] = pc->x[c] + pc->halfw[c] + 3;
+	cy[2] = cy[3] = top - 3;
+	for (k = 0; k < 4; k++) {
+		if (hypot(cx[k] - x0, cy[k] - y0) < 16 ||
+		    head_hidden(pc, c, x0, y0, cx[k], cy[k]))
+			continue;
+		d = hypot(cx[k] - *x, cy[k] - *y);
+		if (best < 0 || d < best) {
+			best = d;
+			bx = cx[k];
+			by = cy[k];
+		}
+	}
+	*x = bx;
+	*y = by;
+}
+
 /*
  * An arrow through n points (xs, ys) in player's colour, its line and
  * head by status; faint, the rest of an ordered path not gone.  Each
@@ -1880,6 +1955,7 @@ arrow(struct pic *pc, const char *cls, int player, int status,
 			}
 			px1 = px0 + dx * tt;
 			py1 = py0 + dy * tt;
+			head_place(pc, endc, px0, py0, &px1, &py1);
 		}
 		fprintf(pc->fp, "%s%ld,%ld", k > 0 ? " " : "", lround(px1),
 		    lround(py1));
