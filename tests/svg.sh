@@ -92,14 +92,47 @@ for c in fixtures/*/*/; do
 	fi
 done
 "$arbiter" --png "$tmp/demo.png" -o /dev/null $d/map.json $d/orders/*.json
+# A PNG of a million pixels or more is compressed in bands on threads
+# (lib/format/png.c): the demo 1600 pixels wide, twice, the same bytes,
+# each chunk's CRC and the zlib stream's Adler-32 right.
+"$arbiter" --png "$tmp/wide.png" --png-width 1600 -o /dev/null \
+    $d/map.json $d/orders/*.json &&
+    "$arbiter" --png "$tmp/wide.2.png" --png-width 1600 -o /dev/null \
+    $d/map.json $d/orders/*.json
+if cmp -s "$tmp/wide.png" "$tmp/wide.2.png" && python3 -c '
+import struct, sys, zlib
+d = open(sys.argv[1], "rb").read()
+assert d[:8] == b"\x89PNG\r\n\x1a\n"
+i, idat, ihdr = 8, b"", None
+while i < len(d):
+    n, = struct.unpack(">I", d[i:i + 4])
+    t, c = d[i + 4:i + 8], d[i + 8:i + 8 + n]
+    assert struct.unpack(">I", d[i + 8 + n:i + 12 + n])[0] == \
+        zlib.crc32(t + c) & 0xffffffff
+    ihdr = c if t == b"IHDR" else ihdr
+    idat += c if t == b"IDAT" else b""
+    i += 12 + n
+w, h = struct.unpack(">II", ihdr[:8])
+assert w == 1600 and w * h >= 1000000
+assert len(zlib.decompress(idat)) == h * (1 + 3 * w)
+' "$tmp/wide.png"; then
+	echo "ok - a PNG in bands (the demo, 1600 pixels wide): the same" \
+	    "bytes twice, well formed"
+else
+	echo "not ok 0 - a PNG in bands (the demo, 1600 pixels wide): not" \
+	    "the same bytes twice, or not well formed"
+	extra=$((extra + 1))
+fi
 python3 tests/svg.py $pics doc/demo-turn.svg=$tmp/demo.png >"$tmp/out"
 status=$?
 grep -v '^svg: ' "$tmp/out"
-# The parser's count, with the check of doc/demo-turn.svg added.
+# The parser's count, with the four checks above added (--svg-start, the
+# compact layout, names cut, the PNG in bands; the first three counted as
+# two before).
 sed -n 's/^svg: \([0-9]*\) passed, \([0-9]*\) failed\(.*\)$/\1 \2 \3/p' \
     "$tmp/out" | {
 	read -r p f rest
-	echo "svg: $((${p:-0} + 2 - extra)) passed," \
+	echo "svg: $((${p:-0} + 4 - extra)) passed," \
 	    "$((${f:-1} + extra + pngbad)) failed$rest"
 }
 [ $status -eq 0 ] && [ $extra -eq 0 ] && [ $pngbad -eq 0 ]
