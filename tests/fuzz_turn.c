@@ -853,6 +853,29 @@ lax(const char *rs)
 	return 0;
 }
 
+/* An order's token, "Zq<file>k<index>Qv" (and a count, where that is
+ * already in an input). */
+static void
+tok_unique(const struct part *parts, int nfiles, char *tok, size_t size,
+    int k, size_t i)
+{
+	unsigned	 n;
+	int		 m;
+	bool		 seen;
+
+	for (n = 0;; n++) {
+		if (n == 0)
+			snprintf(tok, size, "Zq%dk%zuQv", k, i);
+		else
+			snprintf(tok, size, "Zq%dk%zuQv%ux", k, i, n);
+		seen = false;
+		for (m = 0; m <= nfiles && !seen; m++)
+			seen = find(parts[m].text, parts[m].len, tok) != NULL;
+		if (!seen)
+			return;
+	}
+}
+
 /* (g): the turn again, the map's reveal_orders false and each order's id
  * a token of its own; nothing of another's in a player's outputs. */
 static void
@@ -893,7 +916,11 @@ hide(const struct part *parts, int nfiles, const char *bg, unsigned pick)
 
 				if (!json_is_object(v))
 					continue;
-				snprintf(tok, sizeof(tok), "Zq%dk%zuQv", k, i);
+				/* A token none of the inputs holds already
+				 * (the fuzzer copies the dictionary's and
+				 * its own into unit ids). */
+				tok_unique(parts, nfiles, tok, sizeof(tok), k,
+				    i);
 				if (json_object_set_new(v, "id",
 				    json_string(tok)) != 0 ||
 				    (x.tok[x.ntok] = strdup(tok)) == NULL)

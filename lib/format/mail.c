@@ -570,9 +570,11 @@ leaf(struct walk *w, GMimeObject *o)
 		struct buf	 keep = w->text;
 
 		w->text.p = NULL;
+		w->text.n = 0;
 		part_text(w, part, ct);
-		if ((text && has_header(w->text.p, w->text.n)) ||
-		    has_json_orders(w->text.p, w->text.n))
+		/* An empty part has no text (NULL): no orders. */
+		if (w->text.p != NULL && ((text && has_header(w->text.p,
+		    w->text.n)) || has_json_orders(w->text.p, w->text.n)))
 			w->second = part;
 		free(w->text.p);
 		w->text = keep;
