@@ -570,6 +570,7 @@ void
 arb_turn_threads(struct arb_turn *t, int n)
 {
 	reach_ahead(t, n > 1 ? REACH_AHEAD_AUTO : REACH_AHEAD_NEVER);
+	t->one_thread = n <= 1;
 }
 
 void
@@ -1334,6 +1335,7 @@ arb_turn_write_sheet(struct arb_turn *t, int player, FILE *fp,
 		return sheet_nomem(e);
 	}
 	n->reach_ahead = t->reach_ahead;
+	n->one_thread = t->one_thread;
 	rc = arb_turn_load_map(n, t->mapfile, map, maplen, e);
 	free(map);
 	if (rc == 0)

@@ -92,14 +92,18 @@ for c in fixtures/*/*/; do
 	fi
 done
 "$arbiter" --png "$tmp/demo.png" -o /dev/null $d/map.json $d/orders/*.json
-# A PNG of a million pixels or more is compressed in bands on threads
-# (lib/format/png.c): the demo 1600 pixels wide, twice, the same bytes,
-# each chunk's CRC and the zlib stream's Adler-32 right.
+# A PNG of a million pixels or more is compressed in bands, on a second
+# thread (lib/format/png.c): the demo 1600 pixels wide, twice and with
+# --threads 1, the same bytes, each chunk's CRC and the zlib stream's
+# Adler-32 right.
 "$arbiter" --png "$tmp/wide.png" --png-width 1600 -o /dev/null \
     $d/map.json $d/orders/*.json &&
     "$arbiter" --png "$tmp/wide.2.png" --png-width 1600 -o /dev/null \
-    $d/map.json $d/orders/*.json
-if cmp -s "$tmp/wide.png" "$tmp/wide.2.png" && python3 -c '
+    $d/map.json $d/orders/*.json &&
+    "$arbiter" --threads 1 --png "$tmp/wide.3.png" --png-width 1600 \
+    -o /dev/null $d/map.json $d/orders/*.json
+if cmp -s "$tmp/wide.png" "$tmp/wide.2.png" &&
+    cmp -s "$tmp/wide.png" "$tmp/wide.3.png" && python3 -c '
 import struct, sys, zlib
 d = open(sys.argv[1], "rb").read()
 assert d[:8] == b"\x89PNG\r\n\x1a\n"
@@ -117,7 +121,7 @@ assert w == 1600 and w * h >= 1000000
 assert len(zlib.decompress(idat)) == h * (1 + 3 * w)
 ' "$tmp/wide.png"; then
 	echo "ok - a PNG in bands (the demo, 1600 pixels wide): the same" \
-	    "bytes twice, well formed"
+	    "bytes twice and with one thread, well formed"
 else
 	echo "not ok 0 - a PNG in bands (the demo, 1600 pixels wide): not" \
 	    "the same bytes twice, or not well formed"

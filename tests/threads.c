@@ -140,8 +140,8 @@ views(struct arb_turn *t, FILE *fp)
 	struct arb_error e;
 	int		 p;
 
-	/* The umpire's PNG, 1600 pixels wide: large enough to be drawn in
-	 * bands, compressed on threads of its own (png.c).  Only in the main
+	/* The umpire's PNG, 1600 pixels wide: large enough to be
+	 * compressed in bands, by a second thread (png.c).  Only in the main
 	 * thread, alone: pango's font map is one a thread, and one freed
 	 * as its thread ends touches fontconfig's objects outside any lock
 	 * (ThreadSanitizer: noticed, README "Embedding"). */
@@ -299,8 +299,8 @@ main(int argc, char **argv)
 		if (a != NULL && b != NULL && alen == blen &&
 		    alen > jobs[0].wantlen && memcmp(a, b, alen) == 0) {
 			pass++;
-			printf("ok - %s: its PNG drawn in bands, compressed on "
-			    "threads, twice: same bytes\n", jobs[0].dir);
+			printf("ok - %s: its PNG compressed in bands on a "
+			    "second thread, twice: same bytes\n", jobs[0].dir);
 		} else {
 			fail++;
 			printf("not ok - %s: its PNG drawn in bands, twice, "

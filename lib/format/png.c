@@ -11,8 +11,9 @@
  * The PNG's chunks are written by libpng, its image data compressed here
  * with zlib at its fastest level, rows unfiltered (a picture is mostly
  * flat colour; cairo's writer, zlib's default level with adaptive
- * filters, was half the picture's time), a large picture's in bands at
- * once on threads (PNG_SEGS): tests/bench/README, "Pictures".
+ * filters, was half the picture's time), a large picture's in bands, on
+ * a second thread while it is drawn (PNG_SEGS): tests/bench/README,
+ * "Pictures".
  */
 #define _POSIX_C_SOURCE 200809L	/* open_memstream */
 
@@ -74,19 +75,21 @@ png_flush_none(png_structp p)
 }
 
 /*
- * A large picture's image data is compressed in PNG_SEGS bands of rows at
- * once: the rows of the top half, once drawn with their texts, on a
- * thread while the texts of the bottom half are drawn, then the two
- * quarters of the bottom half, one on a thread and one here.  Each band
- * is a raw deflate stream (all but the last ending on a full flush), laid
- * end to end in one zlib stream with the Adler-32 of the whole (zlib's
- * adler32_combine()), as pigz does.  Only the calling thread draws
- * (librsvg and cairo, whose caches of fonts and glyphs gave different
- * pixels when two threads drew at once); the threads only read the rows
- * drawn.  The bands are fixed, so that the bytes are the same on every
- * machine.  Compression was a third of a large picture's time.
+ * A large picture's image data is compressed in PNG_SEGS bands of rows,
+ * each a raw deflate stream (all but the last ending on a full flush),
+ * laid end to end in one zlib stream with the Adler-32 of the whole
+ * (zlib's adler32_combine()), as pigz does.  One helper thread (a turn
+ * runs at most two: arbiter(1), --threads) takes the bands of the top
+ * half once they are drawn with their texts, while the calling thread
+ * draws the bottom half's texts; then both take what is left, a band at
+ * a time.  Only the calling thread draws (librsvg and cairo, whose caches
+ * of fonts and glyphs gave different pixels when two threads drew at
+ * once); the helper only reads rows drawn.  The bands are fixed, so the
+ * bytes are the same on every machine and with one thread or two.
+ * Compression was a third of a large picture's time.
  */
-#define PNG_SEGS	3
+#define PNG_SEGS	8
+
 
 struct seg {
 	const unsigned char *data;	/* cairo's rows */
@@ -171,6 +174,44 @@ out:
 	deflateEnd(&z);
 	free(row);
 	return NULL;
+}
+
+/* The bands to compress: those below ready may be taken, next is the
+ * first not taken. */
+struct bands {
+	struct seg	*seg;
+	int		 n, next, ready;
+	pthread_mutex_t	 lock;
+	pthread_cond_t	 more;
+};
+
+/* Compresses bands until none is left; waits for those not drawn. */
+static void *
+bands_run(void *arg)
+{
+	struct bands	*q = arg;
+	int		 i;
+
+	for (;;) {
+		pthread_mutex_lock(&q->lock);
+		while (q->next >= q->ready && q->ready < q->n)
+			pthread_cond_wait(&q->more, &q->lock);
+		i = q->next < q->n ? q->next++ : -1;
+		pthread_mutex_unlock(&q->lock);
+		if (i < 0)
+			return NULL;
+		seg_run(&q->seg[i]);
+	}
+}
+
+/* Bands up to ready are drawn. */
+static void
+bands_ready(struct bands *q, int ready)
+{
+	pthread_mutex_lock(&q->lock);
+	q->ready = ready;
+	pthread_cond_broadcast(&q->more);
+	pthread_mutex_unlock(&q->lock);
 }
 
 /*
@@ -346,8 +387,9 @@ emit_png(struct arb_turn *t, int flags, int player, int width, FILE *fp)
 	cairo_t		*cr;
 	RsvgRectangle	 vp;
 	struct seg	 seg[PNG_SEGS];
-	pthread_t	 th[PNG_SEGS];
-	bool		 started[PNG_SEGS];
+	struct bands	 q;
+	pthread_t	 th;
+	bool		 started = false;
 	int		 st, i, n;
 	gdouble		 w, hh;
 	double		 scale;
@@ -431,40 +473,50 @@ emit_png(struct arb_turn *t, int flags, int player, int width, FILE *fp)
 	/* The bands: a small picture (under PNG_BANDED pixels) in one. */
 	n = ph >= 64 && pw * ph >= PNG_BANDED ? PNG_SEGS : 1;
 	memset(seg, 0, sizeof(seg));
-	memset(started, 0, sizeof(started));
 	for (i = 0; i < n; i++) {
 		seg[i].data = cairo_image_surface_get_data(s);
 		seg[i].stride = (size_t)cairo_image_surface_get_stride(s);
 		seg[i].w = (png_uint_32)pw;
+		seg[i].y0 = (png_uint_32)(ph * i / n);
+		seg[i].y1 = (png_uint_32)(ph * (i + 1) / n);
 		seg[i].last = i == n - 1;
 		seg[i].rc = -1;
 	}
-	seg[0].y1 = (png_uint_32)(n == 1 ? ph : ph / 2);
-	for (i = 1; i < n; i++) {
-		seg[i].y0 = seg[i - 1].y1;
-		seg[i].y1 = (png_uint_32)(i == n - 1 ? ph : ph * 3 / 4);
-	}
+	q.seg = seg;
+	q.n = n;
+	q.next = q.ready = 0;
+	pthread_mutex_init(&q.lock, NULL);
+	pthread_cond_init(&q.more, NULL);
+	/* The top half's texts, its bands handed to the helper (none when
+	 * the turn keeps to one thread: arb_turn_threads(), --threads 1),
+	 * the bottom half's texts, then the rest taken by both. */
 	if (st == 0)
-		st = band_texts(s, 0, seg[0].y1, scale, t->tbuf, t->tbuf +
-		    t->tlen);
-	if (st == 0 && n > 1 && !(started[0] = pthread_create(&th[0], NULL,
-	    seg_run, &seg[0]) == 0))
-		seg_run(&seg[0]);
-	if (st == 0 && n > 1)
-		st = band_texts(s, seg[0].y1, (unsigned)ph, scale, t->tbuf,
+		st = band_texts(s, 0, seg[(n - 1) / 2].y1, scale, t->tbuf,
 		    t->tbuf + t->tlen);
-	/* The rest: on threads, the last here (or all here, one after
-	 * another, when a thread cannot be had). */
-	for (i = n > 1 ? 1 : 0; st == 0 && i < n; i++)
-		if (i == n - 1 || !(started[i] = pthread_create(&th[i], NULL,
-		    seg_run, &seg[i]) == 0))
-			seg_run(&seg[i]);
-	for (i = 0; i < n; i++) {
-		if (started[i])
-			pthread_join(th[i], NULL);
-		if (st == 0 && seg[i].rc != 0)
-			st = -1;
+	if (st == 0 && n > 1) {
+		bands_ready(&q, (n + 1) / 2);
+		started = !t->one_thread && pthread_create(&th, NULL,
+		    bands_run, &q) == 0;
+		st = band_texts(s, seg[(n - 1) / 2].y1, (unsigned)ph, scale,
+		    t->tbuf, t->tbuf + t->tlen);
 	}
+	if (st == 0) {
+		bands_ready(&q, n);
+		bands_run(&q);
+	} else {
+		/* Nothing more to take: the helper ends. */
+		pthread_mutex_lock(&q.lock);
+		q.next = q.ready = q.n;
+		pthread_cond_broadcast(&q.more);
+		pthread_mutex_unlock(&q.lock);
+	}
+	if (started)
+		pthread_join(th, NULL);
+	pthread_cond_destroy(&q.more);
+	pthread_mutex_destroy(&q.lock);
+	for (i = 0; i < n && st == 0; i++)
+		if (seg[i].rc != 0)
+			st = -1;
 	g_object_unref(h);
 	if (st == 0)
 		st = png_put((png_uint_32)pw, (png_uint_32)ph, seg, n, fp) != 0 ?

@@ -573,6 +573,7 @@ struct arb_turn {
 	struct pool		 wpool;		/* where it is built */
 	void			*reachmem;	/* the search's (rules.h) */
 	int			 reach_ahead;	/* rules.h, reach_ahead() */
+	bool			 one_thread;	/* arb_turn_threads(t, 1) */
 	long			*route_used;	/* cells each player's "to"
 						 * orders searched (turn.c) */
 	void			*reachq;	/* --reach's (format.h) */
