@@ -150,7 +150,13 @@ check "a second pass before the deadline changes nothing" \
 
 # ---- Across machines: ssh is a stand-in that drops the host and runs the
 # command in $tmp/remote, the other machine's home folder.
-mkdir remote
+# GNU parallel's --cleanup removes ./.parallel/tmp and ./.parallel there
+# when they are left empty, while another job on that machine may be
+# between creating them and entering its folder ("mkdir: cannot create
+# directory './.parallel/tmp'"): README's set-up of each machine keeps a
+# file there, as here.
+mkdir -p remote/.parallel/tmp
+touch remote/.parallel/tmp/.keep
 cat >fakessh <<EOF
 #!/bin/sh
 # ssh [options] HOST [--] COMMAND...: COMMAND, in $tmp/remote.
