@@ -96,10 +96,20 @@ arbiter: $(CLISRC) cli/cli.h cli/game.h cli/gameint.h libarbiter.a
 	$(CC) $(ARB_CFLAGS) -o $@ `find build-cli -name '*.o' | sort` \
 	    libarbiter.a $(JANSSON_LIBS)
 
+# The library under ThreadSanitizer, for the two programs that run turns
+# and searches in threads (tests/threads, tests/reach-tsan).
+TSAN_CFLAGS = -O1 -g -fsanitize=thread -pthread
+build-tsan/libarbiter.a: $(LIBSRC) $(HDRS)
+	@sh tests/deps.sh --check
+	@sh tests/objs.sh build-tsan/lib \
+	    '$(CC) $(ARB_CFLAGS) $(TSAN_CFLAGS) $(JANSSON_CFLAGS)' $(LIBSRC)
+	rm -f $@
+	ar rcs $@ `find build-tsan/lib -name '*.o' | sort`
+
 # Two turns at once in two threads, under ThreadSanitizer.
-tests/threads: tests/threads.c $(LIBSRC) $(HDRS)
-	$(CC) $(ARB_CFLAGS) -O1 -g -fsanitize=thread -pthread \
-	    $(JANSSON_CFLAGS) -o $@ tests/threads.c $(LIBSRC) $(JANSSON_LIBS)
+tests/threads: tests/threads.c build-tsan/libarbiter.a
+	$(CC) $(ARB_CFLAGS) $(TSAN_CFLAGS) $(JANSSON_CFLAGS) -o $@ \
+	    tests/threads.c build-tsan/libarbiter.a $(JANSSON_LIBS)
 
 # The same program under AddressSanitizer and UndefinedBehaviorSanitizer.
 build-san/arbiter: $(CLISRC) cli/cli.h cli/game.h cli/gameint.h \
@@ -108,16 +118,26 @@ build-san/arbiter: $(CLISRC) cli/cli.h cli/game.h cli/gameint.h \
 	    build-san/libarbiter.a $(JANSSON_LIBS)
 
 # Every source compiled with -Werror, whatever flags built ./arbiter
-# (make check runs it with gcc, and arbiter-clang with clang).
+# (make check runs it with gcc, and arbiter-clang with clang).  Where
+# ./arbiter is up to date and its objects were compiled with $(CC) and
+# -Werror (tests/objs.sh keeps each folder's command in DIR/.cc), as make
+# check builds them, they are the proof, and nothing is compiled again.
 werror-build:
-	@sh tests/objs.sh build-werror \
-	    '$(CC) $(ARB_CFLAGS) -Werror $(JANSSON_CFLAGS)' $(LIBSRC) $(CLISRC)
+	@w='$(CC) $(ARB_CFLAGS) -Werror $(JANSSON_CFLAGS)'; \
+	$(MAKE) -q arbiter || \
+	    exec sh tests/objs.sh build-werror "$$w" $(LIBSRC) $(CLISRC); \
+	for d in build-lib build-cli; do \
+	    case `cat $$d/.cc 2>/dev/null` in \
+	    '$(CC) '*' -Werror '*) ;; \
+	    *) exec sh tests/objs.sh build-werror "$$w" $(LIBSRC) $(CLISRC) ;; \
+	    esac; \
+	done
 
-# A warning check with another compiler (make check runs it with clang).
+# A warning check with another compiler (make check runs it with clang):
+# clang's warnings come from its front end, so its syntax check is the
+# whole check.
 arbiter-clang: $(CLISRC) cli/cli.h cli/game.h cli/gameint.h $(LIBSRC) $(HDRS)
-	mkdir -p build-clang
-	$(CC) $(ARB_CFLAGS) $(JANSSON_CFLAGS) -o build-clang/arbiter \
-	    $(CLISRC) $(LIBSRC) $(JANSSON_LIBS)
+	$(CC) $(ARB_CFLAGS) $(JANSSON_CFLAGS) -fsyntax-only $(CLISRC) $(LIBSRC)
 
 # Out of memory at every allocation of a turn, and a full disk (glibc:
 # the test replaces malloc, so no sanitizer).
@@ -134,9 +154,9 @@ tests/expect: tests/expect.c
 tests/reach: tests/reach.c libarbiter.a
 	$(CC) $(ARB_CFLAGS) -O2 $(JANSSON_CFLAGS) -o $@ tests/reach.c \
 	    libarbiter.a $(JANSSON_LIBS)
-tests/reach-tsan: tests/reach.c $(LIBSRC) $(HDRS)
-	$(CC) $(ARB_CFLAGS) -O1 -g -fsanitize=thread -pthread \
-	    $(JANSSON_CFLAGS) -o $@ tests/reach.c $(LIBSRC) $(JANSSON_LIBS)
+tests/reach-tsan: tests/reach.c build-tsan/libarbiter.a
+	$(CC) $(ARB_CFLAGS) $(TSAN_CFLAGS) $(JANSSON_CFLAGS) -o $@ \
+	    tests/reach.c build-tsan/libarbiter.a $(JANSSON_LIBS)
 
 # The mail reader at the unit level (tests/mail.c, fixtures/mail/).
 tests/mail: tests/mail.c build-san/libarbiter.a
@@ -432,7 +452,7 @@ uninstall:
 	rmdir "$(DESTDIR)$(DOCDIR)/examples" "$(DESTDIR)$(DOCDIR)" 2>/dev/null || :
 
 clean:
-	rm -rf arbiter libarbiter.a build-lib build-cli tests/threads tests/reach-tsan build-san build-clang \
+	rm -rf arbiter libarbiter.a build-lib build-cli tests/threads tests/reach-tsan build-san build-tsan build-werror \
 	    build-san-clang build-fuzz tests/unit tests/mail \
 	    tests/expect tests/fuzz_main tests/fuzz_load tests/fuzz_turn \
 	    tests/fuzz_turn_main tests/fuzz_mail tests/fuzz_mail_main \
