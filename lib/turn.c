@@ -530,7 +530,7 @@ arb_turn_write_orders(struct arb_turn *t, const char *name, const char *text,
 	jmp_buf		 jb;
 	struct ld	*ld = &t->reader;
 
-	GUARD(t, e, (void)0);
+	GUARD(t, e, free(t->mailbuf); t->mailbuf = NULL);
 	if (t->rs == NULL || t->ran)
 		t_fail(t, ARB_EINTERNAL, "orders before the map or after the "
 		    "run");

@@ -609,6 +609,35 @@ check "--orders-text: the header" grep -q '^arbiter orders red turn 4$' \
 check "--orders-text: an order" grep -q '^r2: r-inf-2 attack 0404$' \
     "$tmp/out"
 check "--orders-text: the end" sh -c "tail -1 '$tmp/out' | grep -q '^end$'"
+# A mail written back (arbiter-orders(5), MAIL; the game's
+# acknowledgements quote what it says): the orders of the part that holds
+# them, JSON or text, as that part alone would be written.
+m=$top/fixtures/aeonis
+expect 0 "--orders-text of orders/red.json" "$arbiter" --orders-text \
+    map.json orders/red.json
+cp "$tmp/out" "$tmp/red.canon"
+expect 0 "--orders-json of orders/red.json" "$arbiter" --orders-json \
+    map.json orders/red.json
+cp "$tmp/out" "$tmp/red.canon.json"
+for c in mail-json-attached mail-json-body; do
+	expect 0 "--orders-text of a mail with JSON orders ($c)" "$arbiter" \
+	    --orders-text map.json "$m/$c/orders/red.eml"
+	check "$c: the text of the JSON it holds" \
+	    cmp -s "$tmp/red.canon" "$tmp/out"
+	expect 0 "--orders-json of a mail with JSON orders ($c)" "$arbiter" \
+	    --orders-json map.json "$m/$c/orders/red.eml"
+	check "$c: the JSON it holds" cmp -s "$tmp/red.canon.json" "$tmp/out"
+done
+expect 0 "--orders-text of a mail with text orders" "$arbiter" \
+    --orders-text "$m/mail-text-plain/map.json" \
+    "$m/mail-text-plain/orders/red.eml"
+check "a text mail: its header first" \
+    sh -c "head -1 '$tmp/out' | grep -q '^arbiter orders red turn '"
+expect 65 "--orders-text of a mail that holds no orders" "$arbiter" \
+    --orders-text "$m/mail-no-orders/map.json" \
+    "$m/mail-no-orders/orders/red.eml"
+check "no orders in the mail: said as the turn says it, at the mail" \
+    grep -q 'red.eml:1:1: no part of the mail holds orders' "$tmp/err"
 expect 65 "--orders-json of a text with no header" "$arbiter" --orders-json \
     map.json "$tmp/nohead.txt"
 check "no header: located, says what the header looks like" grep -q \

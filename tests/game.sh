@@ -182,6 +182,8 @@ expect 0 "receive blue's JSON mail" "$arbiter" game receive "$G" <b1.eml
 field 000003 body >ack3
 check "ack 3: JSON read, ready" grep -q '^No problems found' ack3
 check "ack 3: 2 of 3" grep -q '^2 of 3 players' ack3
+check "ack 3: the JSON orders as understood, as text" grep -q \
+    '^  b1: b-inf-1 move 0606 0605$' ack3
 
 snap "$G" >before
 expect 0 "the same mail twice" "$arbiter" game receive "$G" <r1.eml
@@ -353,6 +355,16 @@ expect 0 "blue turn 2" "$arbiter" game receive "$G" <b2.eml
 mail red@example.org 'Tue, 08 Dec 2026 11:40:00 +0000' 'late' r2.txt >r4.eml
 expect 0 "orders for a turn already run" "$arbiter" game receive "$G" <r4.eml
 check "a turn already run: aside" grep -q 'turn already run' "$G"/aside/*.why
+# blue's turn-1 JSON mail again, now late: aside too, and blue's turn-2
+# orders stand.
+mail 'Blue <blue@example.org>' 'Tue, 08 Dec 2026 11:45:00 +0000' 'json, late' \
+    b1.txt >b4.eml
+expect 0 "JSON orders for a turn already run" "$arbiter" game receive "$G" \
+    <b4.eml
+check "JSON orders for a turn already run: aside" test \
+    "$(grep -l 'turn already run' "$G"/aside/*.why | wc -l)" -eq 2
+check "JSON orders for a turn already run: blue's turn 2 stands" \
+    cmp -s b2.eml "$G/turns/0002/orders/blue.eml"
 expect 0 "run turn 2" "$arbiter" game run "$G" --now
 # green's clock is 73 years ahead; its next mail, dated right, still
 # replaces it (a mail is no later than its receipt).
