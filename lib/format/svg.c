@@ -1447,6 +1447,70 @@ line_spot(struct pic *pc, int c, int u, int *x, int *y)
 	return false;
 }
 
+/* As cell_meets(), but a cell's stack as wide as it is drawn: the
+ * margin for an eliminated unit's cross (left of its badge) only where
+ * one is. */
+static bool
+near_meets(struct pic *pc, int c, int x0, int y0, int x1, int y1)
+{
+	const struct arb_turn *t = pc->t;
+	int		 x = pc->x[c], y = pc->y[c], top = stack_top(pc, c);
+	int		 left = 2;
+	size_t		 i;
+
+	for (i = 0; i < t->units.n; i++)
+		if ((t->units.v[i].gone || t->units.v[i].left) &&
+		    !(pc->flags & (SVG_NEXT | SVG_START)) &&
+		    unit_cell(pc, &t->units.v[i]) == c)
+			left = 13;
+	if (x0 < x + 14 && x - 14 < x1 && y0 < y - 17 && y - 28 < y1)
+		return true;
+	if (pc->nrows[c] > 0 && x0 < x + pc->halfw[c] + 2 &&
+	    x - pc->halfw[c] - left < x1 && y0 < top + pc->nrows[c] + 2 &&
+	    top - 2 < y1)
+		return true;
+	return t->board.cells[c].features != 0 && x0 < x + 28 &&
+	    x - 28 < x1 && y0 < y + 33 && y + 22 < y1;
+}
+
+/*
+ * A line wider than a badge, at (x, y) in hex c's stack, that would reach
+ * into a neighbouring hex's stack, label or features: moved aside by the
+ * least that clears them (up to half of what it is wider than a badge),
+ * else made as narrow as it must be, down to a badge's width.  Returns
+ * whether its words still go in whole (squeezed by a fifth at most);
+ * else they are cut, whole in the line's title.
+ */
+static bool
+line_clear(struct pic *pc, int c, int *x, int y, int *w)
+{
+	const struct board *b = &pc->t->board;
+	int		 near[8], nn, k, j, dx, x0, tw, full = *w;
+	bool		 hit = true;
+
+	if (c < 0 || b->kind != BOARD_HEX || *w <= BADGEW)
+		return true;
+	nn = board_neighbors(b, c, near);
+	for (tw = full; tw >= BADGEW && hit; tw -= 2)
+		for (k = 0; k <= (tw - BADGEW) / 2 && hit; k++)
+			for (dx = -k; dx <= k && hit; dx += k > 0 ? 2 * k : 1) {
+				x0 = *x + dx - tw / 2;
+				hit = false;
+				for (j = 0; j < nn && !hit; j++)
+					if (near[j] >= 0 &&
+					    drawn_cell(pc, near[j]))
+						hit = near_meets(pc, near[j],
+						    x0, y, x0 + tw, y + LOSSH);
+				if (!hit) {
+					*x += dx;
+					*w = tw;
+				}
+			}
+	if (hit)
+		*w = BADGEW;
+	return *w * 5 >= full * 4;
+}
+
 /* The line of loss li, at the next place of its cell's stack. */
 static void
 draw_loss(struct pic *pc, size_t li)
@@ -1466,7 +1530,8 @@ draw_loss(struct pic *pc, size_t li)
 	 * in its title (a PNG's renderer does not squeeze a text). */
 	w = line_width(pc, full);
 	memcpy(buf, full, sizeof(buf));
-	cut_to(buf, sizeof(buf), 8, w - 4);
+	if (!line_clear(pc, c, &x, y, &w) || w == line_width(pc, full))
+		cut_to(buf, sizeof(buf), 8, w - 4);
 	fprintf(pc->fp, "<g class=\"loss\"><rect x=\"%d\" y=\"%d\" "
 	    "width=\"%d\" height=\"%d\" fill=\"#ffffff\" stroke=\"#cc0000\" "
 	    "stroke-width=\"1\"/>\n", x - w / 2, y, w, LOSSH);
@@ -1484,12 +1549,14 @@ static void
 draw_tag(struct pic *pc, size_t k)
 {
 	const struct tag *g = &pc->tags[k];
-	int		 x, y, w = tag_width(pc, g);
+	int		 x, y, w = tag_width(pc, g), c;
 	char		 buf[sizeof(g->s)];
+	bool		 whole;
 
-	if (!line_spot(pc, g->unit >= 0 ? unit_cell(pc,
-	    &pc->t->units.v[g->unit]) : g->cell, g->unit, &x, &y))
+	c = g->unit >= 0 ? unit_cell(pc, &pc->t->units.v[g->unit]) : g->cell;
+	if (!line_spot(pc, c, g->unit, &x, &y))
 		return;
+	whole = line_clear(pc, c, &x, y, &w) && w < tag_width(pc, g);
 	pc->drawn |= g->loss ? D_LOSS : D_TAG;
 	fprintf(pc->fp, "<g class=\"%s\"><rect x=\"%d\" y=\"%d\" "
 	    "width=\"%d\" height=\"%d\" fill=\"#ffffff\" stroke=\"%s\" "
@@ -1500,7 +1567,8 @@ draw_tag(struct pic *pc, size_t k)
 	/* Cut where it is longer than its box (a PNG's renderer does
 	 * not squeeze it), whole in its title. */
 	memcpy(buf, g->s, sizeof(buf));
-	cut_to(buf, sizeof(buf), 8, w - 4);
+	if (!whole)
+		cut_to(buf, sizeof(buf), 8, w - 4);
 	if (strcmp(buf, g->s) != 0) {
 		fputs("<title>", pc->fp);
 		esc(pc->fp, g->s);
