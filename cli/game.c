@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -71,8 +72,8 @@ cmd_new(int argc, char **argv)
 	json_t		*j = NULL, *ps, *mj = NULL;
 	size_t		 len;
 	long		 period = 7, turn;
-	int		 np = 0, c, i, k, rc;
-	bool		 early = true;
+	int		 np = 0, c, i, k, rc, cwd = -1;
+	bool		 early = true, made = false, in = false, hadlock = false;
 
 	memset(&g, 0, sizeof(g));
 	optind = 1;
@@ -150,22 +151,37 @@ cmd_new(int argc, char **argv)
 		    NULL ? strrchr(path, '/') + 1 : path);
 		game = gname;
 	}
-	if (mkdir(argv[optind], 0755) != 0 && errno != EEXIST) {
+	/* A new that fails leaves what was there: the folder it made and
+	 * the lock it made are removed. */
+	if ((cwd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {
+		fprintf(stderr, "%s: game new: .: %s\n", progname,
+		    strerror(errno));
+		return EXIT_NOINPUT;
+	}
+	if (mkdir(argv[optind], 0755) == 0)
+		made = true;
+	else if (errno != EEXIST) {
 		fprintf(stderr, "%s: game new: %s: %s\n", progname,
 		    argv[optind], strerror(errno));
+		close(cwd);
 		return EXIT_CANTCREAT;
 	}
 	if (chdir(argv[optind]) != 0) {
 		fprintf(stderr, "%s: game new: %s: %s\n", progname,
 		    argv[optind], strerror(errno));
-		return EXIT_NOINPUT;
+		rc = EXIT_NOINPUT;
+		goto out;
 	}
+	in = true;
+	hadlock = exists("lock");
 	if ((rc = lock_dir(true)) != 0)
-		return rc;
+		goto out;
 	if (exists("game.json")) {
 		fprintf(stderr, "%s: game new: %s is a game already\n",
 		    progname, argv[optind]);
-		return EXIT_CANTCREAT;
+		hadlock = true;		/* the game's own */
+		rc = EXIT_CANTCREAT;
+		goto out;
 	}
 	/* A folder that holds other files is not made a game's. */
 	{
@@ -181,13 +197,15 @@ cmd_new(int argc, char **argv)
 		if (other) {
 			fprintf(stderr, "%s: game new: %s is not empty\n",
 			    progname, argv[optind]);
-			return EXIT_CANTCREAT;
+			rc = EXIT_CANTCREAT;
+			goto out;
 		}
 	}
 	no_dumps();
 	if (arb_secret_new(key) != 0) {
 		fprintf(stderr, "%s: game new: no random source\n", progname);
-		return EXIT_INTERNAL;
+		rc = EXIT_INTERNAL;
+		goto out;
 	}
 	for (i = 0; i < ARB_SECRET_LEN; i++)
 		sprintf(hex + 2 * i, "%02x", key[i]);
@@ -197,7 +215,8 @@ cmd_new(int argc, char **argv)
 	if (mkdirs(STAGE "/turns", true) != 0 || wfile(STAGE "/umpire.key",
 	    hex, strlen(hex)) != 0 || chmod(STAGE "/umpire.key", 0600) != 0) {
 		wipe(hex, sizeof(hex));
-		return cantwrite(STAGE "/umpire.key");
+		rc = cantwrite(STAGE "/umpire.key");
+		goto out;
 	}
 	wipe(hex, sizeof(hex));
 	/* The map committed to its dice (arbiter --commit), which checks it
@@ -248,6 +267,19 @@ cmd_new(int argc, char **argv)
 		json_array_append_new(ps, json_pack("{s:s, s:s}", "name", s,
 		    "address", addr));
 	}
+	/* Mail is filed by its sender: one player an address. */
+	for (i = 0; i < np; i++)
+		for (c = 0; c < i; c++)
+			if (strcasecmp(strchr(players[i], '=') + 1,
+			    strchr(players[c], '=') + 1) == 0) {
+				fprintf(stderr, "%s: game new: --player %s "
+				    "and --player %s: one address for two "
+				    "players (mail is filed by its sender)\n",
+				    progname, players[c], players[i]);
+				json_decref(ps);
+				rc = EXIT_USAGE;
+				goto out;
+			}
 	for (i = 0; i < np; i++) {
 		char	 nm[256];
 
@@ -309,8 +341,16 @@ cmd_new(int argc, char **argv)
 	printf("\n");
 	rc = 0;
 out:
-	if (rc != 0)
+	if (rc != 0 && in) {
 		rm_rf(STAGE);
+		if (!hadlock)
+			unlink("lock");
+	}
+	if (cwd >= 0) {
+		if (fchdir(cwd) == 0 && rc != 0 && made)
+			rmdir(argv[optind]);
+		close(cwd);
+	}
 	arb_turn_free(t);
 	json_decref(mj);
 	json_decref(j);
@@ -894,10 +934,12 @@ game_main(int argc, char **argv)
 			g_mime_init();
 			rc = cmds[i].fn(argc - 1, argv + 1);
 			/* Which game a failure is of, in a cron job's or a
-			 * league's mail of many games: the folder named. */
-			for (k = 2; k < argc && argv[k][0] == '-'; k++)
-				continue;
-			if (rc != 0 && rc != EXIT_USAGE && k < argc)
+			 * league's mail of many games: the folder named, the
+			 * command's first operand (getopt_long() has put its
+			 * operands last, from optind). */
+			k = optind + 1;
+			if (rc != 0 && rc != EXIT_USAGE && optind >= 1 &&
+			    k < argc && argv[k][0] != '-')
 				fprintf(stderr, "%s: game %s %s: exit %d (the "
 				    "messages above are of this game)\n",
 				    progname, argv[1], argv[k], rc);

@@ -119,8 +119,31 @@ expect 73 "new in a folder with other files" "$arbiter" game new \
     "$tmp/full" "$data/aeonis.json" --player red=a@b.c --player blue=a@b.d \
     --player green=a@b.e
 check "new in a folder with other files: nothing written" test \
-    "$(ls -A "$tmp/full")" = "lock
-notes" -o "$(ls -A "$tmp/full")" = notes
+    "$(ls -A "$tmp/full")" = notes
+# A new that fails leaves nothing: no folder it made, no lock.
+expect 64 "new: one address for two players" "$arbiter" game new \
+    "$tmp/dup" "$data/aeonis.json" --player red=a@b.c --player blue=A@b.c \
+    --player green=a@b.e
+check "one address for two players: both named" grep -q \
+    'player red=a@b.c and --player blue=A@b.c: one address for two' \
+    "$tmp/err"
+check "one address for two players: no folder left" test ! -e "$tmp/dup"
+mkdir "$tmp/empty"
+expect 64 "new: a name that is no player's" "$arbiter" game new \
+    "$tmp/empty" "$data/aeonis.json" --player red=a@b.c --player blue=a@b.d \
+    --player green=a@b.e --player mauve=a@b.f
+check "new refused in an empty folder: no lock left" test -z \
+    "$(ls -A "$tmp/empty")"
+echo '{ "arbiter": 1,' >"$tmp/bad.json"
+expect 65 "new: a map that is no JSON" "$arbiter" game new "$tmp/badmap" \
+    "$tmp/bad.json" --player red=a@b.c
+check "new: a map that is no JSON: no folder left" test ! -e "$tmp/badmap"
+check "the failure's last line names the game, options after it" \
+    grep -q "game new $tmp/badmap: exit 65" "$tmp/err"
+expect 66 "receive into no folder, an option after it" "$arbiter" game \
+    receive "$tmp/nonexistent" --max-size 100000 </dev/null
+check "the failure's last line names the folder, not the option's value" \
+    grep -q "game receive $tmp/nonexistent: exit 66" "$tmp/err"
 sed 's/"green"/".green"/g' "$data/aeonis.json" >dotted.json
 expect 65 "new: a player's name that cannot name a file" "$arbiter" game \
     new "$tmp/g2" dotted.json --player red=a@b.c --player blue=a@b.d \
