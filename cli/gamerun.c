@@ -484,9 +484,17 @@ run_turn(struct game *g, long n, enum mode mode)
 	struct turninfo	 ti;
 	size_t		 k, nv;
 	long		 m;
-	time_t		 deadline = g->now + jint(g->j, "period_days", 7) *
-			    86400;
+	time_t		 period = jint(g->j, "period_days", 7) * 86400;
+	time_t		 deadline = g->now + period;
 	int		 rc;
+
+	/* Due (cron runs a turn within the hour after its deadline, or
+	 * later): the next deadline is whole periods after this one, the
+	 * first still ahead, so that the game keeps its hour.  Run early or
+	 * redone: the period from now. */
+	if (mode != M_REDO && g->deadline <= g->now && period > 0)
+		deadline = g->deadline + ((g->now - g->deadline) / period + 1) *
+		    period;
 
 	memset(&ti, 0, sizeof(ti));
 	game_turnname(n, tn, sizeof(tn));

@@ -794,5 +794,26 @@ check "morne-plaine: turn 6 open" grep -q '"turn": 6,' "$M/game.json"
 expect 0 "morne-plaine: verify" "$arbiter" game verify "$M"
 check "morne-plaine: verify 5 ok" test "$(grep -c '^ok turn' "$tmp/out")" = 5
 
+# Deadlines under an hourly cron: a turn run late (as cron runs it, within
+# the hour, or a period and more late) keeps the game's hour; one run
+# early, by --now or once all are ready, gives the next the period from
+# the run.
+D=$tmp/dl2
+export ARB_GAME_NOW=2026-12-01T00:00:00Z
+expect 0 "deadlines: new" "$arbiter" game new "$D" "$data/aeonis.json" \
+    --player red=r@d.org --player blue=b@d.org --player green=g@d.org
+export ARB_GAME_NOW=2026-12-08T00:07:42Z
+expect 0 "deadlines: cron, 7 minutes late" "$arbiter" game run "$D"
+check "deadlines: the next at the game's hour" grep -q \
+    'deadline 2026-12-15T00:00:00Z' "$tmp/out"
+export ARB_GAME_NOW=2026-12-23T05:00:00Z
+expect 0 "deadlines: cron, a period and more late" "$arbiter" game run "$D"
+check "deadlines: the next, whole periods on, still at its hour" grep -q \
+    'deadline 2026-12-29T00:00:00Z' "$tmp/out"
+export ARB_GAME_NOW=2026-12-25T12:00:00Z
+expect 0 "deadlines: --now, early" "$arbiter" game run "$D" --now
+check "deadlines: early: the period from the run" grep -q \
+    'deadline 2027-01-01T12:00:00Z' "$tmp/out"
+
 echo "game: $pass passed, $fail failed"
 [ $fail -eq 0 ]
