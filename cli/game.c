@@ -764,10 +764,15 @@ cmd_receive(int argc, char **argv)
 		    "count (dated %s): an older mail arriving late does not "
 		    "replace a newer one, so the orders of the newer mail "
 		    "still count, and the orders below do not.\n", odate);
+	else if (noorders && had)
+		fprintf(body.fp, "\nNo orders were found in it (%s), so the "
+		    "orders you sent before still count.\n", ck.reason);
 	else if (noorders)
-		fprintf(body.fp, "\nNo orders were found in it (%s): %s\n",
-		    ck.reason, had ? "the orders you sent before still "
-		    "count." : "you have no orders for this turn yet.");
+		fprintf(body.fp, "\nNo orders were found in it (%s): you have "
+		    "no orders for this turn yet.  Write them under a line "
+		    "\"arbiter orders %s turn %ld\", or attach a JSON orders "
+		    "file, and send them before the deadline.\n", ck.reason,
+		    player, g.turn);
 	else
 		fprintf(body.fp, "\nThese orders now count for turn %ld%s.\n",
 		    g.turn, had ? ", in place of those you sent before" : "");
@@ -778,21 +783,26 @@ cmd_receive(int argc, char **argv)
 		else
 			fprintf(body.fp, "  (none could be read)\n");
 	}
-	fprintf(body.fp, "\nThe orders checked against the turn's map:\n");
-	if (ck.report != NULL && *ck.report != '\0')
-		capped(body.fp, ck.report, "");
-	else
-		fprintf(body.fp, "  no orders\n");
-	if (ck.problems > 0 && older)
-		fprintf(body.fp, "\n%d problem%s in this older mail.\n",
-		    ck.problems, ck.problems == 1 ? "" : "s");
-	else if (ck.problems > 0)
-		fprintf(body.fp, "\n%d problem%s: correct %s and send all "
-		    "your orders again before the deadline.\n", ck.problems,
-		    ck.problems == 1 ? "" : "s", ck.problems == 1 ? "it" :
-		    "them");
-	else if (!noorders)
-		fprintf(body.fp, "\nNo problems found.\n");
+	/* A mail without orders: nothing to check, nothing to correct. */
+	if (!noorders) {
+		fprintf(body.fp, "\nThe orders checked against the turn's "
+		    "map:\n");
+		if (ck.report != NULL && *ck.report != '\0')
+			capped(body.fp, ck.report, "");
+		else
+			fprintf(body.fp, "  no orders\n");
+		if (ck.problems > 0 && older)
+			fprintf(body.fp, "\n%d problem%s in this older "
+			    "mail.\n", ck.problems, ck.problems == 1 ? "" :
+			    "s");
+		else if (ck.problems > 0)
+			fprintf(body.fp, "\n%d problem%s: correct %s and send "
+			    "all your orders again before the deadline.\n",
+			    ck.problems, ck.problems == 1 ? "" : "s",
+			    ck.problems == 1 ? "it" : "them");
+		else
+			fprintf(body.fp, "\nNo problems found.\n");
+	}
 	fprintf(body.fp, "\n%d of %d players have sent orders for turn %ld."
 	    "\n", n, g.nplayers, g.turn);
 	if (!text_close(&body)) {

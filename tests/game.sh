@@ -802,6 +802,34 @@ D=$tmp/dl2
 export ARB_GAME_NOW=2026-12-01T00:00:00Z
 expect 0 "deadlines: new" "$arbiter" game new "$D" "$data/aeonis.json" \
     --player red=r@d.org --player blue=b@d.org --player green=g@d.org
+# A mail with no orders in it ("thanks"): nothing to correct, and what
+# counts said once.
+printf 'Thanks, got it!\n' >thx.txt
+mail r@d.org 'Tue, 01 Dec 2026 00:00:00 +0000' 'Re: thanks' thx.txt >thx1.eml
+expect 0 "a mail with no orders, none before" "$arbiter" game receive \
+    "$D" <thx1.eml
+python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["body"])' \
+    "$D/outbox/$(ls "$D/outbox" | tail -1)" >thx1.ack
+check "no orders, none before: says how to send them" grep -q \
+    'no orders for this turn yet.  Write them under a line "arbiter orders red turn 1"' \
+    thx1.ack
+check "no orders, none before: nothing to correct" sh -c \
+    "! grep -q -e 'refused' -e 'correct it' -e 'checked against' thx1.ack"
+printf 'arbiter orders red turn 1\nend\n' >rd.txt
+mail r@d.org 'Tue, 01 Dec 2026 00:00:01 +0000' 'o' rd.txt >rd.eml
+expect 0 "deadlines: red's orders" "$arbiter" game receive "$D" <rd.eml
+mail r@d.org 'Tue, 01 Dec 2026 00:00:02 +0000' 'Re: Re: thanks' thx.txt \
+    >thx2.eml
+expect 0 "a mail with no orders, orders before" "$arbiter" game receive \
+    "$D" <thx2.eml
+python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["body"])' \
+    "$D/outbox/$(ls "$D/outbox" | tail -1)" >thx2.ack
+check "no orders, orders before: they still count" grep -q \
+    'so the orders you sent before still count' thx2.ack
+check "no orders, orders before: nothing refused, nothing to correct" \
+    sh -c "! grep -q -e 'refused' -e 'correct it' -e 'would hold' thx2.ack"
+check "no orders, orders before: red still ready" sh -c \
+    "'$arbiter' game status '$D' | grep -q 'red: ready'"
 export ARB_GAME_NOW=2026-12-08T00:07:42Z
 expect 0 "deadlines: cron, 7 minutes late" "$arbiter" game run "$D"
 check "deadlines: the next at the game's hour" grep -q \
