@@ -625,22 +625,23 @@ cmd_receive(int argc, char **argv)
 		rc = aside(&g, name, buf, len, why, NULL);
 		goto commit;
 	}
-	/* A mail made by a program, or the game's own come back (its From
-	 * is the game's): filed aside and not answered, or the game and a
-	 * mail system, or the game and itself, would write to each other
-	 * for ever. */
-	if (h.automatic || (g.from != NULL && strcasecmp(h.from, g.from) ==
-	    0)) {
-		rc = aside_as(&g, name, buf, len, h.automatic ? "made by a "
-		    "program (Auto-Submitted), not answered" : "the game's own "
-		    "mail, not answered", h.from, true);
-		goto commit;
-	}
 	for (i = 0; i < g.nplayers; i++)
 		if (strcasecmp(h.from, player_addr(&g, i)) == 0) {
 			player = player_name(&g, i);
 			pi = i;
 		}
+	/* A mail made by a program (every mail the game sends says so), or
+	 * the game's own come back (its From is the game's, and no
+	 * player's: an umpire who plays sends orders from it): filed aside
+	 * and not answered, or the game and a mail system, or the game and
+	 * itself, would write to each other for ever. */
+	if (h.automatic || (player == NULL && g.from != NULL &&
+	    strcasecmp(h.from, g.from) == 0)) {
+		rc = aside_as(&g, name, buf, len, h.automatic ? "made by a "
+		    "program (Auto-Submitted), not answered" : "the game's own "
+		    "mail, not answered", h.from, true);
+		goto commit;
+	}
 	if (player == NULL) {
 		rc = aside(&g, name, buf, len, "unknown sender", h.from);
 		goto commit;

@@ -843,5 +843,25 @@ expect 0 "deadlines: --now, early" "$arbiter" game run "$D" --now
 check "deadlines: early: the period from the run" grep -q \
     'deadline 2027-01-01T12:00:00Z' "$tmp/out"
 
+# An umpire who plays: the player's mail from the umpire's (and the
+# game's) address is that player's orders; the game's own mail, marked
+# Auto-Submitted, still goes aside.
+U=$tmp/ump
+export ARB_GAME_NOW=2026-12-01T00:00:00Z
+expect 0 "an umpire who plays: new" "$arbiter" game new "$U" \
+    "$data/aeonis.json" --umpire me@u.org --player red=me@u.org \
+    --player blue=b@u.org --player green=g@u.org
+mail me@u.org 'Tue, 01 Dec 2026 00:00:00 +0000' 'o' rd.txt >ur.eml
+expect 0 "an umpire who plays: red's orders" "$arbiter" game receive \
+    "$U" <ur.eml
+check "an umpire who plays: filed as red's orders" \
+    cmp -s ur.eml "$U/turns/0001/orders/red.eml"
+{ printf 'Auto-Submitted: auto-replied\n'; cat ur.eml; } >ua.eml
+expect 0 "an umpire who plays: the game's own mail" "$arbiter" game \
+    receive "$U" <ua.eml
+check "the game's own mail: aside, red's orders stand" sh -c \
+    "grep -q 'Auto-Submitted' '$U'/aside/*.why &&
+    cmp -s ur.eml '$U/turns/0001/orders/red.eml'"
+
 echo "game: $pass passed, $fail failed"
 [ $fail -eq 0 ]
