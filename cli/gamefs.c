@@ -921,6 +921,28 @@ head_read(const char *buf, size_t len, struct head *h, const char **why)
 	g_object_unref(st);
 	if (m == NULL)
 		return -1;
+	/* Mail is filed by its sender: a mail that names more than one
+	 * (two addresses in From, two From fields) is nobody's. */
+	{
+		GMimeHeaderList	*hl2 = g_mime_object_get_header_list(
+		    GMIME_OBJECT(m));
+		int		 k, nfrom = 0;
+
+		for (k = 0; hl2 != NULL &&
+		    k < g_mime_header_list_get_count(hl2); k++)
+			if (g_ascii_strcasecmp(g_mime_header_get_name(
+			    g_mime_header_list_get_header_at(hl2, k)),
+			    "From") == 0)
+				nfrom++;
+		l = g_mime_message_get_from(m);
+		if (nfrom > 1 || (l != NULL &&
+		    internet_address_list_length(l) > 1)) {
+			*why = "unreadable: the mail names more than one "
+			    "sender (From)";
+			g_object_unref(m);
+			return -1;
+		}
+	}
 	*why = "unreadable: the mail has no From address";
 	if ((l = g_mime_message_get_from(m)) != NULL &&
 	    internet_address_list_length(l) > 0 &&

@@ -863,5 +863,18 @@ check "the game's own mail: aside, red's orders stand" sh -c \
     "grep -q 'Auto-Submitted' '$U'/aside/*.why &&
     cmp -s ur.eml '$U/turns/0001/orders/red.eml'"
 
+# A mail that names two senders is nobody's: aside, the umpire told.
+{ printf 'From: b@u.org, me@u.org\n'; sed 1d ur.eml; } >u2.eml
+expect 0 "two addresses in From" "$arbiter" game receive "$U" <u2.eml
+check "two addresses in From: aside, said why" grep -q \
+    'more than one sender' "$U"/aside/*.why
+{ printf 'From: b@u.org\n'; cat ur.eml; } >u3.eml
+expect 0 "two From fields" "$arbiter" game receive "$U" <u3.eml
+check "two From fields: aside too" test \
+    "$(grep -l 'more than one sender' "$U"/aside/*.why | wc -l)" -eq 2
+check "two senders: red's orders stand, blue has none" sh -c \
+    "cmp -s ur.eml '$U/turns/0001/orders/red.eml' &&
+    test ! -e '$U/turns/0001/orders/blue.eml'"
+
 echo "game: $pass passed, $fail failed"
 [ $fail -eq 0 ]
