@@ -39,10 +39,11 @@
 
 /* The turn a queued mail tells of, when it is a turn's letter or summary,
  * a redo's or a preview's (the turn folder its attachments lie in, or
- * its subject's "turn N]"); 0 for any other (an acknowledgement, a mail
- * filed aside), and for what cannot be read. */
+ * its subject's "turn N]"), or with ack, an acknowledgement's (the turn
+ * its orders are for); 0 for any other (a mail filed aside), and for
+ * what cannot be read. */
 static long
-mail_turn(const char *path)
+mail_turn_of(const char *path, bool ack)
 {
 	json_t		*d, *f;
 	const char	*kind, *file, *subj, *p;
@@ -52,7 +53,11 @@ mail_turn(const char *path)
 	if ((d = json_load_file(path, 0, NULL)) == NULL)
 		return 0;
 	kind = json_string_value(json_object_get(d, "kind"));
-	if (kind != NULL && (strcmp(kind, "turn") == 0 ||
+	if (ack && kind != NULL && strcmp(kind, "ack") == 0) {
+		subj = json_string_value(json_object_get(d, "subject"));
+		if (subj != NULL && (p = strstr(subj, " turn ")) != NULL)
+			turn = strtol(p + 6, NULL, 10);
+	} else if (kind != NULL && (strcmp(kind, "turn") == 0 ||
 	    strcmp(kind, "redo") == 0 || strcmp(kind, "preview") == 0)) {
 		json_array_foreach(json_object_get(d, "attach"), i, f) {
 			file = json_string_value(json_object_get(f, "file"));
@@ -67,6 +72,44 @@ mail_turn(const char *path)
 	}
 	json_decref(d);
 	return turn;
+}
+
+static long
+mail_turn(const char *path)
+{
+	return mail_turn_of(path, false);
+}
+
+/*
+ * The turn's preview withdrawn (into the commit, removed with it): its
+ * folder, and its mail to the umpire if still queued (a preview of a
+ * turn since run, or replaced, must not go out).
+ */
+static void
+withdraw_preview(struct game *g, long n, const char *dir)
+{
+	char		 path[PATH_MAX], old[PATH_MAX], **v;
+	const char	*kind;
+	size_t		 k, nv;
+	json_t		*d;
+
+	if (exists(dir))
+		plan_add(g, dir, COMMIT "/old-preview");
+	v = list_dir("outbox", &nv);
+	for (k = 0; v != NULL && k < nv; k++) {
+		xsnprintf(path, sizeof(path), "outbox/%s", v[k]);
+		if (mail_turn(path) != n ||
+		    (d = json_load_file(path, 0, NULL)) == NULL)
+			continue;
+		kind = json_string_value(json_object_get(d, "kind"));
+		if (kind != NULL && strcmp(kind, "preview") == 0) {
+			xsnprintf(old, sizeof(old), COMMIT
+			    "/old-preview-mail/%s", v[k]);
+			plan_add(g, path, old);
+		}
+		json_decref(d);
+	}
+	free_list(v, nv);
 }
 
 /* One output of a turn, by kind. */
@@ -524,27 +567,7 @@ run_turn(struct game *g, long n, enum mode mode)
 			goto out;
 		/* The preview before, replaced, and its mail if still
 		 * queued (it would go out with this preview's files). */
-		if (exists(dst))
-			plan_add(g, dst, COMMIT "/old-preview");
-		v = list_dir("outbox", &nv);
-		for (k = 0; v != NULL && k < nv; k++) {
-			json_t	*d;
-			const char *kind;
-			char	 old[PATH_MAX];
-
-			xsnprintf(path, sizeof(path), "outbox/%s", v[k]);
-			if (mail_turn(path) != n ||
-			    (d = json_load_file(path, 0, NULL)) == NULL)
-				continue;
-			kind = json_string_value(json_object_get(d, "kind"));
-			if (kind != NULL && strcmp(kind, "preview") == 0) {
-				xsnprintf(old, sizeof(old), COMMIT
-				    "/old-preview-mail/%s", v[k]);
-				plan_add(g, path, old);
-			}
-			json_decref(d);
-		}
-		free_list(v, nv);
+		withdraw_preview(g, n, dst);
 		plan_add(g, STAGE "/t", dst);
 		rc = gm_commit(g);
 		if (rc == 0)
@@ -555,6 +578,8 @@ run_turn(struct game *g, long n, enum mode mode)
 	if ((rc = turn_mails(g, n, src, mode, &ti, deadline)) != 0)
 		goto out;
 	if (mode == M_RUN) {
+		xsnprintf(dst, sizeof(dst), "preview/%s", tn);
+		withdraw_preview(g, n, dst);
 		v = list_dir(STAGE "/t", &nv);
 		for (k = 0; k < nv; k++) {
 			xsnprintf(path, sizeof(path), STAGE "/t/%s", v[k]);
@@ -572,8 +597,11 @@ run_turn(struct game *g, long n, enum mode mode)
 		 * they tell the turn as it was, or name its files. */
 		v = list_dir("outbox", &nv);
 		for (k = 0; v != NULL && k < nv; k++) {
+			/* An acknowledgement of orders for a later turn:
+			 * those orders go aside with their turn. */
 			xsnprintf(path, sizeof(path), "outbox/%s", v[k]);
-			if (mail_turn(path) < n)
+			if (mail_turn(path) < n && mail_turn_of(path, true) <=
+			    n)
 				continue;
 			xsnprintf(dst, sizeof(dst), "redone/outbox-%s/%s",
 			    g->stamp, v[k]);

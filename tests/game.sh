@@ -325,6 +325,9 @@ cp -R "$G" "$tmp/g1-open"	# for the failures below
 expect 0 "run at the deadline" "$arbiter" game run "$G"
 check "run: turn 2 opens" grep -q 'turn 2 opens, deadline 2026-12-15T10:00:00Z' \
     "$tmp/out"
+check "run: the turn's preview withdrawn, its folder and its mail" sh -c \
+    "test ! -e '$G/preview/0001' &&
+    ! grep -q '\"kind\": \"preview\"' '$G'/outbox/*.json"
 check "run: 4 mails" test -e "$G/outbox/000010.json" -a \
     ! -e "$G/outbox/000011.json"
 check "run: green told in its letter" grep -q \
@@ -428,6 +431,12 @@ check "verify: game.json set back: named" grep -q \
     "$tmp/out"
 
 # redo 2
+# red's orders for turn 5, acknowledged, the ack still queued: redo 2
+# withdraws it with turn 5 (its orders go aside with the turn).
+printf 'arbiter orders red turn 5\nend\n' >r5.txt
+mail red@example.org 'Wed, 09 Dec 2026 09:00:00 +0000' 'o5' r5.txt >r5.eml
+ARB_GAME_NOW=2026-12-09T09:30:00Z "$arbiter" game receive "$G" <r5.eml \
+    >/dev/null
 expect 64 "redo: no turn" "$arbiter" game redo "$G"
 expect 65 "redo of the open turn" "$arbiter" game redo "$G" 5
 export ARB_GAME_NOW=2026-12-09T10:00:00Z
@@ -472,6 +481,8 @@ for n in sorted(os.listdir(os.path.join(d, "outbox"))):
             print("missing", n, a["file"]); bad += 1
     if m["kind"] == "turn" and "turn 1]" not in m["subject"]:
         print("a turn mail of a turn redone", n, m["subject"]); bad += 1
+    if m["kind"] == "ack" and "turn 5]" in m["subject"]:
+        print("an ack of orders for a turn redone", n); bad += 1
 sys.exit(bad != 0)
 PY
 check "redo: every queued mail's files there, none of the old turns" \
@@ -546,8 +557,9 @@ check "at once: every command done" test "$s1$s2$s3" = 000
 check "at once: turn 1 run once" grep -q '"turn": 2,' "$tmp/conc/game.json"
 check "at once: no stage left" test ! -e "$tmp/conc/.stage" -a \
     ! -e "$tmp/conc/.commit"
+# 12 queued in all, less the preview of turn 1, withdrawn by its run.
 check "at once: every mail queued once" test "$(ls "$tmp/conc/outbox" |
-    wc -l)" = 12
+    wc -l)" = 11
 expect 0 "at once: verify" "$arbiter" game verify "$tmp/conc"
 
 # A run killed at each step leaves the folder as it was (but for its
