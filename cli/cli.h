@@ -50,6 +50,8 @@ extern const char *const progname;
 int	 report(const struct arb_error *);
 /* A map that failed to load: every problem of it (e, when none). */
 int	 report_map(struct arb_turn *, const struct arb_error *);
+int	 report_map_as(struct arb_turn *, const struct arb_error *,
+	    const char *);
 /* "out of memory" on standard error; 70. */
 int	 nomem(void);
 /* --max-input: the most bytes an input may have. */

@@ -54,13 +54,29 @@ report(const struct arb_error *e)
 int
 report_map(struct arb_turn *t, const struct arb_error *e)
 {
+	return report_map_as(t, e, NULL);
+}
+
+/* As report_map(), each place in the map named as the file "as" where
+ * it is given: a game loads turns/NNNN/map.json as "map.json", the name
+ * its result keeps, and says where the umpire is to mend it. */
+int
+report_map_as(struct arb_turn *t, const struct arb_error *e, const char *as)
+{
 	struct arb_error pe;
 	size_t		 k;
 
-	if (e->code != ARB_EDATA || arb_turn_problem(t, 0, &pe) != 0)
-		return report(e);
-	for (k = 0; arb_turn_problem(t, k, &pe) == 0; k++)
+	if (e->code != ARB_EDATA || arb_turn_problem(t, 0, &pe) != 0) {
+		pe = *e;
+		if (as != NULL && pe.file[0] != '\0')
+			snprintf(pe.file, sizeof(pe.file), "%s", as);
+		return report(&pe);
+	}
+	for (k = 0; arb_turn_problem(t, k, &pe) == 0; k++) {
+		if (as != NULL && pe.file[0] != '\0')
+			snprintf(pe.file, sizeof(pe.file), "%s", as);
 		report(&pe);
+	}
 	return EXIT_DATA;
 }
 

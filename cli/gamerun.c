@@ -312,7 +312,7 @@ adjudicate(long n, const char *src, const char *out, const char *nextmap)
 	rc = arb_turn_load_map(t, "map.json", buf, len, &e);
 	free(buf);
 	if (rc != 0) {
-		rc = report_map(t, &e);
+		rc = report_map_as(t, &e, path);
 		goto out;
 	}
 	for (p = 0; (name = arb_turn_player(t, p)) != NULL; p++) {
@@ -815,7 +815,7 @@ verify_turn(long n)
 	rc = arb_turn_load_map(t, "map.json", buf, len, &e);
 	free(buf);
 	if (rc != 0) {
-		rc = report(&e);
+		rc = report_map_as(t, &e, path);
 		goto out;
 	}
 	for (p = 0; (name = arb_turn_player(t, p)) != NULL; p++) {

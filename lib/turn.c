@@ -535,7 +535,22 @@ arb_turn_write_orders(struct arb_turn *t, const char *name, const char *text,
 		t_fail(t, ARB_EINTERNAL, "orders before the map or after the "
 		    "run");
 	ld_start(ld, &t->mem, e, name, text, len);
+	/* A mail: the orders of the part that holds them, as load_mail()
+	 * reads it (the part's text in t->mailbuf, its lines and columns
+	 * its own), or refused as a turn refuses it. */
+	if (mail_is(name, text, len)) {
+		struct mail	 m;
+
+		if (!mail_read(text, len, &m))
+			t_nomem(t);
+		t->mailbuf = m.buf;
+		if (m.kind == 0)
+			ld_fail(ld, "%s", m.why);
+		ld_start(ld, &t->mem, e, name, m.text, m.len);
+	}
 	emit_orders(t, ld, (flags & ARB_ORDERS_TEXT) != 0, fp);
+	free(t->mailbuf);
+	t->mailbuf = NULL;
 	ld_close(ld);
 	t->mem.jmp = NULL;
 	return 0;

@@ -281,6 +281,8 @@ expect 65 "a spoilt map: run" "$arbiter" game run "$tmp/gs" --now
 check "a spoilt map: run names the game" grep -q \
     "game run $tmp/gs: exit 65 (the messages above are of this game)" \
     "$tmp/err"
+check "a spoilt map: its place named in the game (turns/0001/map.json:2:1)" \
+    grep -q "turns/0001/map.json:2:1: " "$tmp/err"
 # A Message-ID that send would refuse as an In-Reply-To ('\\' inside):
 # the acknowledgement answers it without one, so that it can be sent.
 cp -R "$G" "$tmp/gm"

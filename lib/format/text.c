@@ -1939,29 +1939,16 @@ text_write(struct arb_turn *t, const struct jv *rootv, FILE *fp)
 	fputs("end\n", fp);
 }
 
-/*
- * An orders file written back: as JSON, or as canonical text.  A mail:
- * the orders of the part that holds them, as load_mail() reads it (the
- * part's text in t->mailbuf, its lines and columns its own), or refused
- * as a turn refuses it.
- */
+/* An orders file written back: as JSON, or as canonical text (a mail's
+ * part that holds them: arb_turn_write_orders()). */
 void
 emit_orders(struct arb_turn *t, struct ld *ld, bool text, FILE *fp)
 {
 	const struct jv	*root;
 	struct otext	*tx;
 	const char	*what, *hint;
-	struct mail	 m;
 
 	ld->owner = t;
-	if (mail_is(ld->file, ld->text, ld->len)) {
-		if (!mail_read(ld->text, ld->len, &m))
-			t_nomem(t);
-		t->mailbuf = m.buf;
-		if (m.kind == 0)
-			ld_fail(ld, "%s", m.why);
-		ld_start(ld, ld->m, ld->e, ld->file, m.text, m.len);
-	}
 	if (text_is(ld->text, ld->len)) {
 		root = text_read(t, ld, &tx);
 		if (text_header(tx, &what, &hint) != R_OK) {
@@ -1977,6 +1964,4 @@ emit_orders(struct arb_turn *t, struct ld *ld, bool text, FILE *fp)
 		jw_dump(&t->mem, t, J(root), true, fp);
 	if (fflush(fp) != 0 || ferror(fp))
 		jw_fail(&t->mem, fp, errno);
-	free(t->mailbuf);
-	t->mailbuf = NULL;
 }
