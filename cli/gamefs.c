@@ -610,13 +610,20 @@ load_game(struct game *g)
 	json_error_t	 je;
 	const json_t	*ps;
 
+	const char	*bad = NULL;
+	const json_t	*v;
+
 	if ((g->j = json_load_file("game.json", JSON_REJECT_DUPLICATES,
 	    &je)) == NULL) {
-		fprintf(stderr, "%s: game: game.json: %s\n", progname,
-		    errno == ENOENT || !exists("game.json") ?
-		    "no such file: not a game folder (arbiter game new)" :
-		    je.text);
-		return exists("game.json") ? EXIT_DATA : EXIT_NOINPUT;
+		if (errno == ENOENT || !exists("game.json")) {
+			fprintf(stderr, "%s: game: game.json: no such file: "
+			    "not a game folder (arbiter game new)\n",
+			    progname);
+			return EXIT_NOINPUT;
+		}
+		fprintf(stderr, "%s: game: game.json:%d:%d: %s\n", progname,
+		    je.line, je.column, je.text);
+		return EXIT_DATA;
 	}
 	ps = json_object_get(g->j, "players");
 	g->name = gstr(g->j, "game");
@@ -626,11 +633,24 @@ load_game(struct game *g)
 	g->nplayers = json_is_array(ps) ? (int)json_array_size(ps) : 0;
 	if (g->from == NULL)
 		g->from = g->umpire;
-	if (g->name == NULL || g->umpire == NULL || g->turn < 1 ||
-	    g->nplayers < 1 || !parse_iso(gstr(g->j, "deadline"),
-	    &g->deadline)) {
+	/* The member that is wrong, named with what is wanted. */
+	if (g->name == NULL)
+		bad = "\"game\": its name, a string";
+	else if (g->umpire == NULL)
+		bad = "\"umpire\": the umpire's address, a string";
+	else if (g->turn < 1)
+		bad = "\"turn\": the open turn, an integer from 1";
+	else if (g->nplayers < 1)
+		bad = "\"players\": an array of { \"name\", \"address\" }";
+	else if (!parse_iso(gstr(g->j, "deadline"), &g->deadline))
+		bad = "\"deadline\": a time, YYYY-MM-DDTHH:MM:SSZ";
+	else if ((v = json_object_get(g->j, "period_days")) != NULL &&
+	    (!json_is_integer(v) || json_integer_value(v) < 1 ||
+	    json_integer_value(v) > 3650))
+		bad = "\"period_days\": days, an integer from 1 to 3650";
+	if (bad != NULL) {
 		fprintf(stderr, "%s: game: game.json: not a game's "
-		    "description (arbiter-game(1))\n", progname);
+		    "description (arbiter-game(1)): %s\n", progname, bad);
 		return EXIT_DATA;
 	}
 	return 0;

@@ -890,5 +890,24 @@ check "two senders: red's orders stand, blue has none" sh -c \
     "cmp -s ur.eml '$U/turns/0001/orders/red.eml' &&
     test ! -e '$U/turns/0001/orders/blue.eml'"
 
+# game.json spoilt by hand: the place, or the member and what it wants.
+cp -R "$U" "$tmp/gj"
+sed -i 's/"turn": 1,/"turn": 1,,/' "$tmp/gj/game.json"
+expect 65 "game.json not JSON" "$arbiter" game status "$tmp/gj"
+check "game.json not JSON: line and column" grep -q \
+    'game.json:[0-9]*:[0-9]*: ' "$tmp/err"
+cp "$U/game.json" "$tmp/gj/game.json"
+sed -i 's/"deadline": "[^"]*"/"deadline": "next friday"/' "$tmp/gj/game.json"
+expect 65 "game.json: a deadline that is no time" "$arbiter" game status \
+    "$tmp/gj"
+check "the deadline named, and what it wants" grep -q \
+    '"deadline": a time, YYYY-MM-DDTHH:MM:SSZ' "$tmp/err"
+cp "$U/game.json" "$tmp/gj/game.json"
+sed -i 's/"period_days": 7/"period_days": "seven"/' "$tmp/gj/game.json"
+expect 65 "game.json: a period that is no number" "$arbiter" game status \
+    "$tmp/gj"
+check "the period named, not taken as 7" grep -q '"period_days": days' \
+    "$tmp/err"
+
 echo "game: $pass passed, $fail failed"
 [ $fail -eq 0 ]
