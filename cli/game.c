@@ -750,6 +750,18 @@ cmd_receive(int argc, char **argv)
 			goto out;
 		}
 	}
+	/* An older mail's orders do not count: its problems are named at
+	 * the file it is kept as (mail/NAME.eml), not at the player's
+	 * orders. */
+	if (older) {
+		char	 mp[PATH_MAX];
+
+		check_free(&ck);
+		xsnprintf(mp, sizeof(mp), "mail/%s.eml", name);
+		if ((rc = check_orders(map, maplen, player, mp, buf, len,
+		    &ck)) != 0)
+			goto out;
+	}
 	n = count_orders(&g, g.turn) + (!had && !noorders && !older ? 1 : 0);
 	iso(g.deadline, dl, sizeof(dl));
 	if (!text_open(&body)) {

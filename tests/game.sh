@@ -223,6 +223,8 @@ check "ack 4: an older mail" test "$(field 000004 subject)" = \
 check "ack 4: says so" grep -q 'an older mail arriving late does not' ack4
 check "ack 4: its problems are not to be corrected" grep -q \
     '^1 problem in this older mail' ack4
+check "ack 4: its problem named at the file it is kept as" sh -c \
+    "grep -q 'mail/[0-9TZ]*-[0-9a-f]*.eml:' ack4 && ! grep -q 'orders/red.eml' ack4"
 check "an older mail: the newer still counts" cmp -s r2.eml \
     "$G/turns/0001/orders/red.eml"
 
