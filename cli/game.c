@@ -45,6 +45,97 @@
 #include "gameint.h"
 
 /* new DIR MAP --player NAME=ADDRESS ... */
+/*
+ * The opening mail of each player (kind "open"): the game, its players
+ * and deadline, how to send orders (the subject tag; text or JSON), the
+ * player's units and a template of the first turn's orders bound to the
+ * map, and the map attached.  mj is the committed map, text its bytes.
+ */
+static int
+open_mails(struct game *g, const json_t *mj, const char *text, size_t len,
+    long turn, const char *dl, const char *mapfile)
+{
+	const char	*attach[] = { mapfile, "application/json", "map.json",
+	    NULL };
+	unsigned char	 h[crypto_hash_sha256_BYTES];
+	char		 subject[512], hex[17];
+	const json_t	*u, *at, *pose;
+	struct text	 b;
+	size_t		 i, k;
+	int		 p, rc, n;
+	const char	*me;
+
+	crypto_hash_sha256(h, (const unsigned char *)text, len);
+	for (k = 0; k < 8; k++)
+		sprintf(hex + 2 * k, "%02x", h[k]);
+	for (p = 0; p < g->nplayers; p++) {
+		me = player_name(g, p);
+		if (!text_open(&b))
+			return nomem();
+		fprintf(b.fp, "Game %s (%s) begins.  You play %s.\n\n",
+		    g->name, gstr(g->j, "ruleset"), me);
+		fprintf(b.fp, "Send your orders for turn %ld before %s "
+		    "(UTC).\n\nPlayers:\n", turn, dl);
+		for (k = 0; k < (size_t)g->nplayers; k++)
+			fprintf(b.fp, "  %s <%s>%s\n", player_name(g, (int)k),
+			    player_addr(g, (int)k), (int)k == p ? " (you)" :
+			    "");
+		fprintf(b.fp, "Umpire: %s\n\n", g->umpire);
+		fprintf(b.fp, "How to send them: reply to this mail, keeping "
+		    "\"[%s turn %ld]\" in the subject, with your orders in "
+		    "its text under the line \"arbiter orders %s turn %ld\", "
+		    "one order a line (arbiter-orders(5)), or with a JSON "
+		    "orders file attached.  Each mail is acknowledged with "
+		    "the orders as understood; a later mail replaces an "
+		    "earlier one; a player who sends nothing holds.  The map "
+		    "is attached: \"arbiter --check map.json orders.txt\" "
+		    "checks your orders, \"arbiter --reach UNIT map.json\" "
+		    "shows where a unit can go.\n\n", g->name, turn, me, turn);
+		fprintf(b.fp, "Your orders, to fill in (the lines with # are "
+		    "notes):\n\narbiter orders %s turn %ld map %s\n", me, turn,
+		    hex);
+		n = 0;
+		json_array_foreach(json_object_get(mj, "units"), i, u) {
+			if (!json_is_string(json_object_get(u, "player")) ||
+			    strcmp(json_string_value(json_object_get(u,
+			    "player")), me) != 0)
+				continue;
+			n++;
+			fprintf(b.fp, "# %s %s", gstr(u, "id") != NULL ?
+			    gstr(u, "id") : "?", gstr(u, "type") != NULL ?
+			    gstr(u, "type") : "");
+			if (json_is_string(at = json_object_get(u, "at")))
+				fprintf(b.fp, " at %s", json_string_value(at));
+			else if ((pose = json_object_get(u, "pose")) != NULL)
+				fprintf(b.fp, " at x %g, y %g, facing %g",
+				    json_number_value(json_object_get(pose,
+				    "x")), json_number_value(json_object_get(
+				    pose, "y")), json_number_value(
+				    json_object_get(pose, "facing")));
+			if (json_is_integer(json_object_get(u, "strength")))
+				fprintf(b.fp, ", strength %lld", (long long)
+				    json_integer_value(json_object_get(u,
+				    "strength")));
+			fputc('\n', b.fp);
+		}
+		if (n == 0)
+			fprintf(b.fp, "# (no units on the map)\n");
+		fprintf(b.fp, "end\n");
+		if (!text_close(&b)) {
+			free(b.s);
+			return nomem();
+		}
+		xsnprintf(subject, sizeof(subject), "[%s turn %ld] the game "
+		    "begins: your orders for turn %ld", g->name, turn, turn);
+		rc = queue(g, "open", player_addr(g, p), turn, me, subject,
+		    b.s, NULL, attach);
+		free(b.s);
+		if (rc != 0)
+			return nomem();
+	}
+	return 0;
+}
+
 static int
 cmd_new(int argc, char **argv)
 {
@@ -328,6 +419,16 @@ cmd_new(int argc, char **argv)
 	plan_add(&g, STAGE "/outbox", "outbox");
 	plan_add(&g, STAGE "/sent", "sent");
 	plan_add(&g, STAGE "/umpire.key", "umpire.key");
+	/* Each player's opening mail, queued in the outbox planned above
+	 * (its files are moved with it; their own moves then find them
+	 * gone, which the commit takes as done). */
+	g.umpire = umpire;
+	g.from = from != NULL ? from : umpire;
+	g.nplayers = (int)json_array_size(ps);
+	g.seq = 1;
+	xsnprintf(path, sizeof(path), "turns/%s/map.json", tn);
+	if ((rc = open_mails(&g, mj, text, len, turn, dl, path)) != 0)
+		goto out;
 	/* The history page, of no turn yet. */
 	if ((rc = stage_page(&g, 0)) != 0 ||
 	    (rc = stage_game(&g, turn, g.deadline, 0, 0)) != 0)

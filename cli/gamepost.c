@@ -351,7 +351,7 @@ static bool
 render(int dfd, const json_t *d, GByteArray **out, struct why *w)
 {
 	static const char *const kinds[] = {
-		"ack", "turn", "preview", "aside", "redo", NULL
+		"ack", "turn", "preview", "aside", "redo", "open", NULL
 	};
 	GMimeMessage	*msg = NULL;
 	GMimeMultipart	*mp = NULL;
@@ -378,7 +378,7 @@ render(int dfd, const json_t *d, GByteArray **out, struct why *w)
 		continue;
 	if (kinds[k] == NULL) {
 		say(w, "\"kind\" is not one of ack, turn, preview, aside, "
-		    "redo");
+		    "redo, open");
 		return false;
 	}
 	if ((from = str_member(d, "from", true, w)) == NULL ||

@@ -110,6 +110,24 @@ check "new: the history page" grep -q 'turn 1 is open' "$G/index.html"
 check "new: the key is 0600" test "$(stat -c %a "$G/umpire.key")" = 600
 check "new: the map commits to its dice" grep -q commitment \
     "$G/turns/0001/map.json"
+# The opening mails: one a player, the map attached, a template bound to
+# it; a player's reply to one, keeping its subject, is filed as orders.
+check "new: 3 opening mails queued" test "$(ls "$G/outbox" | tr '\n' ' ')" = \
+    "000001.json 000002.json 000003.json "
+check "new: the opening mail's subject" test "$(field 000001 subject)" = \
+    "[g1 turn 1] the game begins: your orders for turn 1"
+check "new: to red" test "$(field 000001 to)" = '["red@example.org"]'
+check "new: kind open" test "$(field 000001 kind)" = open
+check "new: the map attached" grep -q '"file": "turns/0001/map.json"' \
+    "$G/outbox/000001.json"
+field 000001 body >open1
+check "new: the deadline told" grep -q 'before 2026-12-08T10:00:00Z' open1
+check "new: the template, bound to the map" grep -q \
+    "^arbiter orders red turn 1 map $(sha256sum "$G/turns/0001/map.json" |
+    cut -c1-16)\$" open1
+check "new: red's units listed" grep -q '^# r-inf-1 ' open1
+check "new: blue's mail is blue's" sh -c \
+    "grep -q 'You play blue' '$G/outbox/000002.json'"
 expect 73 "new over a game" "$arbiter" game new "$G" "$data/aeonis.json" \
     --player red=a@b.c --player blue=a@b.d --player green=a@b.e
 expect 64 "new: a player without an address" "$arbiter" game new \
@@ -171,23 +189,23 @@ printf 'Hello umpire,\n\narbiter orders red turn 1\nr1: r-inf-1 move 0101 0102\n
 mail red@example.org 'Tue, 01 Dec 2026 11:00:00 +0000' 'my orders' r1.txt \
     >r1.eml
 expect 0 "receive red's first mail" "$arbiter" game receive "$G" <r1.eml
-check "ack 1: with problems" test "$(field 000001 subject)" = \
+check "ack 1: with problems" test "$(field 000004 subject)" = \
     "[g1 turn 1] orders received, with problems"
-field 000001 body >ack1
+field 000004 body >ack1
 check "ack 1: the orders as understood" grep -q \
     '^  r2: r-inf-9 move 0101 0102$' ack1
 check "ack 1: 1 problem" grep -q '^1 problem: ' ack1
 check "ack 1: unknown_unit" grep -q 'order r2: illegal, unknown_unit' ack1
 check "ack 1: 1 of 3" grep -q '^1 of 3 players have sent orders' ack1
-check "ack 1: to red, in reply" test "$(field 000001 to)" = \
+check "ack 1: to red, in reply" test "$(field 000004 to)" = \
     '["red@example.org"]'
-check "ack 1: In-Reply-To" grep -q '@example.org>' "$G/outbox/000001.json"
+check "ack 1: In-Reply-To" grep -q '@example.org>' "$G/outbox/000004.json"
 
 printf 'arbiter orders red turn 1\nr1: r-inf-1 move 0101 0102\nend\n' >r2.txt
 mail red@example.org 'Tue, 01 Dec 2026 12:00:00 +0000' 'corrected' r2.txt \
     >r2.eml
 expect 0 "receive red's correction" "$arbiter" game receive "$G" <r2.eml
-field 000002 body >ack2
+field 000005 body >ack2
 check "ack 2: replaces" grep -q 'in place of those you sent before' ack2
 check "ack 2: no problems" grep -q '^No problems found' ack2
 check "ack 2: 1 of 3" grep -q '^1 of 3 players' ack2
@@ -202,7 +220,7 @@ EOF
 mail 'Blue <blue@example.org>' 'Tue, 01 Dec 2026 12:30:00 +0000' 'json' \
     b1.txt >b1.eml
 expect 0 "receive blue's JSON mail" "$arbiter" game receive "$G" <b1.eml
-field 000003 body >ack3
+field 000006 body >ack3
 check "ack 3: JSON read, ready" grep -q '^No problems found' ack3
 check "ack 3: 2 of 3" grep -q '^2 of 3 players' ack3
 check "ack 3: the JSON orders as understood, as text" grep -q \
@@ -217,8 +235,8 @@ check "the same mail twice: no byte changes" cmp -s before after
 mail red@example.org 'Tue, 01 Dec 2026 10:30:00 +0000' 'early bird' r1.txt \
     >r0.eml
 expect 0 "an older mail, late" "$arbiter" game receive "$G" <r0.eml
-field 000004 body >ack4
-check "ack 4: an older mail" test "$(field 000004 subject)" = \
+field 000007 body >ack4
+check "ack 4: an older mail" test "$(field 000007 subject)" = \
     "[g1 turn 1] an older mail, not used"
 check "ack 4: says so" grep -q 'an older mail arriving late does not' ack4
 check "ack 4: its problems are not to be corrected" grep -q \
@@ -232,8 +250,8 @@ mail stranger@example.net 'Tue, 01 Dec 2026 13:00:00 +0000' 'hi' r2.txt \
     >u.eml
 expect 0 "an unknown sender" "$arbiter" game receive "$G" <u.eml
 check "unknown sender: filed aside" grep -q 'unknown sender' "$G"/aside/*.why
-check "unknown sender: the umpire told" test "$(field 000005 kind)" = aside
-check "unknown sender: to the umpire" test "$(field 000005 to)" = \
+check "unknown sender: the umpire told" test "$(field 000008 kind)" = aside
+check "unknown sender: to the umpire" test "$(field 000008 to)" = \
     '["umpire@example.org"]'
 # The game's own mail come back (its From is the game's), and a mail
 # made by a program (Auto-Submitted: auto-replied, RFC 3834, here from a
@@ -311,10 +329,10 @@ check "run before the deadline: says when" grep -q \
 snap "$G" >after
 check "run before the deadline: no byte changes" cmp -s before after
 expect 0 "preview" "$arbiter" game run "$G" --preview
-check "preview: the umpire's alone" test "$(field 000006 to)" = \
+check "preview: the umpire's alone" test "$(field 000009 to)" = \
     '["umpire@example.org"]'
-check "preview: kind" test "$(field 000006 kind)" = preview
-check "preview: no 7th mail" test ! -e "$G/outbox/000007.json"
+check "preview: kind" test "$(field 000009 kind)" = preview
+check "preview: no 10th mail" test ! -e "$G/outbox/000010.json"
 check "preview: the turn still open" grep -q '"turn": 1,' "$G/game.json"
 check "preview: letters" test -s "$G/preview/0001/players/green/letter.txt"
 # A second preview replaces the first, and its mail the first's, still
@@ -332,12 +350,12 @@ check "run: turn 2 opens" grep -q 'turn 2 opens, deadline 2026-12-15T10:00:00Z' 
 check "run: the turn's preview withdrawn, its folder and its mail" sh -c \
     "test ! -e '$G/preview/0001' &&
     ! grep -q '\"kind\": \"preview\"' '$G'/outbox/*.json"
-check "run: 4 mails" test -e "$G/outbox/000010.json" -a \
-    ! -e "$G/outbox/000011.json"
+check "run: 4 mails" test -e "$G/outbox/000013.json" -a \
+    ! -e "$G/outbox/000014.json"
 check "run: green told in its letter" grep -q \
     '^No orders received: your units held.' \
     "$G/turns/0001/players/green/letter.txt"
-for n in 000007 000008 000009; do
+for n in 000010 000011 000012; do
 	field $n body >letter
 	check "run: letter $n names who sent none" grep -q \
 	    '^No orders received from: green (their units held)' letter
@@ -376,7 +394,7 @@ mail red@example.org 'Tue, 08 Dec 2026 11:00:00 +0000' 'Re: [g1 turn 1]' \
     r3.txt >r3.eml
 export ARB_GAME_NOW=2026-12-08T12:00:00Z
 expect 0 "a reply quoting the letter" "$arbiter" game receive "$G" <r3.eml
-field 000011 body >ack5
+field 000014 body >ack5
 check "the reply: read" grep -q '^No problems found' ack5
 printf 'arbiter orders blue turn 2\nb-inf-1 move 0605 0604\n' >b2.txt
 mail blue@example.org 'Tue, 08 Dec 2026 11:30:00 +0000' 'o' b2.txt >b2.eml
@@ -561,9 +579,10 @@ check "at once: every command done" test "$s1$s2$s3" = 000
 check "at once: turn 1 run once" grep -q '"turn": 2,' "$tmp/conc/game.json"
 check "at once: no stage left" test ! -e "$tmp/conc/.stage" -a \
     ! -e "$tmp/conc/.commit"
-# 12 queued in all, less the preview of turn 1, withdrawn by its run.
+# 15 queued in all (3 opening mails), less the preview of turn 1,
+# withdrawn by its run.
 check "at once: every mail queued once" test "$(ls "$tmp/conc/outbox" |
-    wc -l)" = 11
+    wc -l)" = 14
 expect 0 "at once: verify" "$arbiter" game verify "$tmp/conc"
 
 # A run killed at each step leaves the folder as it was (but for its
