@@ -147,6 +147,24 @@ check "a second pass before the deadline: every game waits (exit 0)" \
 sums games/g$(seq -w 1 "$ngames" | sed -n 1p) >one.after
 check "a second pass before the deadline changes nothing" \
     cmp -s one.before one.after
+# A third pass as cron makes it, a week and an hour on, README's line
+# as it is (no --now): every game is due, and runs.
+first=games/g$(seq -w 1 "$ngames" | sed -n 1p)
+due=$(sed -n 's/^ *"deadline": *"\(.*\)".*/\1/p' "$first/game.json")
+later=$(date -u -d "$due 1 hour" +%Y-%m-%dT%H:%M:%SZ)
+grep -v "/$bad\$" pass2 >pass3
+ARB_GAME_NOW=$later parallel --will-cite --joblog joblog3 --tag "$arbiter" \
+    game run :::: pass3 >out 2>err
+check "a pass at the deadline: every game ran (exit 0)" \
+    test "$(awk -F '\t' 'NR > 1 && $7 == 0' joblog3 | wc -l)" -eq \
+    "$(wc -l <pass3)"
+third=$(printf '%04d' $(($(echo "$next" | sed 's/^0*//') + 1)))
+n=0
+while read -r g; do
+	[ "$(open_turn "$g")" = "$third" ] && n=$((n + 1))
+done <pass3
+check "a pass at the deadline: each game's next turn open ($n)" \
+    test "$n" -eq "$(wc -l <pass3)"
 
 # ---- Across machines: ssh is a stand-in that drops the host and runs the
 # command in $tmp/remote, the other machine's home folder.
