@@ -805,6 +805,47 @@ printf 'arbiter orders allies turn 1\nai1 move 0101 0102\nx9: zz9 move 0101 0102
     >a1.txt
 mail a@example.org 'Tue, 01 Dec 2026 11:00:00 +0000' 'o' a1.txt >a1.eml
 expect 0 "morne-plaine: receive allies" "$arbiter" game receive "$M" <a1.eml
+# french's mails as aeonis's players send theirs: a JSON mail with a
+# problem, a correction in text, a reply quoting the acknowledgement, and
+# the JSON mail's older twin arriving late; received at noon, after the
+# dates they bear (a mail is no later than its receipt).
+export ARB_GAME_NOW=2026-12-01T12:00:00Z
+lastack() {
+	python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["body"])' \
+	    "$M/outbox/$(ls "$M/outbox" | tail -1)"
+}
+printf '%s\n' '{ "arbiter": 1, "player": "french", "turn": 1,' \
+    '  "orders": [ { "id": "f1", "units": ["fc9"], "move": ["0306", "0305"] } ] }' \
+    >f2.txt
+mail f@example.org 'Tue, 01 Dec 2026 11:10:00 +0000' 'json' f2.txt >f2.eml
+expect 0 "morne-plaine: a JSON mail" "$arbiter" game receive "$M" <f2.eml
+lastack >mack1
+check "morne-plaine: the JSON orders as understood" grep -q \
+    '^  f1: fc9 move 0306 0305$' mack1
+check "morne-plaine: its problem" grep -q 'unknown_unit' mack1
+{
+	printf 'arbiter orders french turn 1\nfc1 move 0306 0305\nend\n\n'
+	sed 's/^/> /' mack1
+} >f3.txt
+mail f@example.org 'Tue, 01 Dec 2026 11:20:00 +0000' 'Re: [mp turn 1]' \
+    f3.txt >f3.eml
+expect 0 "morne-plaine: the correction, quoting the ack" "$arbiter" game \
+    receive "$M" <f3.eml
+lastack >mack2
+check "morne-plaine: the correction replaces" grep -q \
+    'in place of those you sent before' mack2
+check "morne-plaine: the correction: no problems" grep -q \
+    '^No problems found' mack2
+mail f@example.org 'Tue, 01 Dec 2026 10:50:00 +0000' 'json, early' f2.txt \
+    >f0.eml
+expect 0 "morne-plaine: an older mail, late" "$arbiter" game receive "$M" \
+    <f0.eml
+lastack >mack3
+check "morne-plaine: the older mail not used" grep -q \
+    'an older mail arriving late does not' mack3
+check "morne-plaine: french's orders are the correction" \
+    cmp -s f3.eml "$M/turns/0001/orders/french.eml"
+export ARB_GAME_NOW=2026-12-01T10:00:00Z
 for n in 1 2 3 4; do
 	expect 0 "morne-plaine: run turn $n" "$arbiter" game run "$M" --now
 done
