@@ -242,6 +242,19 @@ cmd_new(int argc, char **argv)
 		    NULL ? strrchr(path, '/') + 1 : path);
 		game = gname;
 	}
+	/* The name is the subject tag "[NAME turn N]" that players' replies
+	 * keep and mail filters match: printable ASCII without brackets or
+	 * spaces, which no mail header encodes (RFC 2047 would encode a
+	 * word of other characters whole, tag and all). */
+	for (s = game; *s != '\0'; s++)
+		if (*s <= ' ' || *s > '~' || *s == '[' || *s == ']')
+			break;
+	if (*s != '\0' || *game == '\0' || strlen(game) > 64) {
+		fprintf(stderr, "%s: game new: the game's name \"%s\" is its "
+		    "mails' subject tag: up to 64 printable ASCII characters, "
+		    "no space or bracket (--game NAME)\n", progname, game);
+		return EXIT_USAGE;
+	}
 	/* A new that fails leaves what was there: the folder it made and
 	 * the lock it made are removed. */
 	if ((cwd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0) {

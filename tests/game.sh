@@ -138,6 +138,16 @@ expect 73 "new in a folder with other files" "$arbiter" game new \
     --player green=a@b.e
 check "new in a folder with other files: nothing written" test \
     "$(ls -A "$tmp/full")" = notes
+# The game's name is the subject tag filters match: ASCII.
+expect 64 "new: a name that is no subject tag" "$arbiter" game new \
+    "$tmp/jeu-été" "$data/aeonis.json" --player red=a@b.c \
+    --player blue=a@b.d --player green=a@b.e
+check "a name that is no subject tag: said why, nothing made" sh -c \
+    "grep -q 'subject tag: up to 64 printable ASCII' '$tmp/err' &&
+    test ! -e '$tmp/jeu-été'"
+expect 0 "new: a non-ASCII folder, an ASCII --game" "$arbiter" game new \
+    "$tmp/jeu-été" "$data/aeonis.json" --player red=a@b.c \
+    --player blue=a@b.d --player green=a@b.e --game jeu-ete
 # A new that fails leaves nothing: no folder it made, no lock.
 expect 64 "new: one address for two players" "$arbiter" game new \
     "$tmp/dup" "$data/aeonis.json" --player red=a@b.c --player blue=A@b.c \
