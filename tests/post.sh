@@ -511,6 +511,15 @@ check "sent/ a link: nothing written outside" \
 } | "$arbiter" game receive real >/dev/null 2>err ||
     echo "# game receive failed"
 "$arbiter" game run real --now >/dev/null 2>err || echo "# game run failed"
+# The whole game's mail: two turns more (no orders: the players hold),
+# a preview between them, a redo of the second.
+"$arbiter" game run real --now >/dev/null 2>err || echo "# game run 2 failed"
+"$arbiter" game run real --preview >/dev/null 2>err ||
+    echo "# game preview failed"
+"$arbiter" game run real --now >/dev/null 2>err || echo "# game run 3 failed"
+t2=$(sed -n 's/^ *"turn": *\([0-9]*\).*/\1/p' real/game.json)
+"$arbiter" game redo real $((t2 - 1)) >/dev/null 2>err ||
+    echo "# game redo failed"
 sed 's|"send_command": .*|"send_command": "'"$tmp"'/sendmail",|' \
     real/game.json >real/game.new && mv real/game.new real/game.json
 mkdir real/desc
@@ -525,6 +534,14 @@ check "a game's own outbox: the acknowledgement answers the mail" \
     grep -lq '^In-Reply-To: <red.orders.1@example.org>' real/sent/*.eml
 check "a game's own outbox: the pictures attached" \
     grep -lq '^Content-Type: image/png; name=turn-' real/sent/*.eml
+for k in open turn redo ack; do
+	check "a game's own outbox: mails of kind $k sent and read back" \
+	    grep -lq "\"kind\": \"$k\"" real/desc/*.json
+done
+check "a game's own outbox: letters of the turns run and redone" test \
+    "$(grep -h '"subject": "\[real turn [0-9]*\] your letter' \
+    real/desc/*.json | sed 's/.*\[real turn \([0-9]*\)\].*/\1/' |
+    sort -u | wc -l)" -ge 2
 
 echo "post: $pass passed, $fail failed"
 [ $fail -eq 0 ]
