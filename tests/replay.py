@@ -313,6 +313,29 @@ return bad;})()""" % (k - 1))
     return bad
 
 
+def phone(b, page):
+    """On a phone's screen (390 x 844): the board the screen's width, the
+    step and the trace under it (a review found the board cut off beside
+    the trace, and its lines broken mid-word)."""
+    b.page("Emulation.setDeviceMetricsOverride", {
+        "width": 390, "height": 844, "deviceScaleFactor": 1,
+        "mobile": True})
+    try:
+        b.open(page)
+        r = b.evaluate('(function () { var bd = document.getElementById('
+                       '"board").getBoundingClientRect(), sd = document.'
+                       'getElementById("side").getBoundingClientRect(); '
+                       'return [bd.width, sd.width, sd.top, bd.bottom]; })'
+                       '()')
+    finally:
+        b.page("Emulation.setDeviceMetricsOverride", {
+            "width": 1400, "height": 900, "deviceScaleFactor": 1,
+            "mobile": False})
+    if r[0] >= 370 and r[1] >= 370 and r[2] >= r[3] - 1:
+        return []
+    return ["on a phone: board, side width, side top, board bottom %s" % r]
+
+
 def main():
     exe = cdp.chromium()
     if exe is None:
@@ -327,6 +350,8 @@ def main():
             name = os.path.relpath(d, os.path.join(TOP, "fixtures"))
             try:
                 bad = one(p, tmp, rs, d, args)
+                if i == 1:
+                    bad += phone(b, os.path.join(tmp, "page.html"))
             except OSError as e:
                 bad = [str(e)]
             if bad:

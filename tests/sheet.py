@@ -552,6 +552,29 @@ def command_line(tmp):
         well_formed(os.path.join(od, f), "--outdir " + f)
 
 
+def phone(b, p, path, what):
+    """On a phone's screen (390 x 844) the board is as wide as the screen
+    and the panel under it, not beside it (a review found the board an
+    82-pixel strip beside a fixed panel)."""
+    b.page("Emulation.setDeviceMetricsOverride", {
+        "width": 390, "height": 844, "deviceScaleFactor": 1,
+        "mobile": True})
+    try:
+        b.open(path)
+        r = p.ev('(function () { var bd = document.getElementById("board")'
+                 '.getBoundingClientRect(), pn = document.getElementById('
+                 '"panel").getBoundingClientRect(); return [bd.width, '
+                 'pn.width, pn.top, bd.bottom]; })()')
+        report(r[0] >= 370 and r[1] >= 370 and r[2] >= r[3] - 1,
+               what + ": on a phone, the board the screen's width and "
+               "the panel under it", "board, panel width, panel top, "
+               "board bottom: %s" % r)
+    finally:
+        b.page("Emulation.setDeviceMetricsOverride", {
+            "width": 1400, "height": 900, "deviceScaleFactor": 1,
+            "mobile": False})
+
+
 def main():
     chromium = cdp.chromium()
     n = int(os.environ.get("SHEET_N", "3"))
@@ -612,6 +635,8 @@ def main():
                 kinds(p, d, data, player, rng, what)
                 if data["count"]:
                     split(p, d, data, player, rng, what)
+                if seed == 1:
+                    phone(b, p, path, what)
     finally:
         b.close()
         shutil.rmtree(tmp, ignore_errors=True)

@@ -71,7 +71,14 @@ static const char replay_css[] =
 	"{stroke:#ff00aa;stroke-width:3}\n"
 	"g[data-unit][data-state=eliminated],"
 	"g[data-unit][data-state=left_world]{opacity:.35}\n"
-	"#rp-hl{pointer-events:none}\n";
+	"#rp-hl{pointer-events:none}\n"
+	/* A phone: the board above, the step and the trace under it. */
+	"@media (max-width:700px){main{flex-direction:column}"
+	"#board{max-height:60vh;box-sizing:border-box;width:100%}"
+	"#side{flex:0 0 auto;max-width:none;width:100%;height:auto;"
+	"box-sizing:border-box;border-left:none;border-top:1px solid #ccc}"
+	"#trace{max-height:40vh;padding-left:2.5em}"
+	"#trace li{word-break:normal;overflow-wrap:anywhere}}\n";
 
 /*
  * The script: D is the data; marks are the units' <g data-unit> of the

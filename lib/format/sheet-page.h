@@ -37,6 +37,13 @@ static const char *const sheet_head[] = {
 	".route { fill: none; stroke: #ff9900; stroke-width: 4; opacity: 0.8;\n",
 	"  pointer-events: none; }\n",
 	"kbd { border: 1px solid #999; border-radius: 3px; padding: 0 0.2em; }\n",
+	"/* A phone: the board above, as wide as the screen, the panel under it. */\n",
+	"@media (max-width: 700px) {\n",
+	"  #wrap { flex-direction: column; }\n",
+	"  #board { max-height: 60vh; width: 100%; }\n",
+	"  #panel { flex: 0 0 auto; width: 100%; max-height: none;\n",
+	"    border-left: none; border-top: 1px solid #bbb; }\n",
+	"}\n",
 	"</style>\n",
 	NULL
 };
