@@ -653,5 +653,18 @@ check "--check: a text's problem on standard error without a pointer" \
     sh -c "grep -q 'nohead.txt:1:1: no header' '$tmp/err' &&
     ! grep -q ' at /' '$tmp/err'"
 
+# A check that says depends_on_orders (issue 28): the run rules it either
+# way, by the other player's orders.  morne-plaine: r-inf is short only
+# the 1 MP of leaving g-inf's zone (k-check-depends-zoc-cost).
+zc=$top/fixtures/morne-plaine/k-check-depends-zoc-cost
+printf '{ "arbiter": 1, "player": "blue", "turn": 1, "orders": [ { "id": "b1", "units": ["g-inf"], "move": ["0404", "0505", "0506"] } ] }\n' >"$tmp/blue-away.json"
+printf '{ "arbiter": 1, "player": "blue", "turn": 1, "orders": [] }\n' >"$tmp/blue-holds.json"
+"$arbiter" "$zc/map.json" "$zc/orders/red.json" "$tmp/blue-away.json" >"$tmp/zc1" 2>&1
+check "depends_on_orders, morne-plaine: g-inf moved away, r1 done for 4 MP" \
+    grep -q '"message": "r-inf moved 0304 to 0102 for 4 MP, 0 left' "$tmp/zc1"
+"$arbiter" "$zc/map.json" "$zc/orders/red.json" "$tmp/blue-holds.json" >"$tmp/zc2" 2>&1
+check "depends_on_orders, morne-plaine: g-inf holds, r1 insufficient_mp" \
+    grep -q '"reason": "insufficient_mp"' "$tmp/zc2"
+
 echo "error paths: $pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -404,6 +404,10 @@ write_order(struct out *w, const struct order *o)
 		/* A destination order: the path above was found from it. */
 		if (o->has_to)
 			ob_cell(&j, "to", o->to);
+		/* Where a move that stopped short of the path's end
+		 * stopped (the path's first cell: it did not move). */
+		if (o->stop > 0 && o->stop <= o->ncells)
+			ob_cell(&j, "stopped_at", o->cells[o->stop - 1]);
 	} else
 		ob_cell(&j, "target", o->cells[0]);
 	ob_str(&j, "status", status_names[o->status]);
@@ -686,6 +690,8 @@ dice_json(struct arb_turn *t)
 		jw_set(d, "sides", num(t->draws.v[i].sides));
 		jw_set(d, "value", num(t->draws.v[i].value));
 		jw_set(d, "why", str(t->draws.v[i].why));
+		if (t->draws.v[i].decided != NULL)
+			jw_set(d, "decided", str(t->draws.v[i].decided));
 		jw_add(a, d);
 	}
 	jw_set(j, "draws", a);
@@ -776,6 +782,8 @@ emit_result(struct arb_turn *t, int flags, FILE *fp)
 				ob_int(&ob, "step", l->step);
 			if (l->at >= 0)
 				ob_cell(&ob, "at", l->at);
+			if (l->posed)
+				ob_pose(&ob, "pose", &l->pose);
 			if (l->target >= 0)
 				ob_cell(&ob, "target", l->target);
 			ob_int(&ob, l->unit >= 0 ? "strength" : cx[0].name,

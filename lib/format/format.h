@@ -100,8 +100,15 @@ void	 view_drop(struct arb_turn *);	/* after a failure */
 /* letter.c: a player's letter, into the report cut for the player from
  * the whole result, and written as text from the report. */
 struct json_t;
+/* What the next map says of each player, for the letter (view.c reads
+ * it): their points ("AP 6, mana 0") and the cells they hold where cells
+ * carry no counters, by player index; NULL: none, or no next map. */
+struct nextview {
+	const char	**pools, **held;
+};
 void	 letter_build(struct arb_turn *, const char *me, bool reveal,
-	    struct json_t *report, struct json_t *full);
+	    struct json_t *report, struct json_t *full,
+	    const struct nextview *);
 void	 letter_text(struct arb_turn *, const char *me,
 	    const struct json_t *report, FILE *);
 /* display.c: whether the trace written shows event (t->trace_for). */

@@ -26,6 +26,7 @@ struct letter {
 	json_t		*full;		/* the whole result */
 	json_t		*hidden;	/* other players' order ids, hidden */
 	bool		 check;		/* a check: what the run would do */
+	const struct nextview *nv;	/* the next map's, or NULL */
 };
 
 static bool
@@ -148,6 +149,16 @@ where(struct letter *l, const json_t *u)
 	return "off the board";
 }
 
+/* "blue's", "allies'". */
+static const char *
+poss(struct letter *l, const char *name)
+{
+	size_t	 n = strlen(name);
+
+	return t_printf(l->t, "%s%s", name, n > 0 && name[n - 1] == 's' ?
+	    "'" : "'s");
+}
+
 /* A reason code with its words beside it. */
 static const char *
 reason(struct letter *l, const json_t *code)
@@ -178,15 +189,34 @@ has_word(const char *s, const char *w)
 	return false;
 }
 
-/* First: what became of the player's orders. */
+/* A refused file's problems, each a line of probs. */
+static void
+problems(struct letter *l, json_t *probs, const json_t *o)
+{
+	const json_t	*p = get(o, "problems");
+	size_t		 k;
+
+	for (k = 0; k < json_array_size(p); k++) {
+		const json_t *q = json_array_get(p, k);
+
+		say(l, probs, "%s: %s", reason(l, get(q, "reason")),
+		    sv(get(q, "message")));
+	}
+}
+
+/*
+ * First: what became of the player's orders.  A file refused before its
+ * player could be told (not JSON, a mail of HTML only, a quoted header)
+ * is named to each player who had no file read, since it may be theirs.
+ */
 static void
 fate(struct letter *l, json_t *L)
 {
 	json_t		*f = jw_ok(json_object()), *probs;
 	const json_t	*a = get(l->r, "files"), *o;
-	size_t		 i, k;
+	size_t		 i;
 	long long	 n = 0, m = 0;
-	const char	*st = "none";
+	const char	*st = "none", *unbound = "";
 
 	jw_set(L, "orders", f);
 	probs = jw_ok(json_array());
@@ -195,20 +225,25 @@ fate(struct letter *l, json_t *L)
 		if (!is(get(o, "player"), l->me))
 			continue;
 		if (is(get(o, "status"), "refused")) {
-			const json_t *p = get(o, "problems");
-
 			st = "refused";
 			jw_set(f, "file", jw_ok(json_string(sv(get(o,
 			    "file")))));
-			for (k = 0; k < json_array_size(p); k++) {
-				const json_t *q = json_array_get(p, k);
-
-				say(l, probs, "%s: %s",
-				    reason(l, get(q, "reason")),
-				    sv(get(q, "message")));
-			}
+			problems(l, probs, o);
 		} else if (strcmp(st, "refused") != 0)
 			st = "read";
+	}
+	for (i = 0; i < json_array_size(a) && strcmp(st, "none") == 0; i++) {
+		o = json_array_get(a, i);
+		if (!json_is_null(get(o, "player")) ||
+		    !is(get(o, "status"), "refused"))
+			continue;
+		unbound = t_printf(l->t, "%s%s%s", unbound, *unbound ? ", " :
+		    "", sv(get(o, "file")));
+		problems(l, probs, o);
+	}
+	if (*unbound != '\0') {
+		st = "unknown";
+		jw_set(f, "file", jw_ok(json_string(unbound)));
 	}
 	a = get(l->r, "orders");
 	for (i = 0; i < json_array_size(a); i++) {
@@ -216,7 +251,9 @@ fate(struct letter *l, json_t *L)
 		if (!is(get(o, "player"), l->me))
 			continue;
 		n++;
-		m += is(get(o, "status"), "refused");
+		/* Refused: ruled illegal, or not read at all (which a
+		 * run rules illegal too). */
+		m += is(get(o, "status"), "illegal");
 	}
 	jw_set(f, "status", jw_ok(json_string(st)));
 	jw_set(f, "read", jw_ok(json_integer(n)));
@@ -226,6 +263,15 @@ fate(struct letter *l, json_t *L)
 		    "Your orders file %s %s refused: your units %s.",
 		    sv(get(f, "file")), l->check ? "would be" : "was",
 		    l->check ? "would hold" : "held"))));
+	else if (strcmp(st, "unknown") == 0)
+		jw_set(f, "says", jw_ok(json_string(t_printf(l->t,
+		    "No orders of yours %s read.  %s %s refused before its "
+		    "player could be told; if it was yours, send it again "
+		    "corrected.  Your units %s.", l->check ? "could be" :
+		    "were", strchr(unbound, ',') != NULL ? "These files" :
+		    "This file", strchr(unbound, ',') != NULL ?
+		    t_printf(l->t, "(%s) were", unbound) : t_printf(l->t,
+		    "(%s) was", unbound), l->check ? "would hold" : "held"))));
 	else if (strcmp(st, "none") == 0)
 		jw_set(f, "says", jw_ok(json_string(l->check ? "No orders "
 		    "received: your units would hold." : "No orders received: "
@@ -236,7 +282,8 @@ fate(struct letter *l, json_t *L)
 		    "orders file held no orders: your units held.")));
 	else
 		jw_set(f, "says", jw_ok(json_string(t_printf(l->t,
-		    "%s read, %lld refused.", count(l, n, "orders"), m))));
+		    "%s read, %lld %s.", count(l, n, "orders"), m,
+		    l->check ? "would be refused" : "refused"))));
 	jw_set(f, "problems", probs);
 }
 
@@ -311,101 +358,190 @@ zone_of(struct letter *l, const json_t *o)
 	for (i = 0; i < json_array_size(a); i++) {
 		e = json_array_get(a, i);
 		if (is(get(e, "ev"), "zoc") && is(get(e, "order"),
-		    sv(get(o, "id"))) && is(get(e, "player"), l->me) &&
+		    sv(get(o, "id"))) && is(get(e, "player"),
+		    sv(get(o, "player"))) &&
 		    json_is_string(get(e, "by")))
 			return sv(get(e, "by"));
 	}
 	return NULL;
 }
 
-/* Their orders: each one's headline. */
+/* The index of cell c on the path p, or the path's size. */
+static size_t
+on_path(const json_t *p, const json_t *c)
+{
+	size_t	 k;
+
+	for (k = 0; k < json_array_size(p); k++)
+		if (json_equal(json_array_get(p, k), (json_t *)c))
+			break;
+	return k;
+}
+
+/* The roll that stuck unit id at cell c, if a draw names both: ", a d4
+ * rolled 2"; else "". */
+static const char *
+roll_at(struct letter *l, const char *id, const char *c)
+{
+	const json_t	*a = get(get(l->full, "dice"), "draws"), *d;
+	size_t		 i;
+
+	for (i = 0; i < json_array_size(a); i++) {
+		d = json_array_get(a, i);
+		if (has_word(sv(get(d, "why")), id) && has_word(sv(get(d,
+		    "why")), c) && json_is_string(get(d, "decided")))
+			return t_printf(l->t, ", a d%lld rolled %lld",
+			    (long long)json_integer_value(get(d, "sides")),
+			    (long long)json_integer_value(get(d, "value")));
+	}
+	return "";
+}
+
+/* An order that could not be read: its reason is one of reading's. */
+static bool
+unread(const json_t *o)
+{
+	enum reason	 r = reason_find(sv(get(o, "reason")));
+
+	return r >= R_UNKNOWN_UNIT && r <= R_BAD_ORDER;
+}
+
+/*
+ * What a run did with the player's order o, in words: its status, where
+ * it stopped short ("stopped_at") and why, what came of the armies it
+ * moved ("arrived", "lost").
+ */
+static const char *
+ran(struct letter *l, const json_t *o, const char *who)
+{
+	const char	*st = sv(get(o, "status")), *z, *pre;
+	const json_t	*p = get(o, "path"), *stop = get(o, "stopped_at");
+	size_t		 k = json_is_string(stop) ? on_path(p, stop) : 0;
+	bool		 done = strcmp(st, "done") == 0;
+
+	if (unread(o))
+		return t_printf(l->t, "not read: %s", reason(l,
+		    get(o, "reason")));
+	pre = done ? "" : t_printf(l->t, "%s, ", st);
+	if (json_is_string(stop) && k == 0)
+		return t_printf(l->t, "%sdid not move: %s", pre, reason(l,
+		    get(o, "reason")));
+	if (json_is_string(stop) && k < json_array_size(p)) {
+		const char *why = (z = zone_of(l, o)) != NULL ?
+		    t_printf(l->t, "entered the zone of control of %s", z) :
+		    t_printf(l->t, "%s%s", reason(l, get(o, "reason")),
+		    roll_at(l, who, sv(stop)));
+
+		return t_printf(l->t, "%sstopped at %s: %s; %s not entered",
+		    pre, sv(stop), why, join(l, p, k + 1, ", "));
+	}
+	if (done && json_integer_value(get(o, "lost")) > 0 &&
+	    json_is_integer(get(o, "arrived")))
+		return json_integer_value(get(o, "arrived")) == 0 ?
+		    t_printf(l->t, "done, but none arrived: %s lost",
+		    count(l, json_integer_value(get(o, "lost")),
+		    "armies")) : t_printf(l->t, "done, but only %lld "
+		    "arrived: %s lost",
+		    (long long)json_integer_value(get(o, "arrived")),
+		    count(l, json_integer_value(get(o, "lost")), "armies"));
+	if (done)
+		return is(get(o, "reason"), "ok") ? "done" : t_printf(l->t,
+		    "done: %s", reason(l, get(o, "reason")));
+	return t_printf(l->t, "%s: %s", st, reason(l, get(o, "reason")));
+}
+
+/* What a check says the run would do with the order o. */
+static const char *
+would(struct letter *l, const json_t *o)
+{
+	const char	*st = sv(get(o, "status"));
+
+	if (unread(o))
+		return t_printf(l->t, "would not be read: %s", reason(l,
+		    get(o, "reason")));
+	if (strncmp(sv(get(o, "reason")), "depends_on", 10) == 0)
+		return t_printf(l->t, "%s: %s", strcmp(st, "legal") == 0 ?
+		    "would be carried out or not" : "would be refused or not",
+		    reason(l, get(o, "reason")));
+	if (strcmp(st, "legal") == 0)
+		return is(get(o, "reason"), "ok") ? "would be carried out" :
+		    t_printf(l->t, "would be carried out: %s", reason(l,
+		    get(o, "reason")));
+	return t_printf(l->t, "would be %s: %s", strcmp(st, "failed") == 0 ?
+	    "refused at its moment" : strcmp(st, "illegal") == 0 ?
+	    "refused as illegal" : st, reason(l, get(o, "reason")));
+}
+
+/*
+ * The headline of order o: what it was ("m1: move c1 to 0304", "b3:
+ * attack 0403 with b-inf-1"; a "to" order names its destination, found
+ * path or not) and what came of it; another player's (revealed orders
+ * only) with its player's name.
+ */
+static void
+headline(struct letter *l, json_t *h, const json_t *o)
+{
+	const char	*who, *what, *out;
+	const json_t	*p = get(o, "path"), *c;
+	bool		 mine = is(get(o, "player"), l->me);
+	json_t		*e;
+
+	who = join(l, get(o, "units"), 0, ",");
+	if (*who == '\0' && json_is_integer(get(o, "armies")))
+		who = count(l, json_integer_value(get(o, "armies")), "armies");
+	/* An id of digits is the order's place in the file (a text's
+	 * default): "order 0". */
+	what = t_printf(l->t, "%s%s%s%s: %s", mine ? "" : poss(l, sv(get(o,
+	    "player"))), mine ? "" : " ", strspn(sv(get(o, "id")),
+	    "0123456789") == strlen(sv(get(o, "id"))) ? "order " : "",
+	    sv(get(o, "id")), sv(get(o, "kind")));
+	if (json_is_string(get(o, "target")))
+		what = t_printf(l->t, "%s %s%s%s", what, sv(get(o, "target")),
+		    *who ? " with " : "", who);
+	else {
+		if (*who != '\0')
+			what = t_printf(l->t, "%s %s", what, who);
+		if (json_is_string(get(o, "to")))
+			what = t_printf(l->t, "%s to %s", what,
+			    sv(get(o, "to")));
+		else if (json_array_size(p) > 0)
+			what = t_printf(l->t, "%s to %s", what,
+			    sv(json_array_get(p, json_array_size(p) - 1)));
+	}
+	out = l->check ? would(l, o) : ran(l, o, sv(json_array_get(get(o,
+	    "units"), 0)));
+	if (mine && (c = charge_of(l, o)) != NULL)
+		out = t_printf(l->t, "%s; charged %s at %s: %s", out,
+		    sv(get(c, "target")), sv(get(c, "at")), outcome(l, c));
+	e = say(l, h, "%s: %s", what, out);
+	jw_set(e, "what", jw_ok(json_string(what)));
+	jw_set(e, "outcome", jw_ok(json_string(out)));
+	jw_set(e, "order", jw_ok(json_string(sv(get(o, "id")))));
+	if (!mine)
+		jw_set(e, "player", jw_ok(json_string(sv(get(o, "player")))));
+	jw_set(e, "status", jw_ok(json_string(sv(get(o, "status")))));
+	jw_set(e, "detail", jw_ok(json_string(sv(get(o, "message")))));
+}
+
+/* Their orders, each one's headline; the others' too when revealed. */
 static void
 headlines(struct letter *l, json_t *L)
 {
-	json_t		*h = jw_ok(json_array()), *e;
-	const json_t	*a = get(l->r, "orders"), *o, *p, *u, *c;
-	const char	*z;
-	size_t		 i, k;
+	json_t		*h = jw_ok(json_array()), *x = NULL;
+	const json_t	*a = get(l->r, "orders"), *o;
+	size_t		 i;
 
 	jw_set(L, "headlines", h);
+	if (l->reveal) {
+		x = jw_ok(json_array());
+		jw_set(L, "others", x);
+	}
 	for (i = 0; i < json_array_size(a); i++) {
-		const char	*who, *to = "", *out, *st;
-
 		o = json_array_get(a, i);
-		if (!is(get(o, "player"), l->me))
-			continue;
-		st = sv(get(o, "status"));
-		who = join(l, get(o, "units"), 0, ",");
-		if (*who == '\0' && json_is_integer(get(o, "armies")))
-			who = count(l, json_integer_value(get(o, "armies")),
-			    "armies");
-		p = get(o, "path");
-		if (json_array_size(p) > 0)
-			to = t_printf(l->t, " to %s", sv(json_array_get(p,
-			    json_array_size(p) - 1)));
-		else if (json_is_string(get(o, "target")))
-			to = t_printf(l->t, " at %s", sv(get(o, "target")));
-		/* Where the order's first unit stands, if on its path
-		 * before the end: it stopped short. */
-		u = json_array_size(get(o, "units")) > 0 ? unit(l,
-		    sv(json_array_get(get(o, "units"), 0))) : NULL;
-		k = json_array_size(p);
-		if (u != NULL && k > 1 && (strcmp(st, "done") == 0 ||
-		    strcmp(st, "failed") == 0))
-			for (k = 0; k + 1 < json_array_size(p); k++)
-				if (is(json_array_get(p, k), where(l, u)))
-					break;
-		if (k + 1 < json_array_size(p) && k > 0 &&
-		    (z = zone_of(l, o)) != NULL)
-			out = t_printf(l->t, "%s%sstopped at %s: entered the "
-			    "zone of control of %s (zoc_stop); %s not entered",
-			    strcmp(st, "done") == 0 ? "" : st,
-			    strcmp(st, "done") == 0 ? "" : ", ",
-			    sv(json_array_get(p, k)), z,
-			    join(l, p, k + 1, ", "));
-		else if (k + 1 < json_array_size(p) && k > 0)
-			out = t_printf(l->t, "%s%sstopped at %s: %s; %s not "
-			    "entered", strcmp(st, "done") == 0 ? "" : st,
-			    strcmp(st, "done") == 0 ? "" : ", ",
-			    sv(json_array_get(p, k)),
-			    reason(l, get(o, "reason")),
-			    join(l, p, k + 1, ", "));
-		else if (k + 1 < json_array_size(p) && u != NULL &&
-		    strcmp(st, "illegal") != 0 && strcmp(st, "refused") != 0)
-			out = t_printf(l->t, "%s, did not move: %s", st,
-			    reason(l, get(o, "reason")));
-		else if (strcmp(st, "done") == 0)
-			out = is(get(o, "reason"), "ok") ? "done" :
-			    t_printf(l->t, "done: %s", reason(l, get(o,
-			    "reason")));
-		else
-			out = t_printf(l->t, "%s: %s", st, reason(l, get(o,
-			    "reason")));
-		if (l->check && strncmp(sv(get(o, "reason")), "depends_on",
-		    10) == 0)
-			out = reason(l, get(o, "reason"));
-		else if (l->check)
-			out = strcmp(st, "legal") == 0 ? (is(get(o, "reason"),
-			    "ok") ? "would be carried out" : t_printf(l->t,
-			    "would be carried out: %s", reason(l, get(o,
-			    "reason")))) : t_printf(l->t, "would be %s: %s",
-			    strcmp(st, "failed") == 0 ? "refused at its moment" :
-			    strcmp(st, "illegal") == 0 ? "refused as illegal" :
-			    st, reason(l, get(o, "reason")));
-		if ((c = charge_of(l, o)) != NULL)
-			out = t_printf(l->t, "%s; charged %s at %s: %s", out,
-			    sv(get(c, "target")), sv(get(c, "at")),
-			    outcome(l, c));
-		e = say(l, h, "%s: %s %s%s: %s", sv(get(o, "id")),
-		    sv(get(o, "kind")), who, to, out);
-		jw_set(e, "what", jw_ok(json_string(t_printf(l->t,
-		    "%s: %s %s%s", sv(get(o, "id")), sv(get(o, "kind")), who,
-		    to))));
-		jw_set(e, "outcome", jw_ok(json_string(out)));
-		jw_set(e, "order", jw_ok(json_string(sv(get(o, "id")))));
-		jw_set(e, "status", jw_ok(json_string(st)));
-		jw_set(e, "detail", jw_ok(json_string(sv(get(o,
-		    "message")))));
+		if (is(get(o, "player"), l->me))
+			headline(l, h, o);
+		else if (x != NULL)
+			headline(l, x, o);
 	}
 }
 
@@ -459,6 +595,14 @@ cause(struct letter *l, const json_t *c)
 	return t_printf(l->t, "(%s)", words(l, sv(c)));
 }
 
+/* A loss of an invasion of the territory fought for (its price, its
+ * watchtower's, its rounds), not of a meeting on the way. */
+static bool
+invading(const json_t *c)
+{
+	return is(c, "invasion") || is(c, "penalty") || is(c, "watchtower");
+}
+
 /*
  * Another player's armies lost against a territory the player holds
  * after the turn, coming from elsewhere: an invasion held.  Said once for
@@ -475,7 +619,8 @@ invaded(struct letter *l, json_t *ev, const json_t *a, size_t i,
 	size_t		 k;
 	bool		 held = false;
 
-	if (!json_is_string(get(o, "target")) || is(get(o, "at"), at))
+	if (!json_is_string(get(o, "target")) || is(get(o, "at"), at) ||
+	    !invading(get(o, "cause")))
 		return;
 	for (k = 0; k < json_array_size(cl); k++)
 		held = held || (is(get(json_array_get(cl, k), "cell"), at) &&
@@ -490,7 +635,7 @@ invaded(struct letter *l, json_t *ev, const json_t *a, size_t i,
 	for (k = 0; k < json_array_size(a); k++) {
 		q = json_array_get(a, k);
 		if (!is(get(q, "player"), pl) || !is(get(q, "target"), at) ||
-		    is(get(q, "at"), at))
+		    is(get(q, "at"), at) || !invading(get(q, "cause")))
 			continue;
 		if (k < i)
 			return;
@@ -498,6 +643,46 @@ invaded(struct letter *l, json_t *ev, const json_t *a, size_t i,
 	}
 	event(l, ev, at, "invaded", t_printf(l->t, "invaded by %s, held; "
 	    "%s lost %s", pl, pl, count(l, n, cx)));
+}
+
+/* Another player's units whose order caused the loss o: " by blue's
+ * b1"; "" for the player's own or no order.  The order is looked up in
+ * the whole result; only its units are named, never its id. */
+static const char *
+by(struct letter *l, const json_t *o)
+{
+	const json_t	*a = get(l->full, "orders"), *q;
+	size_t		 i;
+
+	if (!json_is_string(get(o, "order_player")) ||
+	    is(get(o, "order_player"), l->me))
+		return "";
+	for (i = 0; i < json_array_size(a); i++) {
+		q = json_array_get(a, i);
+		if (is(get(q, "id"), sv(get(o, "order"))) && is(get(q,
+		    "player"), sv(get(o, "order_player"))) &&
+		    json_array_size(get(q, "units")) > 0)
+			return t_printf(l->t, " by %s %s", poss(l, sv(get(q,
+			    "player"))), join(l, get(q, "units"), 0, ", "));
+	}
+	return t_printf(l->t, " by %s", sv(get(o, "order_player")));
+}
+
+/* Whether the player held cell c before the turn: its first change of
+ * owner was from them, or it has none and they hold it now. */
+static bool
+held_before(struct letter *l, const char *c)
+{
+	const json_t	*a = get(l->r, "ownership"), *cl = get(l->r, "cells");
+	size_t		 i;
+
+	for (i = 0; i < json_array_size(a); i++)
+		if (is(get(json_array_get(a, i), "cell"), c))
+			return is(get(json_array_get(a, i), "from"), l->me);
+	for (i = 0; i < json_array_size(cl); i++)
+		if (is(get(json_array_get(cl, i), "cell"), c))
+			return is(get(json_array_get(cl, i), "owner"), l->me);
+	return false;
 }
 
 /* What was done to them, each where it happened. */
@@ -549,12 +734,27 @@ done_to(struct letter *l, json_t *L)
 			if (strcmp(pl, l->me) != 0)
 				continue;
 			u = unit(l, sv(get(o, "unit")));
+			/* Where it stood when it lost: the loss says, or
+			 * (older results) where it ended. */
+			if (*at == '\0' && json_is_object(get(o, "pose")))
+				at = where(l, o);
 			if (*at == '\0' && u != NULL)
 				at = where(l, u);
 			event(l, ev, at, "lost", t_printf(l->t,
-			    "%s lost %lld strength %s", sv(get(o, "unit")),
+			    "%s lost %lld strength %s%s", sv(get(o, "unit")),
 			    (long long)json_integer_value(get(o,
-			    "strength")), cause(l, get(o, "cause"))));
+			    "strength")), cause(l, get(o, "cause")),
+			    by(l, o)));
+			continue;
+		}
+		if (strcmp(pl, l->me) == 0 && is(get(o, "cause"), "loop")) {
+			/* Armies that met armies coming the other way: on
+			 * the border, between where each set out. */
+			event(l, ev, t_printf(l->t, "between %s and %s",
+			    sv(get(o, "at")), at), "lost", t_printf(l->t,
+			    "%s lost in a skirmish with armies coming the "
+			    "other way", count(l, json_integer_value(get(o,
+			    cx)), cx)));
 			continue;
 		}
 		if (strcmp(pl, l->me) == 0) {
@@ -585,12 +785,39 @@ done_to(struct letter *l, json_t *L)
 		o = json_array_get(a, i);
 		f = get(o, "from");
 		to = get(o, "to");
-		if (is(f, l->me))
-			event(l, ev, sv(get(o, "cell")), "lost_ground",
-			    t_printf(l->t, "lost to %s (%s)", json_is_null(to) ?
-			    "no one" : sv(to), words(l, sv(get(o, "why")))));
-		else if (is(to, l->me))
+		if (is(f, l->me)) {
+			const json_t	*n = NULL;
+
+			/* Emptied, then claimed: taken by the claimer. */
+			for (k = i + 1; k < json_array_size(a) && n == NULL;
+			    k++)
+				if (is(get(json_array_get(a, k), "cell"),
+				    sv(get(o, "cell"))) && json_is_null(get(
+				    json_array_get(a, k), "from")))
+					n = json_array_get(a, k);
+			if (json_is_null(to) && n != NULL &&
+			    json_is_string(get(n, "to")))
+				event(l, ev, sv(get(o, "cell")), "lost_ground",
+				    t_printf(l->t, "taken by %s (%s, then %s)",
+				    sv(get(n, "to")), words(l, sv(get(o,
+				    "why"))), words(l, sv(get(n, "why")))));
+			else
+				event(l, ev, sv(get(o, "cell")), "lost_ground",
+				    json_is_null(to) ? t_printf(l->t, "lost: "
+				    "no one holds it now (%s)", words(l,
+				    sv(get(o, "why")))) : t_printf(l->t,
+				    "lost to %s (%s)", sv(to), words(l,
+				    sv(get(o, "why")))));
+		} else if (is(to, l->me))
 			took(l, L, sv(get(o, "cell")), sv(get(o, "why")));
+	}
+	a = get(l->r, "destroyed");
+	for (i = 0; i < json_array_size(a); i++) {
+		o = json_array_get(a, i);
+		if (held_before(l, sv(get(o, "cell"))))
+			event(l, ev, sv(get(o, "cell")), "destroyed",
+			    t_printf(l->t, "your %s was destroyed%s",
+			    sv(get(o, "feature")), by(l, o)));
 	}
 	a = get(l->r, "units");
 	for (i = 0; i < json_array_size(a); i++) {
@@ -631,9 +858,13 @@ dice(struct letter *l, json_t *L)
 			    k)));
 		if (!mine)
 			continue;
-		e = say(l, d, "a d%lld: %lld, %s",
+		/* "a d4 rolled 2: not stuck (fi1 enters the marsh at
+		 * 0302: stuck on a 1)": what it decided first. */
+		e = say(l, d, "a d%lld rolled %lld%s%s (%s)",
 		    (long long)json_integer_value(get(o, "sides")),
-		    (long long)json_integer_value(get(o, "value")), why);
+		    (long long)json_integer_value(get(o, "value")),
+		    json_is_string(get(o, "decided")) ? ": " : "",
+		    sv(get(o, "decided")), why);
 		jw_set(e, "sides", json_incref((json_t *)get(o, "sides")));
 		jw_set(e, "value", json_incref((json_t *)get(o, "value")));
 	}
@@ -647,7 +878,20 @@ numbers(struct letter *l, const json_t *o, const char *cx)
 	json_t		*m;
 
 	json_object_foreach((json_t *)o, key, m) {
+		const struct ufield *x = l->t->rs->unit_x;
+		size_t	 kn = strlen(key);
+
 		if (!json_is_integer(m))
+			continue;
+		/* What is left of this turn's allowance is not the next
+		 * turn's (ACP left). */
+		if (kn > 5 && strcmp(key + kn - 5, "_left") == 0)
+			continue;
+		for (; x != NULL && x->name != NULL; x++)
+			if (x->quiet && strcmp(x->name, key) == 0 &&
+			    json_integer_value(m) == x->dflt)
+				break;
+		if (x != NULL && x->name != NULL)
 			continue;
 		if (strcmp(key, cx) == 0)
 			s = t_printf(l->t, "%s%s%s", s, *s ? ", " : "",
@@ -657,6 +901,24 @@ numbers(struct letter *l, const json_t *o, const char *cx)
 			    words(l, key), (long long)json_integer_value(m));
 	}
 	return s;
+}
+
+/* "ap 8, mana 3" in words: "AP 8, mana 3". */
+static const char *
+pools(struct letter *l, const char *s)
+{
+	const char	*o = "", *sp, *e;
+
+	for (; *s != '\0'; s = *e ? e + 2 : e) {
+		if ((e = strstr(s, ", ")) == NULL)
+			e = s + strlen(s);
+		if ((sp = memchr(s, ' ', (size_t)(e - s))) == NULL)
+			sp = e;
+		o = t_printf(l->t, "%s%s%s%.*s", o, *o ? ", " : "",
+		    words(l, t_printf(l->t, "%.*s", (int)(sp - s), s)),
+		    (int)(e - sp), sp);
+	}
+	return o;
 }
 
 static void
@@ -689,6 +951,22 @@ stand_player(struct letter *l, json_t *b, const char *who)
 		jw_set(e, "unit", jw_ok(json_string(sv(get(o, "id")))));
 		jw_set(e, "at", jw_ok(json_string(where(l, o))));
 	}
+	for (i = 0; who != NULL && l->nv != NULL && i < l->t->players.n; i++)
+		if (strcmp(l->t->players.v[i].name, who) == 0) {
+			json_t *e;
+
+			if (l->nv->pools[i] != NULL) {
+				e = say(l, ls, "next turn: %s",
+				    pools(l, l->nv->pools[i]));
+				jw_set(e, "points", jw_ok(json_string(
+				    l->nv->pools[i])));
+			}
+			if (l->nv->held[i] != NULL) {
+				e = say(l, ls, "holds %s", l->nv->held[i]);
+				jw_set(e, "holds", jw_ok(json_string(
+				    l->nv->held[i])));
+			}
+		}
 	a = get(l->r, "cells");
 	for (i = 0; i < json_array_size(a); i++) {
 		json_t		*e;
@@ -781,7 +1059,7 @@ points(struct letter *l, json_t *L)
  */
 void
 letter_build(struct arb_turn *t, const char *me, bool reveal, json_t *r,
-    json_t *full)
+    json_t *full, const struct nextview *nv)
 {
 	struct letter	 l;
 	json_t		*L = jw_ok(json_object());
@@ -794,6 +1072,7 @@ letter_build(struct arb_turn *t, const char *me, bool reveal, json_t *r,
 	l.r = r;
 	l.full = full;
 	l.check = json_is_true(get(r, "check"));
+	l.nv = nv;
 	jw_set(r, "letter", L);
 	l.hidden = jw_ok(json_array());
 	jw_set(L, "", l.hidden);
@@ -861,6 +1140,28 @@ lines(FILE *fp, const json_t *a, const char *indent, const char *none)
 		fprintf(fp, "%s%s\n", indent, none);
 }
 
+/* The other players' orders, when the game reveals them. */
+static void
+others(const json_t *L, FILE *fp)
+{
+	const json_t	*a = get(L, "others"), *g;
+	size_t		 i;
+
+	if (!json_is_array(a)) {
+		fputs("\nThe other players' orders are kept secret in this "
+		    "game.\n", fp);
+		return;
+	}
+	fputs("\nThe other players' orders\n", fp);
+	for (i = 0; i < json_array_size(a); i++) {
+		g = json_array_get(a, i);
+		put_line(fp, "  ", 4, sv(get(g, "what")));
+		put_line(fp, "    ", 0, sv(get(g, "outcome")));
+	}
+	if (i == 0)
+		fputs("  none\n", fp);
+}
+
 /* The letter as text: each line of the JSON letter, under its heading. */
 void
 letter_text(struct arb_turn *t, const char *me, const json_t *r, FILE *fp)
@@ -913,4 +1214,5 @@ letter_text(struct arb_turn *t, const char *me, const json_t *r, FILE *fp)
 	}
 	fputs("\nYour points\n", fp);
 	lines(fp, get(L, "points"), "  ", "none kept by this rule system");
+	others(L, fp);
 }

@@ -231,6 +231,7 @@ struct tmpl {
 	const char	**lines;	/* "# ..." */
 	size_t		 nlines, cap;
 	const char	*example;	/* an order, or NULL */
+	struct nextview	 nv;		/* for the letter */
 };
 
 /* A name as the text form writes it: in double quotes when it holds a
@@ -320,6 +321,55 @@ tline(struct arb_turn *t, struct tmpl *tp, const char *line)
 	tp->lines[tp->nlines++] = line;
 }
 
+static int
+by_name(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/*
+ * What the next map n says of each player, for the letter: the points
+ * they start the next turn with, and the cells they hold where cells
+ * carry no counters (a territory's are in the report's cells).
+ */
+static void
+next_view(struct arb_turn *t, const json_t *n, struct nextview *nv)
+{
+	const json_t	*cells = json_object_get(n, "cells"), *res, *v;
+	const char	*const *r, *key, *s, **ks;
+	json_t		*m;
+	size_t		 p, k, i;
+
+	ks = t_alloc(t, (json_object_size(cells) + 1) * sizeof(*ks));
+	nv->pools = t_alloc(t, t->players.n * sizeof(*nv->pools));
+	nv->held = t_alloc(t, t->players.n * sizeof(*nv->held));
+	for (p = 0; p < t->players.n; p++) {
+		const char *me = t->players.v[p].name;
+
+		nv->pools[p] = nv->held[p] = NULL;
+		res = json_object_get(json_object_get(n, "players"), me);
+		for (s = NULL, r = t->rs->player_res; r != NULL && *r != NULL;
+		    r++)
+			if (json_is_integer(v = json_object_get(res, *r)))
+				s = t_printf(t, "%s%s%s %lld", s != NULL ? s :
+				    "", s != NULL ? ", " : "", *r,
+				    (long long)json_integer_value(v));
+		nv->pools[p] = s;
+		if (t->rs->cell_x != NULL)
+			continue;
+		/* Sorted: the map's cells come in its own order. */
+		k = 0;
+		json_object_foreach((json_t *)cells, key, m)
+			if (is(json_object_get(m, "owner"), me))
+				ks[k++] = key;
+		qsort(ks, k, sizeof(*ks), by_name);
+		for (s = NULL, i = 0; i < k; i++)
+			s = t_printf(t, "%s%s%s", s != NULL ? s : "",
+			    s != NULL ? ", " : "", ks[i]);
+		nv->held[p] = s;
+	}
+}
+
 /* Builds the template, or returns false where there is no next turn to
  * write orders for (--check; the last turn a map can have). */
 static bool
@@ -371,6 +421,7 @@ template_build(struct arb_turn *t, int player, struct tmpl *tp)
 			    (long long)json_integer_value(v));
 	if (line != NULL)
 		tline(t, tp, line);
+	next_view(t, n, &tp->nv);
 	/* Each unit. */
 	v = json_object_get(n, "units");
 	for (i = 0; i < json_array_size(v); i++) {
@@ -467,38 +518,6 @@ template_json(const struct tmpl *tp)
 	return j;
 }
 
-/* The report as text: the letter (letter.c), then the other players'
- * orders when they are revealed. */
-static void
-text_report(struct arb_turn *t, const struct cut *c, json_t *r, FILE *fp)
-{
-	json_t		*a;
-	size_t		 i;
-	int		 n;
-
-	letter_text(t, c->me, r, fp);
-	if (c->reveal) {
-		fputs("\nThe other players' orders\n", fp);
-		a = json_object_get(r, "orders");
-		for (i = 0, n = 0; i < json_array_size(a); i++) {
-			const json_t *o = json_array_get(a, i);
-
-			if (is(json_object_get(o, "player"), c->me))
-				continue;
-			n++;
-			fprintf(fp, "  %s of %s: %s: %s\n",
-			    sv(json_object_get(o, "id")),
-			    sv(json_object_get(o, "player")),
-			    sv(json_object_get(o, "kind")),
-			    sv(json_object_get(o, "status")));
-		}
-		if (n == 0)
-			fputs("  none\n", fp);
-	} else
-		fputs("\nThe other players' orders are not shown "
-		    "(reveal_orders is false).\n", fp);
-}
-
 /*
  * The player's report: the result (with the trace under VIEW_TRACE)
  * written, read back, cut and written again.
@@ -555,11 +574,11 @@ emit_view(struct arb_turn *t, int player, int flags, FILE *fp)
 	full = jw_ok(json_deep_copy(r));
 	jw_set(hold, "full", full);
 	cut(t, &c, player, r);
-	letter_build(t, c.me, c.reveal, r, full);
+	letter_build(t, c.me, c.reveal, r, full, has_tmpl ? &tp.nv : NULL);
 	if (!(flags & VIEW_TRACE))
 		json_object_del(r, "trace");
 	if (flags & VIEW_TEXT) {
-		text_report(t, &c, r, fp);
+		letter_text(t, c.me, r, fp);
 		if (has_tmpl)
 			template_text(t, &tp, fp);
 	} else {

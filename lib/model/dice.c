@@ -5,6 +5,7 @@
  * The model layer (model.h): the dice, drawn from a seeded generator (or
  * taken from rolls from outside) and recorded, each draw, for the result.
  */
+#include <stdarg.h>
 #include <stdint.h>
 
 #include "model/model.h"
@@ -55,4 +56,16 @@ dice_roll(struct arb_turn *t, int sides, const char *why)
 	trace_event(t, "roll", "sides", TF_INT, (long)sides, "value", TF_INT,
 	    (long)d->value, "why", TF_STR, why, NULL);
 	return d->value;
+}
+
+void
+dice_decided(struct arb_turn *t, const char *fmt, ...)
+{
+	va_list	 ap;
+
+	if (t->draws.n == 0 || t->draws.v[t->draws.n - 1].decided != NULL)
+		return;
+	va_start(ap, fmt);
+	t->draws.v[t->draws.n - 1].decided = t_vprintf(t, fmt, ap);
+	va_end(ap);
 }

@@ -146,6 +146,10 @@ unit_lose(struct arb_turn *t, int u, int amount, const char *cause,
 		amount = un->strength;
 	l = loss_add(t, un->player, un->at, amount, cause, order);
 	l->unit = u;
+	if (t->board.kind == BOARD_TABLE) {
+		l->posed = true;
+		l->pose = un->pose;
+	}
 	un->strength -= amount;
 	if (un->at < 0)		/* on a table */
 		trace_event(t, "loss", "unit", TF_STR, un->id, "strength",
@@ -377,7 +381,7 @@ order_ref(struct arb_turn *t, int p, int oi)
 const char *
 reason_name(enum reason r)
 {
-	static const char *const names[R_NREASONS] = {
+	static const char *const names[] = {
 		"ok", "insufficient_ap", "insufficient_mana", "out_of_range",
 		"not_adjacent", "impassable", "lake_end", "enemy_occupied",
 		"borders", "not_together", "portal_denied", "no_discovery",
@@ -398,6 +402,8 @@ reason_name(enum reason r)
 		"wrong_turn", "html_only", "no_orders", "bad_mail",
 		"wrong_map"
 	};
+	_Static_assert(sizeof names / sizeof names[0] == R_NREASONS,
+	    "a reason without its name");
 
 	return (unsigned)r < R_NREASONS ? names[r] : "?";
 }
@@ -406,7 +412,9 @@ reason_name(enum reason r)
 const char *
 reason_says(enum reason r)
 {
-	static const char *const says[R_NREASONS] = {
+	/* Sized by its elements: the assertion below holds it to the
+	 * enum, so a reason added without its words fails to compile. */
+	static const char *const says[] = {
 		"done as ordered",
 		"not enough action points",
 		"not enough mana",
@@ -464,8 +472,14 @@ reason_says(enum reason r)
 		"the file cannot be read as orders",
 		"no such player",
 		"the file is for another player",
-		"the orders are for another turn"
+		"the orders are for another turn",
+		"the mail has only an HTML part",
+		"the mail holds no orders",
+		"the mail cannot be read",
+		"the orders are for another map"
 	};
+	_Static_assert(sizeof says / sizeof says[0] == R_NREASONS,
+	    "a reason without its words");
 
 	return (unsigned)r < R_NREASONS ? says[r] : "?";
 }

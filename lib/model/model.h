@@ -371,6 +371,9 @@ struct order {
 	int		 from;		/* and its "from", or -1 */
 	bool		 routed;	/* the path was found from "to" */
 	long		 route_cost;
+	int		 stop;		/* a move stopped short of its path's
+					 * end: 1 + the index of the cell
+					 * where it stopped; 0: it did not */
 	VEC(struct onum) nums;		/* cost, ap_left, ... in order */
 };
 
@@ -419,6 +422,8 @@ struct loss {
 	int		 order;		/* -1 when no order caused it */
 	int		 target;	/* the cell fought for, or -1 */
 	int		 step;		/* 0, or the step it happened in */
+	bool		 posed;		/* a unit on a table: where it */
+	struct pose	 pose;		/* stood when it lost */
 };
 
 struct destroyed {			/* a feature a cell lost */
@@ -475,7 +480,8 @@ void	 trace_event(struct arb_turn *, const char *ev, ...);
 struct draw {
 	int		 sides;
 	int		 value;
-	const char	*why;
+	const char	*why;		/* what the roll is for */
+	const char	*decided;	/* what it decided, or NULL */
 };
 uint64_t splitmix64(uint64_t *state);
 /* A roll from 1 to sides; 0 when the dice cannot be known (a check of a
@@ -483,6 +489,10 @@ uint64_t splitmix64(uint64_t *state);
  * depending on the dice (R_DEPENDS_ON_DICE) and goes on as though the
  * roll had changed nothing. */
 int	 dice_roll(struct arb_turn *, int sides, const char *why);
+/* What the last roll decided, in words ("e1 held"), for the result's
+ * draw.  Call it only after a known roll (not 0), before the next. */
+void	 dice_decided(struct arb_turn *, const char *, ...)
+	    __attribute__((format(printf, 2, 3)));
 
 /* Where the turn's dice come from (arbiter-rules(7), Dice). */
 enum dice_source {

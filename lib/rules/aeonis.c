@@ -116,8 +116,8 @@ static const char *const map_keys[] = {
 static const char *const player_res[] = { "ap", "mana", NULL };
 static const bool res_resets[] = { true, false };
 static const struct ufield unit_x[] = {
-	{ "desert_turns", 0, 0 },
-	{ NULL, 0, 0 }
+	{ "desert_turns", 0, 0, true },
+	{ NULL, 0, 0, false }
 };
 static const char *const unit_marks[] = { "defensive_bonus", NULL };
 static const struct okind order_kinds[] = {

@@ -2173,6 +2173,9 @@ save_unit(struct arb_turn *t, int u, struct jv *obj, bool next)
 	}
 	if (next)
 		return;
+	/* The result's: the movement points its ready figures give, what
+	 * it has for the next turn (a player's letter says it). */
+	emit_set_int(obj, "mp", mp_of(t, u));
 	l = emit_set_array(obj, "lost_figures");
 	for (k = 0; k < au->nfig; k++)
 		if (au->fig[k].lost)

@@ -127,10 +127,10 @@ struct morne {
 
 static const char *const map_keys[] = { NULL };
 static const struct ufield unit_x[] = {
-	{ "ma", -1, 0 },
-	{ "mv", 0, 0 },
-	{ "radius", 0, 0 },
-	{ NULL, 0, 0 }
+	{ "ma", -1, 0, false },
+	{ "mv", 0, 0, false },
+	{ "radius", 0, 0, true },
+	{ NULL, 0, 0, false }
 };
 static const char *const unit_marks[] = {
 	"bombarded", "demoralised", "stuck", NULL
@@ -798,6 +798,19 @@ check(struct arb_turn *t, struct order *o, int *nsteps, int *cut,
 		const char *why = t_printf(t, "the path costs %d MP and %s has "
 		    "%d left", total, un->id, mv->mp);
 
+		int e = n > 0 && st[0].leave > 0 ? stander(&st[0].zleave,
+		    NULL) : -1;
+
+		/* Too dear only for leaving the zone of a unit whose player
+		 * acts first (a check, issue 28): it may move away. */
+		if (e >= 0 && total - st[0].leave <= mv->mp &&
+		    unit_may_move_first(t, e, o->player)) {
+			order_depends(t, o, e, R_INSUFFICIENT_MP,
+			    "morne-plaine zoc-leave", t_printf(t, "%s, 1 of "
+			    "it for leaving the zone of control of %s",
+			    why, t->units.v[e].id));
+			return NULL;
+		}
 		/* Failed when earlier orders spent what it lacks. */
 		order_rule(t, o, mv->began && total <= un->x[X_MA] ?
 		    OS_FAILED : OS_ILLEGAL, R_INSUFFICIENT_MP,
@@ -1062,8 +1075,14 @@ charge(struct arb_turn *t, struct order *o, int u, int target)
 	    (long)cu->strength - tu->strength, ch->value, ch->morale);
 	if (ch->value <= ch->morale) {
 		ch->outcome = HELD;
+		dice_decided(t, "%s held: %d %+ld = %ld against morale "
+		    "%ld", tu->id, ch->roll, (long)cu->strength -
+		    tu->strength, ch->value, ch->morale);
 		return t_printf(t, "%s, %s held", test, tu->id);
 	}
+	dice_decided(t, "%s failed the test: %d %+ld = %ld against morale "
+	    "%ld", tu->id, ch->roll, (long)cu->strength - tu->strength,
+	    ch->value, ch->morale);
 	if (cls == ARTILLERY) {
 		ch->outcome = ELIMINATED;
 		ch->why = "artillery that fails the test is eliminated";
@@ -1204,6 +1223,9 @@ execute(struct arb_turn *t, struct order *o)
 			    on_a(t, stuck_chances[uclass(t, u)])));
 			stuck = roll > 0 && roll <= stuck_chances[uclass(t,
 			    u)];
+			if (roll > 0)
+				dice_decided(t, "%s", stuck ? "stuck" :
+				    "not stuck");
 			/* Unknown (a check of a committed map): named, and
 			 * the check goes on as though it did not stick. */
 			if (roll == 0) {
@@ -1227,6 +1249,9 @@ execute(struct arb_turn *t, struct order *o)
 	from = t_strdup(t, cell_name(t, o->cells[0]));
 	to = t_strdup(t, cell_name(t, o->cells[o->ncells - 1]));
 	steps = steps_text(t, st, stuck ? k : n);
+	/* Stuck after k steps, or cut by a zone after n. */
+	if ((stuck ? k : n) < o->ncells - 1)
+		o->stop = (stuck ? k : n) + 1;
 	if (stuck && k < n) {
 		order_rule(t, o, OS_FAILED, R_STUCK, "morne-plaine chart",
 		    "%s got stuck in the marsh at %s and stops there for the "

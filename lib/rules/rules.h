@@ -15,6 +15,8 @@
 struct ufield {				/* a counter a unit carries */
 	const char	*name;
 	int		 dflt, min;
+	bool		 quiet;		/* a letter says it only when it is
+					 * not dflt (radius 0: no leader) */
 };
 
 struct okind {				/* an order kind: its key */

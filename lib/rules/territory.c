@@ -75,8 +75,8 @@ struct terr {
 
 static const char *const map_keys[] = { "rules", NULL };
 static const struct ufield cell_x[] = {
-	{ "armies", 0, 0 },
-	{ NULL, 0, 0 }
+	{ "armies", 0, 0, false },
+	{ NULL, 0, 0, false }
 };
 static const struct okind order_kinds[] = {
 	{ "move", OK_PATH, "armies" },

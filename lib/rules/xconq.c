@@ -230,6 +230,8 @@ struct xconq {
 	/* Zones found for a step, kept while no enemy of the mover has
 	 * moved since: a unit going back and forth among thousands of
 	 * units looks at them once, not at every step. */
+	bool		 zoc_dear;	/* the action priced last lacked mp
+					 * only for its zones of control */
 	struct zmemo	*zmemo;		/* nzmemo steps, by a hash */
 	size_t		 nzmemo;
 	struct action	 zscratch;	/* a step's zones as found */
@@ -1669,6 +1671,8 @@ price_action(struct arb_turn *t, struct action *ac, int u, long acp, int a,
 	mp = mp_of(t, u, acp);
 	/* xconq mp, and free-mp: none when the unit has no mp left; else
 	 * the last step may go into the red. */
+	X(t)->zoc_dear = rs == R_OK && s > 0 && mp > 0 && ac->zoc_max > 0 &&
+	    ac->cost > mp + free_mp && ac->cost - ac->zoc_max <= mp + free_mp;
 	if (rs == R_OK && (s == 0 || mp <= 0 || ac->cost > mp + free_mp)) {
 		WHY("the action costs %ld mp and %s has %ld (acp %ld%s, "
 		    "speed %ld%s)", ac->cost, un->id, mp, acp, acp_min < 0 ?
@@ -2027,22 +2031,25 @@ validate(struct arb_turn *t, struct order *o)
 }
 
 /*
- * A check's action refused by a zone of control that prohibits it (issue
- * 28): when every unit whose zone prohibits it may move away first
+ * A check's action refused by zones of control (issue 28): prohibited by
+ * one, or too dear only for what they add (zoc_dear).  When every unit
+ * whose zone prohibits it (or adds to its cost) may move away first
  * (unit_may_move_first()), the first of them; else -1.  The action is
  * the one act() refused (x->cur).
  */
 static int
-zoc_depends(struct arb_turn *t, const struct order *o)
+zoc_depends(struct arb_turn *t, const struct order *o, enum reason rs)
 {
 	const struct action *ac = &X(t)->cur;
 	size_t		 i;
 	int		 dep = -1;
 
-	if (!(t->flags & ARB_CHECK) || ac->zoc_more > 0)
+	if (!(t->flags & ARB_CHECK) || ac->zoc_more > 0 ||
+	    (rs == R_INSUFFICIENT_MP && !X(t)->zoc_dear))
 		return -1;
 	for (i = 0; i < ac->zoc.n; i++) {
-		if (ac->zoc.v[i].mp >= 0)
+		if (rs == R_ZOC_PROHIBITED ? ac->zoc.v[i].mp >= 0 :
+		    ac->zoc.v[i].mp <= 0)
 			continue;
 		if (!unit_may_move_first(t, ac->zoc.v[i].unit, o->player))
 			return -1;
@@ -2091,6 +2098,8 @@ execute(struct arb_turn *t, struct order *o)
 			break;
 		}
 	}
+	if (rs != R_OK && o->kind == K_MOVE)
+		o->stop = k + 1;
 	order_num(t, o, "done", k);
 	order_num(t, o, "mp_left", mp_left(t, u));
 	order_num(t, o, "acp_left", x->units.v[u].acp);
@@ -2104,7 +2113,8 @@ execute(struct arb_turn *t, struct order *o)
 		    mp0), costs_text(t, r), mp_left(t, u));
 		return;
 	}
-	if (rs == R_ZOC_PROHIBITED && (dep = zoc_depends(t, o)) >= 0) {
+	if ((rs == R_ZOC_PROHIBITED || rs == R_INSUFFICIENT_MP) &&
+	    (dep = zoc_depends(t, o, rs)) >= 0) {
 		order_depends(t, o, dep, rs, rule_of(rs), t_printf(t, "action "
 		    "%d of %d, to %s, refused: %s%s", k + 1, n,
 		    cell_name(t, r->refused_to), why, k > 0 ? t_printf(t,
