@@ -62,7 +62,7 @@ static void
 text_report(const json_t *r, FILE *fp)
 {
 	const json_t	*f, *o, *pr, *rf;
-	size_t		 i, k, n[3] = { 0, 0, 0 };
+	size_t		 i, k, nf, n[3] = { 0, 0, 0 };
 	const char	*st;
 
 	fprintf(fp, "arbiter --check: turn %" JSON_INTEGER_FORMAT " of %s\n",
@@ -92,7 +92,10 @@ text_report(const json_t *r, FILE *fp)
 			n[strcmp(st, "legal") == 0 ? 0 : strcmp(st,
 			    "illegal") == 0 ? 1 : 2]++;
 			fprintf(fp, "  order %s: %s", jstr(o, "id"), st);
-			if (strcmp(st, "legal") != 0)
+			/* A legal order's reason only when it says more
+			 * (depends_on_dice, depends_on_orders). */
+			if (strcmp(st, "legal") != 0 ||
+			    strcmp(jstr(o, "reason"), "ok") != 0)
 				fprintf(fp, ", %s", jstr(o, "reason"));
 			/* An orders text's order, as it was understood. */
 			if (json_is_string(json_object_get(o, "text")))
@@ -102,15 +105,16 @@ text_report(const json_t *r, FILE *fp)
 		}
 	}
 	rf = json_object_get(r, "refused");
-	fprintf(fp, "\nIn all: %zu legal, %zu illegal, %zu failed; refused: "
-	    "%" JSON_INTEGER_FORMAT " orders, %" JSON_INTEGER_FORMAT
-	    " files.\n", n[0], n[1], n[2],
-	    json_integer_value(json_object_get(rf, "orders")),
-	    json_integer_value(json_object_get(rf, "files")));
-	k = n[0] + n[1] + n[2];
 	i = (size_t)json_integer_value(json_object_get(rf, "orders"));
+	nf = (size_t)json_integer_value(json_object_get(rf, "files"));
+	fprintf(fp, "\nIn all: %zu legal, %zu illegal, %zu failed; %zu "
+	    "order%s could not be read, %zu file%s refused whole.\n", n[0],
+	    n[1], n[2], i, i == 1 ? "" : "s", nf, nf == 1 ? " was" :
+	    "s were");
+	/* As a player's letter counts: refused, ruled illegal. */
+	k = n[0] + n[1] + n[2];
 	fprintf(fp, "%zu order%s read, %zu refused\n", k, k == 1 ? "" : "s",
-	    i);
+	    n[1]);
 }
 
 /* Writes the result, as a text report when asked. */

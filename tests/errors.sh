@@ -144,7 +144,7 @@ expect 1 "--check with refused orders" "$arbiter" --check map.json orders/*.json
 check "--check: every problem on standard error" test "$(grep -c '^arbiter: orders/red.json:' "$tmp/err")" -eq 11
 check "--check: what it assumed" grep -q '"assumed": "the orders given' "$tmp/out"
 expect 1 "--check --text" "$arbiter" --check --text map.json orders/*.json
-check "--check --text: a report" sh -c "grep -q '^arbiter --check: turn 4 of aeonis' '$tmp/out' && grep -q '^Assumed: ' '$tmp/out' && grep -q '^  order r2: illegal, unknown_unit' '$tmp/out' && grep -q '^  order r13: legal' '$tmp/out' && grep -q '^In all: 4 legal, 11 illegal, 0 failed; refused: 11 orders, 0 files.' '$tmp/out'"
+check "--check --text: a report" sh -c "grep -q '^arbiter --check: turn 4 of aeonis' '$tmp/out' && grep -q '^Assumed: ' '$tmp/out' && grep -q '^  order r2: illegal, unknown_unit' '$tmp/out' && grep -q '^  order r13: legal' '$tmp/out' && grep -q '^In all: 4 legal, 11 illegal, 0 failed; 11 orders could not be read, 0 files were refused whole.' '$tmp/out'"
 check "--check --text is not JSON" sh -c "! grep -q '^{' '$tmp/out'"
 check "--check --text lists the orders files only" sh -c "! grep -q '^map.json' '$tmp/out'"
 expect 0 "--strict on a clean turn" "$arbiter" --strict "$demo/map.json" "$demo"/orders/*.json

@@ -273,8 +273,52 @@ def letter_faults(r, umpire, me):
         bad.append("letter: not every loss of mine is said")
     for x in lost:
         at = x.get("target", x.get("at"))
+        if x.get("cause") == "loop":
+            at = "between %s and %s" % (x.get("at"), x.get("target"))
+        elif isinstance(x.get("pose"), dict):
+            p = x["pose"]
+            at = "(%g, %g) facing %g" % (p["x"], p["y"], p["facing"])
         if isinstance(at, str) and not has("lost", at):
             bad.append("letter: the loss at %s is not said there" % at)
+    # What became of the orders: refused counts the illegal (issue 28).
+    ill = sum(1 for o in r.get("orders", []) if o.get("player") == me and
+              o.get("status") == "illegal")
+    if L.get("orders", {}).get("status") == "read" and \
+            L["orders"].get("refused") != ill:
+        bad.append("letter: %s refused for %d illegal" % (
+            L["orders"].get("refused"), ill))
+    # A stop short is headlined where it stopped (stopped_at).
+    heads = {h.get("order"): h for h in L.get("headlines", [])}
+    for o in r.get("orders", []):
+        if o.get("player") != me or "stopped_at" not in o:
+            continue
+        out = heads.get(o["id"], {}).get("outcome", "")
+        if ("stopped at %s:" % o["stopped_at"]) not in out and \
+                "did not move" not in out:
+            bad.append("letter: %s's stop at %s is not said" % (
+                o["id"], o["stopped_at"]))
+    # Orders hidden: no other player's order is headlined.
+    if r.get("reveal_orders") is False and "others" in L:
+        bad.append("letter: the others' orders, hidden, are headlined")
+    # A feature destroyed in a territory held before the turn.
+    for dd in r.get("destroyed", []):
+        firsts = [o for o in r.get("ownership", [])
+                  if o.get("cell") == dd.get("cell")]
+        held = firsts[0].get("from") == me if firsts else any(
+            c.get("cell") == dd.get("cell") and c.get("owner") == me
+            for c in r.get("cells", []))
+        if held and not has("destroyed", dd.get("cell"), dd.get("feature")):
+            bad.append("letter: the %s of %s destroyed is not said" % (
+                dd.get("feature"), dd.get("cell")))
+    # The dice that touched me say what they decided.
+    for dr in r.get("dice", {}).get("draws", []):
+        if "decided" in dr and any(
+                re.search(r"(^|[ ,;:()'\"])%s($|[ ,;:()'\"])" % re.escape(u),
+                          dr.get("why", "")) for u in mine) and not any(
+                ("rolled %d: %s" % (dr["value"], dr["decided"])) in
+                x.get("says", "") for x in L.get("dice", [])):
+            bad.append("letter: the d%d of %s does not say it decided %s"
+                       % (dr["sides"], dr["why"], dr["decided"]))
     for c in umpire.get("charges", []):
         if c.get("target") in mine and not has("charged", c.get("at"),
                                                 c.get("target")):

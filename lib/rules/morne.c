@@ -1155,7 +1155,7 @@ steps_text(struct arb_turn *t, const struct step *st, int n)
 		s = t_printf(t, "%s%s%s %s %d%s%s", s, k ? ", " : "",
 		    cell_name(t, p->to), what, p->base, !p->water ? "" :
 		    p->sd & S_FORD ? "+ford 1" : "+stream 1", p->leave ?
-		    "+leaving ZoC 1" : "");
+		    "+leaving ZOC 1" : "");
 	}
 	return s;
 }
