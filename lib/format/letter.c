@@ -287,7 +287,8 @@ fate(struct letter *l, json_t *L)
 	jw_set(f, "problems", probs);
 }
 
-/* The charge an order of the player's made, if any. */
+/* The charge order o made, if any (another player's only when orders
+ * are revealed: o is then in the report). */
 static const json_t *
 charge_of(struct letter *l, const json_t *o)
 {
@@ -297,7 +298,7 @@ charge_of(struct letter *l, const json_t *o)
 	for (i = 0; i < json_array_size(a); i++) {
 		c = json_array_get(a, i);
 		if (is(get(c, "order"), sv(get(o, "id"))) &&
-		    is(get(c, "order_player"), l->me))
+		    is(get(c, "order_player"), sv(get(o, "player"))))
 			return c;
 	}
 	return NULL;
@@ -510,7 +511,7 @@ headline(struct letter *l, json_t *h, const json_t *o)
 	}
 	out = l->check ? would(l, o) : ran(l, o, sv(json_array_get(get(o,
 	    "units"), 0)));
-	if (mine && (c = charge_of(l, o)) != NULL)
+	if ((c = charge_of(l, o)) != NULL)
 		out = t_printf(l->t, "%s; charged %s at %s: %s", out,
 		    sv(get(c, "target")), sv(get(c, "at")), outcome(l, c));
 	e = say(l, h, "%s: %s", what, out);
