@@ -43,12 +43,12 @@ struct sheet {
 	long		 nsteps;	/* written, all groups */
 	int		*group;		/* per unit: its group, or -1 */
 	unsigned	*in;		/* per cell: in the reach of group in-1 */
-	int		*idx;		/* per label: its step, or -1 */
-	int		*chain;
-	size_t		 capidx;
 	int		 pool;		/* the resource every budget equals,
 					 * -1 none yet, -2 none */
 	bool		 open;		/* a group's "w" list is open */
+	bool		 cut;		/* the group's reach was cut */
+	const char	**why;		/* the reasons of refused steps */
+	int		 nwhy, capwhy;
 	bool		 firstw;
 };
 
@@ -155,15 +155,22 @@ close_group(struct arb_turn *t, struct sheet *sh)
 	sh->open = false;
 }
 
+int
+sheet_groups(const struct sheet *sh)
+{
+	return sh->ngroups;
+}
+
+/* of: the stack whose unit o moves alone (its units are that group's on
+ * the page), or -1. */
 void
 sheet_group(struct arb_turn *t, struct sheet *sh, const struct order *o,
-    const struct reach *r)
+    const struct reach *r, int of)
 {
 	const struct okind *ok = &t->rs->order_kinds[o->kind];
 	const char *const *res = t->rs->player_res;
 	struct sbuf	*b = &sh->groups;
-	size_t		 nlab = reach_labels(t);
-	int		 i, k, l, n, nsteps = 0, ne;
+	int		 i, k;
 	bool		 cut = r->truncated;
 
 	close_group(t, sh);
@@ -184,57 +191,110 @@ sheet_group(struct arb_turn *t, struct sheet *sh, const struct order *o,
 		if (i > 0)
 			puts_(t, b, ",");
 		jstr(t, b, t->units.v[o->units[i]].id);
-		sh->group[o->units[i]] = sh->ngroups - 1;
+		if (of < 0)
+			sh->group[o->units[i]] = sh->ngroups - 1;
 	}
 	putf(t, b, "],\"at\":%d,\"b\":%ld", o->cells[0], r->budget);
+	if (of >= 0)
+		putf(t, b, ",\"of\":%d", of);
 	if (ok->count != NULL)
 		putf(t, b, ",\"n\":%ld", o->n);
-	/* The steps of the paths, each once: its cell, the step it comes
-	 * from (-1: the start) and its cost. */
-	if (nlab + 1 > sh->capidx) {
-		sh->capidx = nlab + 1;
-		sh->idx = t_alloc(t, sh->capidx * sizeof(int));
-		sh->chain = t_alloc(t, ((size_t)MAXSTEPS + 2) * sizeof(int));
-	}
-	for (i = 0; i < (int)nlab; i++)
-		sh->idx[i] = -1;
-	puts_(t, b, ",\"s\":[");
-	for (i = 0, ne = 0; i < r->n; i++, ne++) {
-		for (n = 0, l = r->v[i].label; l >= 0 && reach_parent(t, l) >=
-		    0 && sh->idx[l] < 0; l = reach_parent(t, l))
-			sh->chain[n++] = l;
-		if (sh->nsteps + n + 1 > SHEET_STEPS) {
+	/* The cells it may end in, each with the cost of its cheapest
+	 * path and flags: 1 where the step into it stops the walk (a zone
+	 * of control), 2 where a step of that path is tested (a roll may
+	 * stop it). */
+	puts_(t, b, ",\"e\":[");
+	for (i = 0; i < r->n; i++) {
+		int	 fl = (r->v[i].stop ? 1 : 0) | (r->v[i].tested ? 2 : 0);
+
+		if (sh->nsteps + 1 > SHEET_STEPS) {
 			cut = true;	/* this cell and the rest left out */
 			break;
 		}
-		sh->nsteps += n + 1;	/* its steps, and the cell's entry */
-		while (n > 0) {
-			int	 p;
-
-			l = sh->chain[--n];
-			p = reach_parent(t, l);
-			sh->idx[l] = nsteps;
-			putf(t, b, "%s[%d,%d,%ld]", nsteps > 0 ? "," : "",
-			    reach_cell(t, l), reach_parent(t, p) >= 0 ?
-			    sh->idx[p] : -1, reach_cost(t, l));
-			nsteps++;
-		}
-	}
-	/* The cells it may end in: the cell, its step, and flags: 1 where
-	 * the step into it stops the walk (a zone of control), 2 where a
-	 * step of its path is tested (a roll may stop it). */
-	puts_(t, b, "],\"e\":[");
-	for (i = 0; i < ne; i++) {
-		int	 fl = (r->v[i].stop ? 1 : 0) | (r->v[i].tested ? 2 : 0);
-
-		putf(t, b, "%s[%d,%d", i > 0 ? "," : "", r->v[i].cell,
-		    sh->idx[r->v[i].label]);
+		sh->nsteps++;
+		putf(t, b, "%s[%d,%ld", i > 0 ? "," : "", r->v[i].cell,
+		    r->v[i].cost);
 		if (fl != 0)
 			putf(t, b, ",%d", fl);
 		puts_(t, b, "]");
 		sh->in[r->v[i].cell] = (unsigned)sh->ngroups;
 	}
-	puts_(t, b, cut ? "],\"cut\":true,\"w\":[" : "],\"w\":[");
+	sh->cut = cut;
+	puts_(t, b, "]");
+}
+
+/* The index of a reason in the sheet's table of them, added if new. */
+static int
+why(struct arb_turn *t, struct sheet *sh, enum reason r, const char *rule)
+{
+	const char	*s = t_printf(t, "%s (%s)", reason_name(r), rule != NULL ?
+			    rule : "arbiter-rules(7) Reach");
+	int		 i;
+
+	for (i = 0; i < sh->nwhy; i++)
+		if (strcmp(sh->why[i], s) == 0)
+			return i;
+	if (sh->nwhy == sh->capwhy) {
+		const char **v;
+
+		sh->capwhy = sh->capwhy < 16 ? 16 : 2 * sh->capwhy;
+		v = t_alloc(t, (size_t)sh->capwhy * sizeof(*v));
+		if (sh->nwhy > 0)
+			memcpy(v, sh->why, (size_t)sh->nwhy * sizeof(*v));
+		sh->why = v;
+	}
+	sh->why[sh->nwhy] = s;
+	return sh->nwhy++;
+}
+
+void
+sheet_graph(struct arb_turn *t, struct sheet *sh, const struct rgraph *g)
+{
+	struct sbuf	*b = &sh->groups;
+	int		 i, k;
+
+	/* The state graph (rules.h, reach_graph), flat: for each node its
+	 * cell; 2 x (0 where the walk may end there, else 1 + the index of
+	 * why not) + 1 where the step into it stopped the walk; the same
+	 * 0 or 1 + why with its cell flipped; its number of steps; and each
+	 * step as two numbers: the node it reaches and 4 x its cost + 2
+	 * where it is a flipped one + 1 where it is tested; or -1 - the
+	 * cell it is refused into and 2 x why (the reason's index) + 2
+	 * where flipped, or, over the budget, -1 - (2 x its cost + 1 where
+	 * flipped). */
+	putf(t, b, ",\"ov\":%d,\"G\":[", why(t, sh, g->over.reason,
+	    g->over.rule));
+	for (i = 0; i < g->nnode; i++) {
+		const struct rg_node *x = &g->node[i];
+		int	 code = x->end == R_OK ? 0 : 1 + why(t, sh, x->end,
+			    x->endrule);
+		int	 vcode = x->vend == R_OK ? 0 : 1 + why(t, sh, x->vend,
+			    x->vendrule);
+
+		putf(t, b, "%s%d,%d,%d,%d", i > 0 ? "," : "", x->cell,
+		    2 * code + (x->stop ? 1 : 0), vcode, x->n);
+		for (k = x->first; k < x->first + x->n; k++) {
+			const struct rg_edge *e = &g->edge[k];
+			int	 fl = e->flip ? 1 : 0;
+
+			if (e->to >= 0)
+				putf(t, b, ",%d,%d", e->to, 4 * e->cost +
+				    2 * fl + (e->tested ? 1 : 0));
+			else if (e->over)
+				putf(t, b, ",%d,%d", -1 - e->cell,
+				    -1 - (2 * e->cost + fl));
+			else
+				putf(t, b, ",%d,%d", -1 - e->cell, 2 * (e->cut ?
+				    why(t, sh, R_NO_ROUTE, "not on this sheet: "
+				    "its graph was cut") : why(t, sh, e->why,
+				    e->rule)) + fl);
+		}
+	}
+	sh->nsteps += g->nnode + g->nedge;
+	puts_(t, b, "]");
+	if (sh->cut || g->cut)
+		puts_(t, b, ",\"cut\":true");
+	puts_(t, b, ",\"w\":[");
 	sh->open = true;
 	sh->firstw = true;
 }
@@ -298,6 +358,16 @@ data(struct arb_turn *t, struct sheet *sh, struct sbuf *b)
 		    t->players.v[sh->player].res[sh->pool]);
 	} else
 		puts_(t, b, "null");
+	puts_(t, b, ",\n\"why\":[");
+	for (k = 0; k < sh->nwhy; k++) {
+		if (k > 0)
+			puts_(t, b, ",");
+		jstr(t, b, sh->why[k]);
+	}
+	puts_(t, b, "]");
+	if (t->board.kind == BOARD_HEX)
+		putf(t, b, ",\"cols\":%d,\"odd\":%d", t->board.cols,
+		    t->board.odd_low ? 1 : 0);
 	puts_(t, b, ",\n\"labels\":[");
 	for (c = 0; c < t->board.ncells; c++) {
 		if (c > 0)
