@@ -1162,6 +1162,63 @@ arb_turn_write_reach(struct arb_turn *t, int text, FILE *fp,
 #define SHEET_NODES	20000
 
 /*
+ * A group's orders that name a cell (OK_CELL: an attack, a retreat, ...):
+ * every cell of the board as the target of each such kind, ruled by the
+ * rule system's validation as --check would rule the order first in the
+ * player's file, so that the page refuses what --check would, with the
+ * same reason.  What validation allocates is taken back at once.
+ */
+static void
+sheet_cell_orders(struct arb_turn *n, struct sheet *sh, const struct order *o)
+{
+	const struct okind *ok = n->rs->order_kinds;
+	struct mem_mark	 mk;
+	enum reason	*why;
+	char		**rule;
+	int		 k, c;
+
+	if (o->nunits == 0)
+		return;
+	why = t_alloc(n, ((size_t)n->board.ncells + 1) * sizeof(*why));
+	rule = t_alloc(n, ((size_t)n->board.ncells + 1) * sizeof(*rule));
+	for (k = 0; ok[k].key != NULL; k++) {
+		if (ok[k].arg != OK_CELL || ok[k].count != NULL)
+			continue;
+		for (c = 0; c < n->board.ncells; c++) {
+			struct order	 a = *o;
+			int		 cell = c;
+			char		 buf[96];
+
+			mem_mark(&n->mem, &mk);
+			a.kind = k;
+			a.cells = &cell;
+			a.ncells = 1;
+			a.status = OS_PENDING;
+			a.reason = R_OK;
+			a.rule = NULL;
+			a.msg = NULL;
+			n->rs->validate(n, &a);
+			why[c] = a.status == OS_ILLEGAL || a.status ==
+			    OS_FAILED ? a.reason : R_OK;
+			snprintf(buf, sizeof(buf), "%s", a.rule != NULL ?
+			    a.rule : "");
+			mem_rewind(&n->mem, &mk);
+			rule[c] = NULL;
+			if (why[c] != R_OK) {
+				/* The same clause as the cell before: shared. */
+				if (c > 0 && why[c - 1] == why[c] &&
+				    rule[c - 1] != NULL &&
+				    strcmp(rule[c - 1], buf) == 0)
+					rule[c] = rule[c - 1];
+				else
+					rule[c] = t_strdup(n, buf);
+			}
+		}
+		sheet_targets(n, sh, k, why, (const char *const *)rule);
+	}
+}
+
+/*
  * One group of the sheet: its reach as --reach finds it, its state graph
  * for the paths clicked step by step, and why it cannot move, if it
  * cannot.  of: the stack it is a part of (sheet.c), or -1.
@@ -1185,6 +1242,7 @@ sheet_search(struct arb_turn *n, struct sheet *sh, const struct order *o,
 	sheet_group(n, sh, o, &r, of);
 	reach_graph(n, o, sheet_full(sh) ? 1 : SHEET_NODES, &g);
 	sheet_graph(n, sh, &g);
+	sheet_cell_orders(n, sh, o);
 	if (r.budget < 0)
 		sheet_refused(n, sh, -1, r.over.rule, t_printf(n,
 		    "it cannot move: %s", reason_name(r.over.reason)));

@@ -167,6 +167,13 @@ class Page:
         return int(v) if v not in (None, "") else None
 
 
+def q(w):
+    """A word of the text form, quoted where it must be (as the page
+    does, arbiter-orders(5))."""
+    return w if re.match(r"^[A-Za-z0-9_.-]+$", w) and not re.match(
+        r"^[-+]?[0-9.]+$", w) else '"%s"' % w.replace('"', '""')
+
+
 def cellsel(label):
     return '[data-cell="%s"]' % label.replace('"', '\\"')
 
@@ -449,10 +456,32 @@ def kinds(p, d, data, player, rng, what):
             checked(d, player, text, [e[1]],
                     what + ": a to order by its button")
             continue
-        near = [w[0] for w in g["w"] if w[0] >= 0] + [e[0] for e in g["e"]]
-        c = rng.choice(near)
+        # A cell next to it, one of its reach, or any: the page writes
+        # the order, which --check reads as one of its kind, or refuses
+        # it for the reason --check gives.
+        near = [c for c in range(len(data["labels"]))
+                if data.get("cols") and abs(c % data["cols"] - g["at"] %
+                                            data["cols"]) <= 1 and
+                abs(c // data["cols"] - g["at"] // data["cols"]) <= 1]
+        c = rng.choice([c for c in near if c != g["at"]] or
+                       [e[0] for e in g["e"]] or [g["at"]]) \
+            if rng.random() < 0.7 else rng.randrange(len(data["labels"]))
+        before = p.orders()
         p.click(cellsel(data["labels"][c]))
         text = p.orders()
+        if text == before:
+            hdr = text.splitlines()[0]
+            o = check(d, player, "%s\n%s %s %s\nend\n" % (
+                hdr, " ".join(g["u"]) if not data["count"] else "%d %s" % (
+                    g["n"], data["count"]), k, q(data["labels"][c]))).get(
+                "orders", [])
+            why = o[0].get("reason") if o else None
+            report("refused" in p.status() and why is not None and
+                   why in p.status(), "%s: a %s order on %s by its button "
+                   "refused for --check's reason (%s)" % (
+                       what, k, data["labels"][c], why),
+                   p.status() + "\n" + json.dumps(o)[:600])
+            continue
         res = check(d, player, text)
         o = res.get("orders", [])
         report(len(o) == 1 and o[0].get("kind") == k and o[0].get(
@@ -726,6 +755,22 @@ def reviewed(b, p, tmp):
                    why in p.status(), "aeonis for-hidden: r-cav-1 to %s "
                    "refused for --check's reason (%s)" % (c, why),
                    p.status() + "\n" + json.dumps(o)[:600])
+        # 5. Cell orders checked before they are written.
+        for k, c in (("attack", "0806"), ("translocate", "0805"),
+                     ("reinforce", "0102")):
+            fresh(path)
+            p.click(unitsel("r-cav-1"))
+            p.ev("""[].filter.call(document.querySelectorAll("#kinds button"),
+                function (x) { return x.textContent === %s; })[0]
+                .click()""" % json.dumps(k))
+            before = p.orders()
+            p.click(cellsel(c))
+            o = check_to(d, "red", "%s\nr-cav-1 %s %s\nend\n" % (hdr, k, c))
+            why = o[0].get("reason") if o else None
+            report(p.orders() == before and why is not None and
+                   why in p.status(), "aeonis for-hidden: %s %s refused "
+                   "before it is written (%s)" % (k, c, why),
+                   p.status() + "\n" + p.orders())
     # 2. Later orders priced after the earlier ones; an earlier one
     # changed re-prices the later.
     def ap4(m):

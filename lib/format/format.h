@@ -81,6 +81,10 @@ void	 sheet_group(struct arb_turn *, struct sheet *, const struct order *,
 int	 sheet_groups(const struct sheet *);
 struct rgraph;
 void	 sheet_graph(struct arb_turn *, struct sheet *, const struct rgraph *);
+/* After sheet_graph: kind k (OK_CELL) of the group with each cell as its
+ * target: why[cell] R_OK, or why not, by clause rule[cell]. */
+void	 sheet_targets(struct arb_turn *, struct sheet *, int k,
+	    const enum reason *why, const char *const *rule);
 bool	 sheet_reaches(const struct sheet *, int cell);
 bool	 sheet_full(const struct sheet *);	/* its steps' bound reached */
 void	 sheet_refused(struct arb_turn *, struct sheet *, int cell,

@@ -47,6 +47,7 @@ struct sheet {
 					 * -1 none yet, -2 none */
 	bool		 open;		/* a group's "w" list is open */
 	bool		 cut;		/* the group's reach was cut */
+	bool		 wopen;		/* its "w" list is begun */
 	const char	**why;		/* the reasons of refused steps */
 	int		 nwhy, capwhy;
 	bool		 firstw;
@@ -151,7 +152,7 @@ static void
 close_group(struct arb_turn *t, struct sheet *sh)
 {
 	if (sh->open)
-		puts_(t, &sh->groups, "]}");
+		puts_(t, &sh->groups, sh->wopen ? "]}" : ",\"w\":[]}");
 	sh->open = false;
 }
 
@@ -294,9 +295,40 @@ sheet_graph(struct arb_turn *t, struct sheet *sh, const struct rgraph *g)
 	puts_(t, b, "]");
 	if (sh->cut || g->cut)
 		puts_(t, b, ",\"cut\":true");
-	puts_(t, b, ",\"w\":[");
 	sh->open = true;
 	sh->firstw = true;
+	sh->wopen = false;
+}
+
+void
+sheet_targets(struct arb_turn *t, struct sheet *sh, int k,
+    const enum reason *r, const char *const *rule)
+{
+	struct sbuf	*b = &sh->groups;
+	int		 c, run = 0, code = -1, first = 1;
+
+	/* Runs over the cells in the board's order: 0 where the order may
+	 * name the cell, else 1 + the index of why not; and how many. */
+	puts_(t, b, ",\"k_");
+	puts_(t, b, t->rs->order_kinds[k].key);
+	puts_(t, b, "\":[");
+	for (c = 0; c <= t->board.ncells; c++) {
+		int	 x = c == t->board.ncells ? -2 : r[c] == R_OK ? 0 :
+			    1 + why(t, sh, r[c], rule[c]);
+
+		if (x == code) {
+			run++;
+			continue;
+		}
+		if (run > 0) {
+			putf(t, b, "%s%d,%d", first ? "" : ",", code, run);
+			first = 0;
+		}
+		code = x;
+		run = 1;
+	}
+	puts_(t, b, "]");
+	sh->nsteps += 1;
 }
 
 void
@@ -304,6 +336,11 @@ sheet_refused(struct arb_turn *t, struct sheet *sh, int cell,
     const char *rule, const char *why)
 {
 	struct sbuf	*b = &sh->groups;
+
+	if (!sh->wopen) {
+		puts_(t, b, ",\"w\":[");
+		sh->wopen = true;
+	}
 
 	putf(t, b, "%s[%d,", sh->firstw ? "" : ",", cell);
 	jstr(t, b, t_printf(t, "%s (%s)", why, rule));
