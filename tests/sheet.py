@@ -863,6 +863,40 @@ def reviewed(b, p, tmp):
         report(tag != "BODY " and "panel" in tag, "aeonis: a panel "
                "button pressed by Enter leaves the focus in the panel",
                tag)
+    # 6. arcane-legions: every choice of a maneuver and of the order by
+    # the page's controls, read by --check as given (r1, a formation
+    # with 2 mp: a turn off its front costs 2).
+    d, path = fixture_sheet(tmp, "arcane-legions/svg-breakaways", "red")
+    if path:
+        fresh(path)
+        p.click(unitsel("r1"))
+        ok = p.ev("""(function () {
+            var set = {off: "front", off_notch: "left", corner: "left",
+                notch: "near", snap: "left", slide: "right", object: "b1"};
+            for (var k in set) {
+                var e = document.getElementById(k);
+                if (!e) return k;
+                e.value = set[k];
+                e.dispatchEvent(new Event("change"));
+            }
+            var b = [].filter.call(document.querySelectorAll("#extra button"),
+                function (x) { return x.textContent === "turn right 90"; });
+            if (!b.length) return "turn right 90";
+            b[0].click();
+            return "ok"; })()""")
+        text = p.orders()
+        o = check(d, "red", text).get("orders", [])
+        m = o[0].get("maneuvers", [{}])[0] if o else {}
+        report(ok == "ok" and o and "off front off_notch left corner left "
+               "notch near" in o[0].get("text", "") and o[0].get("snap") ==
+               "left" and o[0].get("slide") == "right" and
+               o[0].get("object") == "b1" and m.get("kind") == "turn",
+               "arcane-legions svg-breakaways: off_notch, corner, notch, "
+               "snap, slide and object by the page's controls, read by "
+               "--check (%s)" % ok, text + json.dumps(o)[:800])
+        tally(p, d, json.loads(p.ev('document.getElementById('
+                                    '"sheet-data").textContent')), "red",
+              "r1", "arcane-legions svg-breakaways")
     d, path = fixture_sheet(tmp, "arcane-legions/svg-breakaways", "red")
     if path:
         data = fresh(path)
@@ -957,8 +991,16 @@ def arcane(p, d, data, player, what):
     """A maneuver made by the buttons, read by --check."""
     if not data["units"]:
         return
+    # A unit with the movement points for a step forward (the page
+    # refuses one over them: tally() below).
+    can = [u for u in data["units"] if len(u) > 4 and u[3] >= u[4][0]]
+    if not can:
+        report(True, what + ": no unit has the mp for a step (nothing to "
+               "check but the tally)")
+        tally(p, d, data, player, data["units"][0][0], what)
+        return
     p.ev('localStorage.clear(); document.getElementById("clear").click()')
-    p.click(unitsel(data["units"][0][0]))
+    p.click(unitsel(can[0][0]))
     clicked = p.ev("""(function () {
         var b = [].slice.call(document.querySelectorAll("#extra button"))
             .filter(function (x) { return x.textContent === "step forward"; });
@@ -994,6 +1036,48 @@ def arcane(p, d, data, player, what):
         res.get("refused", {}).get("files") == 0,
         what + ": --check reads the maneuver (%s)" % (
             o[0].get("status") if o else "none"), json.dumps(res)[:800])
+    tally(p, d, data, player, data["units"][0][0], what)
+
+
+def tally(p, d, data, player, uid, what):
+    """arcane-legions: the MP tally.  Steps forward by their button until
+    the page refuses one (insufficient_mp): those made cost no more than
+    the unit's movement points (--check: no maneuver refused for
+    insufficient_mp), and one more would."""
+    p.ev('localStorage.clear(); document.getElementById("clear").click()')
+    p.click(unitsel(uid))
+    n = 0
+    for _ in range(40):
+        before = p.orders()
+        p.ev("""[].filter.call(document.querySelectorAll("#extra button"),
+            function (x) { return x.textContent === "step forward"; })[0]
+            .click()""")
+        if p.orders() == before:
+            break
+        n += 1
+    st = p.status()
+    text = p.orders()
+    res = check(d, player, text)
+    o = res.get("orders", [])
+    over = [m for x in o for m in x.get("maneuvers", [])
+            if m.get("reason") == "insufficient_mp"]
+    mp = o[0].get("mp") if o else None
+    price = o[0]["maneuvers"][0].get("cost") if o and o[0].get(
+        "maneuvers") and o[0]["maneuvers"][0].get("made") else None
+    if o and "maneuvers" not in o[0]:
+        # Ruled before its maneuvers (insufficient_op): the unit's
+        # movement points and price as the page has them from the C
+        # code (rules.h, man_prices).
+        u = [x for x in data["units"] if x[0] == uid][0]
+        mp, price = u[3], u[4][0]
+    report("insufficient_mp" in st and not over and (
+        n == 0 or (mp is not None and price is not None and
+                   n * price <= mp < (n + 1) * price) or
+        o[0].get("reason") == "movement_ended"),
+        what + ": the MP tally: %d steps forward, the next refused "
+        "(insufficient_mp), as --check prices them" % n,
+        "%s\n%s\nmp %s price %s\n%s" % (st, text, mp, price,
+                                          json.dumps(o)[:800]))
 
 
 if __name__ == "__main__":

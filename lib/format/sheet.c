@@ -405,6 +405,16 @@ data(struct arb_turn *t, struct sheet *sh, struct sbuf *b)
 	if (t->board.kind == BOARD_HEX)
 		putf(t, b, ",\"cols\":%d,\"odd\":%d", t->board.cols,
 		    t->board.odd_low ? 1 : 0);
+	if (t->board.kind == BOARD_TABLE) {
+		/* The terrain pieces, which an order may snap to. */
+		puts_(t, b, ",\"pieces\":[");
+		for (i = 0; i < t->board.pieces.n; i++) {
+			if (i > 0)
+				puts_(t, b, ",");
+			jstr(t, b, t->board.pieces.v[i].id);
+		}
+		puts_(t, b, "]");
+	}
 	puts_(t, b, ",\n\"labels\":[");
 	for (c = 0; c < t->board.ncells; c++) {
 		if (c > 0)
@@ -420,8 +430,19 @@ data(struct arb_turn *t, struct sheet *sh, struct sbuf *b)
 			continue;
 		putf(t, b, "%s[", k++ > 0 ? "," : "");
 		jstr(t, b, u->id);
-		putf(t, b, ",%d,%d]", t->board.kind == BOARD_TABLE ? -1 :
+		putf(t, b, ",%d,%d", t->board.kind == BOARD_TABLE ? -1 :
 		    u->at, sh->group[i]);
+		/* On a table: its movement points, and the prices of its
+		 * maneuvers (rules.h, man_prices). */
+		if (t->rs->man_prices != NULL) {
+			int	 pr[8], j;
+
+			putf(t, b, ",%ld,[", t->rs->man_prices(t, (int)i, pr));
+			for (j = 0; j < 8; j++)
+				putf(t, b, "%s%d", j > 0 ? "," : "", pr[j]);
+			puts_(t, b, "]");
+		}
+		puts_(t, b, "]");
 	}
 	puts_(t, b, "],\n\"groups\":[\n");
 	if (sh->groups.n > 0)

@@ -178,6 +178,13 @@ struct ruleset {
 	 * counterclockwise from its back left (back, right, front and left
 	 * edges), as the rule system measures it; the pictures draw it.
 	 * NULL: a square one step wide. */
+	/* Table boards (may be NULL): the movement points unit u would
+	 * have if given a move order now, and the price of each maneuver
+	 * kind that does not depend on where the unit stands: price[0-3] a
+	 * step forward, back, left and right; price[4-7] a turn off the
+	 * front, back, left and right side.  For the order sheet's tally
+	 * (arbiter(1), --sheet). */
+	long	(*man_prices)(struct arb_turn *, int u, int price[8]);
 	void	(*footprint)(struct arb_turn *, int u, const struct pose *ps,
 		    struct pt q[4]);
 	/* --reach UNIT: true when a path order moves a stack (the units
