@@ -1158,8 +1158,10 @@ arb_turn_write_reach(struct arb_turn *t, int text, FILE *fp,
 #define SHEET_LABELS	4000000L
 
 /* The per group bound on the nodes of its state graph (rules.h,
- * reach_graph). */
+ * reach_graph), and the cell orders' validations of the whole sheet (a
+ * kind with every cell as its target is one group's ncells of them). */
 #define SHEET_NODES	20000
+#define SHEET_CHECKS	4000000L
 
 /*
  * A group's orders that name a cell (OK_CELL: an attack, a retreat, ...):
@@ -1168,22 +1170,31 @@ arb_turn_write_reach(struct arb_turn *t, int text, FILE *fp,
  * player's file, so that the page refuses what --check would, with the
  * same reason.  What validation allocates is taken back at once.
  */
+struct sheet_checks {
+	int		*code;		/* per cell, for one kind: 0, or 1 +
+					 * sheet_why()'s */
+	long		 left;		/* validations the sheet may make */
+};
+
 static void
-sheet_cell_orders(struct arb_turn *n, struct sheet *sh, const struct order *o)
+sheet_cell_orders(struct arb_turn *n, struct sheet *sh, const struct order *o,
+    struct sheet_checks *sc)
 {
 	const struct okind *ok = n->rs->order_kinds;
 	struct mem_mark	 mk;
-	enum reason	*why;
-	char		**rule;
-	int		 k, c;
+	enum reason	 why, lastwhy = R_OK;
+	char		 last[96] = "";
+	int		 k, c, lastcode = 0;
 
-	if (o->nunits == 0)
+	if (o->nunits == 0 || sheet_full(sh))
 		return;
-	why = t_alloc(n, ((size_t)n->board.ncells + 1) * sizeof(*why));
-	rule = t_alloc(n, ((size_t)n->board.ncells + 1) * sizeof(*rule));
 	for (k = 0; ok[k].key != NULL; k++) {
 		if (ok[k].arg != OK_CELL || ok[k].count != NULL)
 			continue;
+		/* Past the sheet's bound, the page leaves them to --check. */
+		if (sc->left < n->board.ncells)
+			return;
+		sc->left -= n->board.ncells;
 		for (c = 0; c < n->board.ncells; c++) {
 			struct order	 a = *o;
 			int		 cell = c;
@@ -1198,23 +1209,25 @@ sheet_cell_orders(struct arb_turn *n, struct sheet *sh, const struct order *o)
 			a.rule = NULL;
 			a.msg = NULL;
 			n->rs->validate(n, &a);
-			why[c] = a.status == OS_ILLEGAL || a.status ==
+			why = a.status == OS_ILLEGAL || a.status ==
 			    OS_FAILED ? a.reason : R_OK;
 			snprintf(buf, sizeof(buf), "%s", a.rule != NULL ?
 			    a.rule : "");
 			mem_rewind(&n->mem, &mk);
-			rule[c] = NULL;
-			if (why[c] != R_OK) {
-				/* The same clause as the cell before: shared. */
-				if (c > 0 && why[c - 1] == why[c] &&
-				    rule[c - 1] != NULL &&
-				    strcmp(rule[c - 1], buf) == 0)
-					rule[c] = rule[c - 1];
-				else
-					rule[c] = t_strdup(n, buf);
+			/* The reason's index in the page's table (the same
+			 * as the cell before's, most often). */
+			if (why == R_OK)
+				sc->code[c] = 0;
+			else if (why == lastwhy && strcmp(buf, last) == 0)
+				sc->code[c] = lastcode;
+			else {
+				sc->code[c] = lastcode = 1 + sheet_why(n, sh,
+				    why, buf);
+				lastwhy = why;
+				memcpy(last, buf, sizeof(last));
 			}
 		}
-		sheet_targets(n, sh, k, why, (const char *const *)rule);
+		sheet_targets(n, sh, k, sc->code);
 	}
 }
 
@@ -1225,7 +1238,7 @@ sheet_cell_orders(struct arb_turn *n, struct sheet *sh, const struct order *o)
  */
 static void
 sheet_search(struct arb_turn *n, struct sheet *sh, const struct order *o,
-    int of, long spent0)
+    int of, long spent0, struct sheet_checks *sc)
 {
 	struct reach	 r;
 	struct rgraph	 g;
@@ -1242,7 +1255,7 @@ sheet_search(struct arb_turn *n, struct sheet *sh, const struct order *o,
 	sheet_group(n, sh, o, &r, of);
 	reach_graph(n, o, sheet_full(sh) ? 1 : SHEET_NODES, &g);
 	sheet_graph(n, sh, &g);
-	sheet_cell_orders(n, sh, o);
+	sheet_cell_orders(n, sh, o, sc);
 	if (r.budget < 0)
 		sheet_refused(n, sh, -1, r.over.rule, t_printf(n,
 		    "it cannot move: %s", reason_name(r.over.reason)));
@@ -1264,6 +1277,7 @@ sheet_run(struct arb_turn *n, int player, const char *hash,
 	const struct okind	*ok;
 	struct sheet		*sh;
 	struct order		*o;
+	struct sheet_checks	 sc;
 	bool			*done;
 	int			 pk, c, k, nb;
 	size_t			 i, j;
@@ -1289,6 +1303,9 @@ sheet_run(struct arb_turn *n, int player, const char *hash,
 	ok = n->rs->order_kinds;
 	for (pk = 0; ok[pk].key != NULL && ok[pk].arg != OK_PATH; pk++)
 		;
+	sc.code = t_alloc(n, ((size_t)n->board.ncells + 1) *
+	    sizeof(*sc.code));
+	sc.left = SHEET_CHECKS;
 	done = t_alloc(n, n->units.n + 1);
 	for (i = 0; i < (ok[pk].count != NULL ? (size_t)n->board.ncells :
 	    n->units.n); i++) {
@@ -1330,7 +1347,7 @@ sheet_run(struct arb_turn *n, int player, const char *hash,
 		o->cells = t_alloc(n, sizeof(int));
 		o->cells[0] = c;
 		o->ncells = 1;
-		sheet_search(n, sh, o, -1, spent0);
+		sheet_search(n, sh, o, -1, spent0, &sc);
 		/* A stack's units, each alone (a stack may split). */
 		if (o->nunits > 1) {
 			int	 of = sheet_groups(sh) - 1;
@@ -1341,7 +1358,7 @@ sheet_run(struct arb_turn *n, int player, const char *hash,
 				*a = *o;
 				a->units = o->units + k;
 				a->nunits = 1;
-				sheet_search(n, sh, a, of, spent0);
+				sheet_search(n, sh, a, of, spent0, &sc);
 			}
 		}
 	}

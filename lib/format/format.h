@@ -82,9 +82,13 @@ int	 sheet_groups(const struct sheet *);
 struct rgraph;
 void	 sheet_graph(struct arb_turn *, struct sheet *, const struct rgraph *);
 /* After sheet_graph: kind k (OK_CELL) of the group with each cell as its
- * target: why[cell] R_OK, or why not, by clause rule[cell]. */
+ * target: code[cell] 0 where it may, else 1 + the index of why not,
+ * sheet_why()'s (the page's table of reasons, by reason and clause; the
+ * clause is copied). */
 void	 sheet_targets(struct arb_turn *, struct sheet *, int k,
-	    const enum reason *why, const char *const *rule);
+	    const int *code);
+int	 sheet_why(struct arb_turn *, struct sheet *, enum reason,
+	    const char *rule);
 bool	 sheet_reaches(const struct sheet *, int cell);
 bool	 sheet_full(const struct sheet *);	/* its steps' bound reached */
 void	 sheet_refused(struct arb_turn *, struct sheet *, int cell,

@@ -300,12 +300,18 @@ sheet_graph(struct arb_turn *t, struct sheet *sh, const struct rgraph *g)
 	sh->wopen = false;
 }
 
+int
+sheet_why(struct arb_turn *t, struct sheet *sh, enum reason r,
+    const char *rule)
+{
+	return why(t, sh, r, rule != NULL && *rule != '\0' ? rule : NULL);
+}
+
 void
-sheet_targets(struct arb_turn *t, struct sheet *sh, int k,
-    const enum reason *r, const char *const *rule)
+sheet_targets(struct arb_turn *t, struct sheet *sh, int k, const int *code)
 {
 	struct sbuf	*b = &sh->groups;
-	int		 c, run = 0, code = -1, first = 1;
+	int		 c, run = 0, cur = -1, first = 1;
 
 	/* Runs over the cells in the board's order: 0 where the order may
 	 * name the cell, else 1 + the index of why not; and how many. */
@@ -313,18 +319,17 @@ sheet_targets(struct arb_turn *t, struct sheet *sh, int k,
 	puts_(t, b, t->rs->order_kinds[k].key);
 	puts_(t, b, "\":[");
 	for (c = 0; c <= t->board.ncells; c++) {
-		int	 x = c == t->board.ncells ? -2 : r[c] == R_OK ? 0 :
-			    1 + why(t, sh, r[c], rule[c]);
+		int	 x = c == t->board.ncells ? -2 : code[c];
 
-		if (x == code) {
+		if (x == cur) {
 			run++;
 			continue;
 		}
 		if (run > 0) {
-			putf(t, b, "%s%d,%d", first ? "" : ",", code, run);
+			putf(t, b, "%s%d,%d", first ? "" : ",", cur, run);
 			first = 0;
 		}
-		code = x;
+		cur = x;
 		run = 1;
 	}
 	puts_(t, b, "]");

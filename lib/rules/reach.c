@@ -984,6 +984,8 @@ struct gmem {
 	size_t		 capdone;
 	int		*next;
 	int		 maxnext;
+	int		*off;		/* a flip's units taken off */
+	size_t		 capoff;
 };
 
 static void
@@ -1000,6 +1002,7 @@ gmem_free(void *p)
 	free(g->heap);
 	free(g->done);
 	free(g->next);
+	free(g->off);
 	free(g);
 }
 
@@ -1264,7 +1267,8 @@ reach_graph(struct arb_turn *t, const struct order *o, int maxnodes,
 			    !t->units.v[i].gone && !t->units.v[i].left &&
 			    t->units.v[i].at >= 0 && !walks_it(o, (int)i))
 				gs.ph = (int)i;
-		gs.off = t_alloc(t, t->units.n * sizeof(int) + 1);
+		grow(t, &g->off, &g->capoff, t->units.n + 1, sizeof(int));
+		gs.off = g->off;
 		r->flips = true;
 	}
 	/* A table of twice the nodes it may hold. */
