@@ -715,6 +715,20 @@ def reviewed(b, p, tmp):
                "built click by click (no charge)", text)
         checked(d, "french", text, [3], "morne-plaine reach-charge: c1 "
                 "0201 0202 0103")
+        # 4. An enemy's hex: the reason --check gives for it.
+        fresh(path)
+        p.click(unitsel("c1"))
+        before = p.orders()
+        p.click(cellsel("0104"))
+        hdr1 = p.orders().splitlines()[0]
+        o = check_to(d, "french", "%s\nc1 to 0104\nend\n" % hdr1)
+        why = o[0].get("reason") if o else None
+        if why == "no_route":
+            why = o[0].get("message", "").rsplit(": ", 1)[-1]
+        report(p.orders() == before and why is not None and
+               why in p.status(), "morne-plaine reach-charge: c1 to 0104 "
+               "(a1's hex) refused for --check's reason (%s)" % why,
+               p.status() + "\n" + json.dumps(o)[:600])
     d, path = fixture_sheet(tmp, "aeonis/for-hidden", "red")
     if path:
         data = fresh(path)
