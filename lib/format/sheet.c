@@ -8,14 +8,16 @@
  * whose cells carry data-cell and units data-unit), the data below as
  * JSON in a script element, and the page's own style and script
  * (sheet.html, made into sheet-page.h by the Makefile).  The data: the
- * rule system's order kinds, the labels of the cells, the player's
- * units, and for each group that moves (a hex's units where they move
- * together, one unit, or a cell's count) its reach as --reach finds it
- * with no orders: the steps of its cheapest paths as a tree, each with
- * its cell, the step it comes from and its cost; the cells it may end
- * in, each with its step; and its neighbours out of reach with why, in
- * the words of a "to" order's no_route.  Nothing of it names another
- * player's orders: the next map holds none.
+ * rule system's order kinds, a table of the reasons of refusals, the
+ * labels of the cells, the player's units (on a table with their
+ * movement points and maneuvers' prices), and for each group that moves
+ * (a hex's units where they move together, each of them alone too, one
+ * unit, or a cell's count): the cells its reach as --reach finds it with
+ * no orders may end in, each with its cost; its state graph (rules.h,
+ * reach_graph), over which the page prices a path clicked step by step
+ * and the later orders after the earlier ones; and, for each order kind
+ * that names a cell, every cell's verdict as validation rules it.
+ * Nothing of it names another player's orders: the next map holds none.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -26,8 +28,8 @@
 #include "format/sheet-page.h"
 #include "json/doc.h"
 
-/* The steps of paths and the cells a sheet writes in all (each about 15
- * bytes of the page): a group past it has its reach cut. */
+/* The cells of reach, states and steps a sheet writes in all (each a
+ * few bytes of the page): a group past it has its reach cut. */
 #define SHEET_STEPS	500000L
 
 struct sbuf {
