@@ -861,6 +861,25 @@ def reviewed(b, p, tmp):
         if alone:
             checked(d, "red", text, [p.cost()], "aeonis a-group-split: "
                     "r-inf-6 alone")
+        # The stack moved first, then r-inf-6 alone: its second move
+        # would begin where the first ends, which the page does not
+        # price; it is written as a comment, not as an order.
+        fresh(path)
+        p.click(unitsel("r-inf-5"))
+        p.click(cellsel("0502"))
+        p.key("Escape")
+        p.click(unitsel("r-inf-5"))
+        p.ev("""[].filter.call(document.querySelectorAll("#kinds button"),
+            function (x) { return /r-inf-6 alone/.test(x.textContent); })[0]
+            .click()""")
+        p.click(cellsel("0401"))
+        text = p.orders()
+        lines = order_lines(text)
+        report(len(lines) == 2 and lines[1].startswith("# r-inf-6 move"),
+               "aeonis a-group-split: the stack, then r-inf-6 alone: the "
+               "second move written as a comment", text)
+        checked_lines(d, "red", text, "aeonis a-group-split: the stack, "
+                      "then r-inf-6 alone")
     # 7. Keyboard: panel buttons keep the focus in the panel; a
     # breakaway's target is reached by Tab and picked by Enter.
     d, path = fixture_sheet(tmp, "aeonis/for-hidden", "red")
