@@ -1157,13 +1157,117 @@ arb_turn_write_reach(struct arb_turn *t, int text, FILE *fp,
  * settle in all, and (sheet.c) the steps of paths it writes. */
 #define SHEET_LABELS	4000000L
 
+/* The per group bound on the nodes of its state graph (rules.h,
+ * reach_graph), and the cell orders' validations of the whole sheet (a
+ * kind with every cell as its target is one group's ncells of them). */
+#define SHEET_NODES	20000
+#define SHEET_CHECKS	4000000L
+
+/*
+ * A group's orders that name a cell (OK_CELL: an attack, a retreat, ...):
+ * every cell of the board as the target of each such kind, ruled by the
+ * rule system's validation as --check would rule the order first in the
+ * player's file, so that the page refuses what --check would, with the
+ * same reason.  What validation allocates is taken back at once.
+ */
+struct sheet_checks {
+	int		*code;		/* per cell, for one kind: 0, or 1 +
+					 * sheet_why()'s */
+	long		 left;		/* validations the sheet may make */
+};
+
+static void
+sheet_cell_orders(struct arb_turn *n, struct sheet *sh, const struct order *o,
+    struct sheet_checks *sc)
+{
+	const struct okind *ok = n->rs->order_kinds;
+	struct mem_mark	 mk;
+	enum reason	 why, lastwhy = R_OK;
+	char		 last[96] = "";
+	int		 k, c, lastcode = 0;
+
+	if (o->nunits == 0 || sheet_full(sh))
+		return;
+	for (k = 0; ok[k].key != NULL; k++) {
+		if (ok[k].arg != OK_CELL || ok[k].count != NULL)
+			continue;
+		/* Past the sheet's bound, the page leaves them to --check. */
+		if (sc->left < n->board.ncells)
+			return;
+		sc->left -= n->board.ncells;
+		for (c = 0; c < n->board.ncells; c++) {
+			struct order	 a = *o;
+			int		 cell = c;
+			char		 buf[96];
+
+			mem_mark(&n->mem, &mk);
+			a.kind = k;
+			a.cells = &cell;
+			a.ncells = 1;
+			a.status = OS_PENDING;
+			a.reason = R_OK;
+			a.rule = NULL;
+			a.msg = NULL;
+			n->rs->validate(n, &a);
+			why = a.status == OS_ILLEGAL || a.status ==
+			    OS_FAILED ? a.reason : R_OK;
+			snprintf(buf, sizeof(buf), "%s", a.rule != NULL ?
+			    a.rule : "");
+			mem_rewind(&n->mem, &mk);
+			/* The reason's index in the page's table (the same
+			 * as the cell before's, most often). */
+			if (why == R_OK)
+				sc->code[c] = 0;
+			else if (why == lastwhy && strcmp(buf, last) == 0)
+				sc->code[c] = lastcode;
+			else {
+				sc->code[c] = lastcode = 1 + sheet_why(n, sh,
+				    why, buf);
+				lastwhy = why;
+				memcpy(last, buf, sizeof(last));
+			}
+		}
+		sheet_targets(n, sh, k, sc->code);
+	}
+}
+
+/*
+ * One group of the sheet: its reach as --reach finds it, its state graph
+ * for the paths clicked step by step, and why it cannot move, if it
+ * cannot.  of: the stack it is a part of (sheet.c), or -1.
+ */
+static void
+sheet_search(struct arb_turn *n, struct sheet *sh, const struct order *o,
+    int of, long spent0, struct sheet_checks *sc)
+{
+	struct reach	 r;
+	struct rgraph	 g;
+	long		 left;
+
+	/* Past the sheet's bounds, a group is searched no further than its
+	 * start (for its budget), and its reach said cut. */
+	left = SHEET_LABELS - (reach_spent(n) - spent0);
+	if (sheet_full(sh) || left < 1)
+		left = 1;
+	reach_limit(n, reach_spent(n) + (left < REACH_LABELS ? left :
+	    REACH_LABELS));
+	reach_search(n, o, -1, &r);
+	sheet_group(n, sh, o, &r, of);
+	reach_graph(n, o, sheet_full(sh) ? 1 : SHEET_NODES, &g);
+	sheet_graph(n, sh, &g);
+	sheet_cell_orders(n, sh, o, sc);
+	if (r.budget < 0)
+		sheet_refused(n, sh, -1, r.over.rule, t_printf(n,
+		    "it cannot move: %s", reason_name(r.over.reason)));
+}
+
 /*
  * The order sheet's reach (arbiter(1), --sheet): n is the next map's
  * turn, just loaded; every group of the player's units (or, where the
  * rule system's orders move a count from a cell, every cell of the
  * player's that holds some) is searched as --reach searches it with no
- * orders, and each neighbour of its cell out of reach is searched for as
- * a "to" order would be, for the reason.  sheet.c writes the page.
+ * orders, with its state graph; a stack's units each alone too.
+ * sheet.c writes the page.
  */
 static int
 sheet_run(struct arb_turn *n, int player, const char *hash,
@@ -1173,11 +1277,11 @@ sheet_run(struct arb_turn *n, int player, const char *hash,
 	const struct okind	*ok;
 	struct sheet		*sh;
 	struct order		*o;
-	struct reach		 r;
+	struct sheet_checks	 sc;
 	bool			*done;
-	int			 pk, c, k, nb, *near, nnear;
+	int			 pk, c, k, nb;
 	size_t			 i, j;
-	long			 spent0, left;
+	long			 spent0;
 
 	GUARD(n, e, (void)0);
 	if (player >= (int)n->players.n)
@@ -1199,6 +1303,9 @@ sheet_run(struct arb_turn *n, int player, const char *hash,
 	ok = n->rs->order_kinds;
 	for (pk = 0; ok[pk].key != NULL && ok[pk].arg != OK_PATH; pk++)
 		;
+	sc.code = t_alloc(n, ((size_t)n->board.ncells + 1) *
+	    sizeof(*sc.code));
+	sc.left = SHEET_CHECKS;
 	done = t_alloc(n, n->units.n + 1);
 	for (i = 0; i < (ok[pk].count != NULL ? (size_t)n->board.ncells :
 	    n->units.n); i++) {
@@ -1240,41 +1347,19 @@ sheet_run(struct arb_turn *n, int player, const char *hash,
 		o->cells = t_alloc(n, sizeof(int));
 		o->cells[0] = c;
 		o->ncells = 1;
-		/* Past the sheet's bounds, a group is searched no further than
-		 * its start (for its budget), and its reach said cut. */
-		left = SHEET_LABELS - (reach_spent(n) - spent0);
-		if (sheet_full(sh) || left < 1)
-			left = 1;
-		reach_limit(n, reach_spent(n) + (left < REACH_LABELS ? left :
-		    REACH_LABELS));
-		reach_search(n, o, -1, &r);
-		sheet_group(n, sh, o, &r);
-		if (r.budget < 0) {
-			sheet_refused(n, sh, -1, r.over.rule, t_printf(n,
-			    "it cannot move: %s", reason_name(r.over.reason)));
-			continue;
-		}
-		/* Its neighbours out of reach, each with why. */
-		if (n->board.kind == BOARD_HEX) {
-			near = t_alloc(n, 6 * sizeof(int));
-			nnear = board_neighbors(&n->board, c, near);
-		} else {
-			near = n->board.adj + n->board.adj_at[c];
-			nnear = n->board.adj_at[c + 1] - n->board.adj_at[c];
-		}
-		for (k = 0; k < nnear; k++) {
-			nb = near[k];
-			left = SHEET_LABELS - (reach_spent(n) - spent0);
-			if (sheet_reaches(sh, nb) || left < 1)
-				continue;
-			reach_limit(n, reach_spent(n) + (left < REACH_LABELS ?
-			    left : REACH_LABELS));
-			reach_search(n, o, nb, &r);
-			if (r.found || r.truncated)
-				continue;
-			sheet_refused(n, sh, nb, r.near.rule != NULL ?
-			    r.near.rule : "arbiter-rules(7) Reach",
-			    near_why(n, &r, c, nb));
+		sheet_search(n, sh, o, -1, spent0, &sc);
+		/* A stack's units, each alone (a stack may split). */
+		if (o->nunits > 1) {
+			int	 of = sheet_groups(sh) - 1;
+
+			for (k = 0; k < o->nunits; k++) {
+				struct order *a = t_alloc(n, sizeof(*a));
+
+				*a = *o;
+				a->units = o->units + k;
+				a->nunits = 1;
+				sheet_search(n, sh, a, of, spent0, &sc);
+			}
 		}
 	}
 	sheet_write(n, sh, svg, svglen, fp);

@@ -167,6 +167,13 @@ class Page:
         return int(v) if v not in (None, "") else None
 
 
+def q(w):
+    """A word of the text form, quoted where it must be (as the page
+    does, arbiter-orders(5))."""
+    return w if re.match(r"^[A-Za-z0-9_.-]+$", w) and not re.match(
+        r"^[-+]?[0-9.]+$", w) else '"%s"' % w.replace('"', '""')
+
+
 def cellsel(label):
     return '[data-cell="%s"]' % label.replace('"', '\\"')
 
@@ -209,30 +216,81 @@ def checked(d, player, text, costs, what):
                want, got, text + json.dumps(res.get("orders", res))[:1500]))
 
 
+def sure_ends(g):
+    """The cells a group may end in whose cheapest path no roll may
+    stop (flag 2, "tested": such a path is not sure to be legal under
+    --check)."""
+    return [e for e in g["e"] if not (len(e) > 2 and e[2] & 2)]
+
+
+def pick_part(p, data, g):
+    """Picks group g: a unit of it, or its territory; a stack's unit
+    alone by its button."""
+    pick_group(p, data, g)
+    if "of" in g:
+        return p.ev("""(function () {
+            var b = [].filter.call(document.querySelectorAll("#kinds button"),
+                function (x) { return x.textContent === %s; });
+            if (!b.length) return false;
+            b[0].click(); return true; })()""" % json.dumps(
+            " ".join(g["u"]) + " alone"))
+    return True
+
+
+def line_cost(ln):
+    m = re.search(r"  # cost (-?[0-9]+)", ln)
+    return int(m.group(1)) if m else None
+
+
+def checked_lines(d, player, text, what):
+    """--check of a sheet's orders text: every order written legal at
+    the cost its line says ("# cost N"); one a roll may stop ("a roll
+    may stop it") need only not be illegal.  The lines the page wrote
+    as comments are no orders."""
+    lines = [ln for ln in order_lines(text) if not ln.startswith("#")]
+    res = check(d, player, text)
+    got = res.get("orders", [])
+    bad = []
+    if len(got) != len(lines):
+        bad.append("%d orders written, %d checked" % (len(lines), len(got)))
+    for ln, o in zip(lines, got):
+        if "a roll may stop it" in ln:
+            if o.get("status") == "illegal":
+                bad.append("illegal: " + ln)
+        elif (o.get("status"), spent(o)) != ("legal", line_cost(ln)):
+            bad.append("%s: %s %s" % (ln, o.get("status"), spent(o)))
+    report(not bad, what + ": --check rules every order legal at the "
+           "page's cost", "\n".join(bad) + "\n" + text +
+           json.dumps(got)[:1500])
+    return len(lines)
+
+
 def random_path(p, d, data, player, rng, what):
-    """One group, a random sequence of clicks; checked."""
+    """One group (or a stack's unit alone), a path built click by click
+    on random cells, in its reach from the start and not: after each
+    click that changes the orders text, --check rules the order legal at
+    the cost the page shows (#path's data-cost, the line's "# cost");
+    a click that adds nothing says why; a click on a cell out of the
+    start's reach adds nothing."""
     movable = [i for i, g in enumerate(data["groups"])
-               if g["b"] >= 0 and g["e"]]
+               if g["b"] >= 0 and sure_ends(g)]
     if not movable:
         return False
     gi = rng.choice(movable)
     g = data["groups"][gi]
     p.ev('localStorage.clear(); document.getElementById("clear").click()')
-    pick_group(p, data, g)
-    ends = {e[0]: e for e in g["e"]}
-    # A path a roll may stop (flag 2, "tested") is not sure to be legal
-    # under --check: the clicks that are checked end elsewhere.
-    sure = [e[0] for e in g["e"] if not (len(e) > 2 and e[2] & 2)]
-    if not sure:
-        return False
+    if not pick_part(p, data, g):
+        report(False, what + ": a button for %s alone" % " ".join(g["u"]))
+        return True
+    ends = {e[0] for e in g["e"]}
     labels = data["labels"]
     own = {g2["at"] for g2 in data["groups"]}
-    last = lastc = None
     ok = True
-    for _ in range(rng.randint(2, 6)):
+    n = 0
+    for k in range(rng.randint(3, 8)):
         before = p.orders()
-        if rng.random() < 0.6:
-            c = rng.choice(sure)
+        if rng.random() < 0.75:
+            c = rng.choice(sorted(ends))
         else:
             outs = [c for c in range(len(labels)) if c not in ends and
                     c not in own]
@@ -240,73 +298,70 @@ def random_path(p, d, data, player, rng, what):
                 continue
             c = rng.choice(outs)
         p.click(cellsel(labels[c]))
-        if c in ends:
-            want = g["s"][ends[c][1]][2]
-            if p.cost() != want:
-                ok = False
-                report(False, "%s: the cost shown for %s" % (what,
-                       labels[c]), "page %s, reach %s" % (p.cost(), want))
-            last = p.cost()
-            lastc = c
-        else:
-            if p.orders() != before or "refused" not in p.status():
+        text = p.orders()
+        st = p.status()
+        if c not in ends and c != g["at"]:
+            if text != before or "refused" not in st:
                 ok = False
                 report(False, "%s: a click on %s, out of reach, adds "
                        "nothing and says why" % (what, labels[c]),
-                       p.status() + "\n" + p.orders())
-    if last is None or lastc not in sure:
-        c = rng.choice(sure)
-        p.click(cellsel(labels[c]))
-        last = p.cost()
+                       st + "\n" + text)
+            continue
+        if text == before:
+            if "refused" not in st and "where the path ends" not in st:
+                ok = False
+                report(False, "%s: a click on %s that adds nothing says "
+                       "why" % (what, labels[c]), st + "\n" + text)
+            continue
+        lines = order_lines(text)
+        cost = p.cost()
+        if len(lines) != 1 or (cost is None) != lines[0].startswith("#") \
+                or (cost is not None and line_cost(lines[0]) != cost):
+            ok = False
+            report(False, "%s: after %s, one order, its cost shown, or "
+                   "a comment while the path cannot end there" % (
+                       what, labels[c]), "%s\n%s" % (cost, text))
+            continue
+        if cost is not None:
+            n += checked_lines(d, player, text, "%s: click %d, %s" % (
+                what, k + 1, labels[c]))
+    if n == 0:
+        # Nothing was written: a path to a sure end, from the start.
+        p.ev('localStorage.clear(); document.getElementById("clear")'
+             '.click()')
+        pick_part(p, data, g)
+        e = rng.choice(sure_ends(g))
+        p.click(cellsel(labels[e[0]]))
+        report(p.cost() == e[1], "%s: the cost shown for %s, from the "
+               "start, is --reach's" % (what, labels[e[0]]), "page %s, "
+               "reach %s" % (p.cost(), e[1]))
+        checked_lines(d, player, p.orders(), what + ": to " + labels[e[0]])
     if ok:
-        report(True, "%s: costs shown as --reach's, clicks out of reach "
+        report(True, "%s: a path click by click, clicks out of reach "
                "refused" % what)
-    text = p.orders()
-    report(len(order_lines(text)) == 1, "%s: one order written" % what, text)
-    checked(d, player, text, [last], what)
     return True
 
 
-def tree(g, step):
-    """The cells of the reach's path to a step, the start left out."""
-    cells = []
-    while step >= 0:
-        cells.append(g["s"][step][0])
-        step = g["s"][step][1]
-    return cells
-
-
 def several(p, d, data, player, rng, what):
-    """Every group that can move, one path each, in turn."""
+    """Every group that can move, a path each of one to three clicks, in
+    turn; then every order written checked as one sheet: legal at the
+    cost the page gives it after the orders before it."""
     p.ev('localStorage.clear(); document.getElementById("clear").click()')
-    costs = []
-    used = {g["at"] for g in data["groups"]}
+    n = 0
     for g in data["groups"]:
-        if g["b"] < 0 or not g["e"]:
+        if g["b"] < 0 or not sure_ends(g) or "of" in g:
             continue
-        # A path that meets no earlier one (nor a cell where a group
-        # starts), and that no roll may stop: the page prices each from
-        # the board as the turn begins, and says that --check confirms
-        # orders that meet.
-        ends = [e for e in g["e"] if not (len(e) > 2 and e[2] & 2) and
-                not (set(tree(g, e[1])) & used)]
-        if not ends:
-            continue
-        pick_group(p, data, g)
-        e = rng.choice(ends)
-        p.click(cellsel(data["labels"][e[0]]))
-        if p.cost() is None:
-            continue
-        costs.append(p.cost())
-        used |= set(tree(g, e[1]))
+        pick_part(p, data, g)
+        for _ in range(rng.randint(1, 3)):
+            e = rng.choice(sure_ends(g))
+            p.click(cellsel(data["labels"][e[0]]))
+        n += 1
         p.key("Escape")
+    if n < 2:
+        return
     text = p.orders()
-    if len(costs) < 2:
-        return None
-    res = check(d, player, text)
-    got = [(o.get("status"), spent(o)) for o in res.get("orders", [])]
-    want = [("legal", c) for c in costs]
-    return got == want, text, want, got
+    checked_lines(d, player, text, what + ": a sheet of %d groups' "
+                  "orders" % n)
 
 
 def keyboard(p, d, data, player, what):
@@ -384,7 +439,7 @@ def kinds(p, d, data, player, rng, what):
     for k in cellkinds:
         p.ev('localStorage.clear(); document.getElementById("clear")'
              '.click()')
-        pick_group(p, data, g)
+        pick_part(p, data, g)
         button = k.replace("_", " ")
         if not p.ev("""(function () {
             var b = [].filter.call(document.querySelectorAll("#kinds button"),
@@ -398,13 +453,35 @@ def kinds(p, d, data, player, rng, what):
                                                       e[2] & 2)])
             p.click(cellsel(data["labels"][e[0]]))
             text = p.orders()
-            checked(d, player, text, [g["s"][e[1]][2]],
+            checked(d, player, text, [e[1]],
                     what + ": a to order by its button")
             continue
-        near = [w[0] for w in g["w"] if w[0] >= 0] + [e[0] for e in g["e"]]
-        c = rng.choice(near)
+        # A cell next to it, one of its reach, or any: the page writes
+        # the order, which --check reads as one of its kind, or refuses
+        # it for the reason --check gives.
+        near = [c for c in range(len(data["labels"]))
+                if data.get("cols") and abs(c % data["cols"] - g["at"] %
+                                            data["cols"]) <= 1 and
+                abs(c // data["cols"] - g["at"] // data["cols"]) <= 1]
+        c = rng.choice([c for c in near if c != g["at"]] or
+                       [e[0] for e in g["e"]] or [g["at"]]) \
+            if rng.random() < 0.7 else rng.randrange(len(data["labels"]))
+        before = p.orders()
         p.click(cellsel(data["labels"][c]))
         text = p.orders()
+        if text == before:
+            hdr = text.splitlines()[0]
+            o = check(d, player, "%s\n%s %s %s\nend\n" % (
+                hdr, " ".join(g["u"]) if not data["count"] else "%d %s" % (
+                    g["n"], data["count"]), k, q(data["labels"][c]))).get(
+                "orders", [])
+            why = o[0].get("reason") if o else None
+            report("refused" in p.status() and why is not None and
+                   why in p.status(), "%s: a %s order on %s by its button "
+                   "refused for --check's reason (%s)" % (
+                       what, k, data["labels"][c], why),
+                   p.status() + "\n" + json.dumps(o)[:600])
+            continue
         res = check(d, player, text)
         o = res.get("orders", [])
         report(len(o) == 1 and o[0].get("kind") == k and o[0].get(
@@ -426,7 +503,7 @@ def split(p, d, data, player, rng, what):
     g = rng.choice(gs)
     ends = [e for e in g["e"] if not (len(e) > 2 and e[2] & 2)]
     p.ev('localStorage.clear(); document.getElementById("clear").click()')
-    pick_group(p, data, g)
+    pick_part(p, data, g)
 
     def count(v):
         p.ev("""(function () { var n = document.getElementById("count");
@@ -575,6 +652,308 @@ def phone(b, p, path, what):
             "mobile": False})
 
 
+def fixture_sheet(tmp, case, player, orders=True, edit=None):
+    """The sheet of a casebook case's turn for player: (dir, sheet);
+    with orders=False the turn is run with no orders; edit(next map)
+    may change the next map, which is then run once more, with no
+    orders, for the sheet."""
+    src = os.path.join(TOP, "fixtures", case)
+    d = os.path.join(tmp, "fx-" + case.replace("/", "-") + "-" + player)
+    os.makedirs(d, exist_ok=True)
+    shutil.copy(os.path.join(src, "map.json"), os.path.join(d, "map.json"))
+    od = os.path.join(src, "orders")
+    args = []
+    if orders and os.path.isdir(od):
+        args = sorted(os.path.join(od, f) for f in os.listdir(od))
+    r = run([ARBITER, "-o", "/dev/null", "-n", "next.json", "--for", player,
+             "--sheet", "sheet.html", "map.json"] + args, d)
+    if r.returncode == 0 and edit is not None:
+        with open(os.path.join(d, "next.json")) as f:
+            m = json.load(f)
+        edit(m)
+        with open(os.path.join(d, "map.json"), "w") as f:
+            json.dump(m, f)
+        r = run([ARBITER, "-o", "/dev/null", "-n", "next.json", "--for",
+                 player, "--sheet", "sheet.html", "map.json"], d)
+    if r.returncode != 0:
+        report(False, "%s: --for %s --sheet" % (case, player), r.stderr)
+        return None, None
+    return d, os.path.join(d, "sheet.html")
+
+
+def check_to(d, player, text):
+    """--check's orders of a text (a reason asked of the rules)."""
+    return check(d, player, text).get("orders", [])
+
+
+def reviewed(b, p, tmp):
+    """The review's findings of 2026-11-28 (doc/OPEN.md, issue 32), each
+    as the player met it."""
+    hdr = None
+
+    def fresh(path):
+        b.open(path)
+        p.ev('localStorage.clear(); document.getElementById("clear")'
+             '.click()')
+        return json.loads(p.ev(
+            'document.getElementById("sheet-data").textContent'))
+
+    def header(path):
+        return p.orders().splitlines()[0]
+
+    # 1. Clicks build the path step by step from its end: c1 through
+    # 0202 to 0103 is no charge (3 MP), not the cheapest path to 0103.
+    d, path = fixture_sheet(tmp, "morne-plaine/reach-charge", "french")
+    if path:
+        fresh(path)
+        p.click(unitsel("c1"))
+        p.click(cellsel("0202"))
+        p.click(cellsel("0103"))
+        text = p.orders()
+        report("c1 move 0101 0201 0202 0103 " in text and p.cost() == 3,
+               "morne-plaine reach-charge: c1 by 0202 to 0103, a path "
+               "built click by click (no charge)", text)
+        checked(d, "french", text, [3], "morne-plaine reach-charge: c1 "
+                "0201 0202 0103")
+        # 4. An enemy's hex: the reason --check gives for it.
+        fresh(path)
+        p.click(unitsel("c1"))
+        before = p.orders()
+        p.click(cellsel("0104"))
+        hdr1 = p.orders().splitlines()[0]
+        o = check_to(d, "french", "%s\nc1 to 0104\nend\n" % hdr1)
+        why = o[0].get("reason") if o else None
+        if why == "no_route":
+            why = o[0].get("message", "").rsplit(": ", 1)[-1]
+        report(p.orders() == before and why is not None and
+               why in p.status(), "morne-plaine reach-charge: c1 to 0104 "
+               "(a1's hex) refused for --check's reason (%s)" % why,
+               p.status() + "\n" + json.dumps(o)[:600])
+    d, path = fixture_sheet(tmp, "aeonis/for-hidden", "red")
+    if path:
+        data = fresh(path)
+        hdr = header(path)
+        p.click(unitsel("r-cav-1"))
+        p.click(cellsel("0503"))
+        c1 = p.cost()
+        # r-cav-1's Movement Range is 2: no path by 0503 reaches 0404
+        # (the page once wrote 0403 0404, the waypoint dropped).
+        p.click(cellsel("0404"))
+        o = check_to(d, "red", "%s\nr-cav-1 move 0403 0503 0403 0404\nend\n"
+                     % hdr)
+        why = o[0].get("reason") if o else None
+        text = p.orders()
+        report("r-cav-1 move 0403 0503  #" in text and why is not None and
+               why in p.status(), "aeonis for-hidden: 0503 then 0404 keeps "
+               "the waypoint, and refuses 0404 for --check's reason (%s)" %
+               why, p.status() + "\n" + text)
+        p.click(cellsel("0502"))
+        text = p.orders()
+        report("r-cav-1 move 0403 0503 0502 " in text and c1 is not None and
+               p.cost() is not None and p.cost() > c1, "aeonis for-hidden: "
+               "0503 then 0502, the running cost grows with the path",
+               "%s %s\n%s" % (c1, p.cost(), text))
+        checked(d, "red", text, [p.cost()], "aeonis for-hidden: r-cav-1 "
+                "by 0503 to 0502")
+        # 4. A cell out of reach: the reason --check gives for it.
+        for c in ("0603", "0101", "0804"):
+            fresh(path)
+            p.click(unitsel("r-cav-1"))
+            before = p.orders()
+            p.click(cellsel(c))
+            o = check_to(d, "red", "%s\nr-cav-1 to %s\nend\n" % (hdr, c))
+            why = o[0].get("reason") if o else None
+            if why == "no_route":
+                why = o[0].get("message", "").rsplit(": ", 1)[-1]
+            report(p.orders() == before and why is not None and
+                   why in p.status(), "aeonis for-hidden: r-cav-1 to %s "
+                   "refused for --check's reason (%s)" % (c, why),
+                   p.status() + "\n" + json.dumps(o)[:600])
+        # 5. Cell orders checked before they are written.
+        for k, c in (("attack", "0806"), ("translocate", "0805"),
+                     ("reinforce", "0102")):
+            fresh(path)
+            p.click(unitsel("r-cav-1"))
+            p.ev("""[].filter.call(document.querySelectorAll("#kinds button"),
+                function (x) { return x.textContent === %s; })[0]
+                .click()""" % json.dumps(k))
+            before = p.orders()
+            p.click(cellsel(c))
+            o = check_to(d, "red", "%s\nr-cav-1 %s %s\nend\n" % (hdr, k, c))
+            why = o[0].get("reason") if o else None
+            report(p.orders() == before and why is not None and
+                   why in p.status(), "aeonis for-hidden: %s %s refused "
+                   "before it is written (%s)" % (k, c, why),
+                   p.status() + "\n" + p.orders())
+    # 2. Later orders priced after the earlier ones; an earlier one
+    # changed re-prices the later.
+    def ap4(m):
+        m["players"]["red"]["ap"] = 4
+    d, path = fixture_sheet(tmp, "aeonis/for-hidden", "red", edit=ap4)
+    if path:
+        fresh(path)
+        for u, c in (("r-cav-1", "0305"), ("r-inf-1", "0102")):
+            p.click(unitsel(u))
+            p.click(cellsel(c))
+            p.key("Escape")
+        p.click(unitsel("r-cav-1"))
+        p.click(cellsel("0505"))
+        p.key("Escape")
+        text = p.orders()
+        res = check(d, "red", text)
+        bad = [o for o in res.get("orders", []) if o.get("status") !=
+               "legal"]
+        report("left -" not in text and not bad and "error" not in res,
+               "aeonis, 4 AP: an earlier order changed, the later one "
+               "re-priced or marked, never written overspent", text +
+               json.dumps(bad)[:600])
+    d, path = fixture_sheet(tmp, "morne-plaine/for-hidden", "red")
+    if path:
+        fresh(path)
+        p.click(unitsel("r-cav"))
+        p.click(cellsel("0204"))
+        c1 = p.cost()
+        p.key("Escape")
+        p.click(unitsel("r-inf"))
+        before = p.orders()
+        p.click(cellsel("0204"))
+        report(p.orders() == before and "occupied" in p.status(),
+               "morne-plaine for-hidden: r-inf to 0204, where r-cav's "
+               "order ends, refused (occupied)", p.status() + "\n" +
+               p.orders())
+        p.click(cellsel("0203"))
+        c2 = p.cost()
+        text = p.orders()
+        with open(os.path.join(d, "first.txt"), "w") as f:
+            f.write("%s\nr-cav move %s\nend\n" % (header(path), " ".join(
+                re.search(r"r-cav move ([0-9 ]+?)  #", text).group(1)
+                .split())))
+        r = run([ARBITER, "--reach", "r-inf", "next.json",
+                 "red=first.txt"], d)
+        want = None
+        try:
+            for c in json.loads(r.stdout).get("cells", []):
+                if c.get("cell") == "0203":
+                    want = c.get("cost")
+        except ValueError:
+            pass
+        report(c2 is not None and c2 == want, "morne-plaine for-hidden: "
+               "r-inf to 0203 after r-cav's order costs what --reach with "
+               "that order gives (%s)" % want, "page %s\n%s" % (c2, text))
+        checked(d, "red", text, [c1, c2], "morne-plaine for-hidden: two "
+                "orders that meet")
+    # 3. An aeonis stack split: a unit of it ordered alone.
+    d, path = fixture_sheet(tmp, "aeonis/a-group-split", "red",
+                            orders=False)
+    if path:
+        fresh(path)
+        p.click(unitsel("r-inf-5"))
+        alone = p.ev("""(function () {
+            var b = [].filter.call(document.querySelectorAll("#kinds button"),
+                function (x) { return /r-inf-6 alone/.test(x.textContent); });
+            if (!b.length) return false;
+            b[0].click(); return true; })()""")
+        p.click(cellsel("0401"))
+        text = p.orders()
+        report(alone and "r-inf-6 move 0501 0401 " in text and
+               "r-inf-5" not in text.split("\n", 1)[1],
+               "aeonis a-group-split: a unit of a stack ordered alone", text)
+        if alone:
+            checked(d, "red", text, [p.cost()], "aeonis a-group-split: "
+                    "r-inf-6 alone")
+        # The stack moved first, then r-inf-6 alone: its second move
+        # would begin where the first ends, which the page does not
+        # price; it is written as a comment, not as an order.
+        fresh(path)
+        p.click(unitsel("r-inf-5"))
+        p.click(cellsel("0502"))
+        p.key("Escape")
+        p.click(unitsel("r-inf-5"))
+        p.ev("""[].filter.call(document.querySelectorAll("#kinds button"),
+            function (x) { return /r-inf-6 alone/.test(x.textContent); })[0]
+            .click()""")
+        p.click(cellsel("0401"))
+        text = p.orders()
+        lines = order_lines(text)
+        report(len(lines) == 2 and lines[1].startswith("# r-inf-6 move"),
+               "aeonis a-group-split: the stack, then r-inf-6 alone: the "
+               "second move written as a comment", text)
+        checked_lines(d, "red", text, "aeonis a-group-split: the stack, "
+                      "then r-inf-6 alone")
+    # 7. Keyboard: panel buttons keep the focus in the panel; a
+    # breakaway's target is reached by Tab and picked by Enter.
+    d, path = fixture_sheet(tmp, "aeonis/for-hidden", "red")
+    if path:
+        fresh(path)
+        p.click(unitsel("r-cav-1"))
+        p.ev("""(function () { var b = [].filter.call(
+            document.querySelectorAll("#kinds button"), function (x) {
+            return x.textContent === "attack"; })[0]; b.focus(); })()""")
+        p.key("Enter")
+        tag = p.ev("document.activeElement.tagName + ' ' + "
+                   "(document.activeElement.closest('#panel') ? 'panel' "
+                   ": '')")
+        report(tag != "BODY " and "panel" in tag, "aeonis: a panel "
+               "button pressed by Enter leaves the focus in the panel",
+               tag)
+    # 6. arcane-legions: every choice of a maneuver and of the order by
+    # the page's controls, read by --check as given (r1, a formation
+    # with 2 mp: a turn off its front costs 2).
+    d, path = fixture_sheet(tmp, "arcane-legions/svg-breakaways", "red")
+    if path:
+        fresh(path)
+        p.click(unitsel("r1"))
+        ok = p.ev("""(function () {
+            var set = {off: "front", off_notch: "left", corner: "left",
+                notch: "near", snap: "left", slide: "right", object: "b1"};
+            for (var k in set) {
+                var e = document.getElementById(k);
+                if (!e) return k;
+                e.value = set[k];
+                e.dispatchEvent(new Event("change"));
+            }
+            var b = [].filter.call(document.querySelectorAll("#extra button"),
+                function (x) { return x.textContent === "turn right 90"; });
+            if (!b.length) return "turn right 90";
+            b[0].click();
+            return "ok"; })()""")
+        text = p.orders()
+        o = check(d, "red", text).get("orders", [])
+        m = o[0].get("maneuvers", [{}])[0] if o else {}
+        report(ok == "ok" and o and "off front off_notch left corner left "
+               "notch near" in o[0].get("text", "") and o[0].get("snap") ==
+               "left" and o[0].get("slide") == "right" and
+               o[0].get("object") == "b1" and m.get("kind") == "turn",
+               "arcane-legions svg-breakaways: off_notch, corner, notch, "
+               "snap, slide and object by the page's controls, read by "
+               "--check (%s)" % ok, text + json.dumps(o)[:800])
+        tally(p, d, json.loads(p.ev('document.getElementById('
+                                    '"sheet-data").textContent')), "red",
+              "r1", "arcane-legions svg-breakaways")
+    d, path = fixture_sheet(tmp, "arcane-legions/svg-breakaways", "red")
+    if path:
+        data = fresh(path)
+        mine = [u[0] for u in data["units"]]
+        p.click(unitsel(mine[0]))
+        p.ev("""[].filter.call(document.querySelectorAll("#kinds button"),
+            function (x) { return x.textContent === "breakaway"; })[0]
+            .click()""")
+        target = None
+        for _ in range(60):
+            p.key("Tab")
+            a = p.ev("(document.activeElement.dataset || {}).unit || null")
+            if a is not None and a not in mine:
+                target = a
+                break
+        if target is not None:
+            p.key("Enter")
+        text = p.orders()
+        report(target is not None and ("breakaway %s" % target) in text,
+               "arcane-legions svg-breakaways: the breakaway's target "
+               "reached by Tab and picked by Enter", "%s\n%s" % (target,
+                                                                 text))
+
+
 def main():
     chromium = cdp.chromium()
     n = int(os.environ.get("SHEET_N", "3"))
@@ -593,6 +972,7 @@ def main():
         "mobile": False})
     p = Page(b)
     try:
+        reviewed(b, p, tmp)
         for rs in WALKING + ["arcane-legions"]:
             for seed in range(1, n + 1):
                 d = os.path.join(tmp, "%s-%d" % (rs, seed))
@@ -626,11 +1006,7 @@ def main():
                 b.wait("Page.loadEventFired")
                 report(p.orders() == text, what + ": a reload keeps the "
                        "draft", p.orders())
-                r = several(p, d, data, player, rng, what)
-                if r is not None:
-                    report(r[0], what + ": a sheet of %d orders, each "
-                           "legal at the page's cost" % len(r[2]),
-                           "page %s\ncheck %s\n%s" % (r[2], r[3], r[1]))
+                several(p, d, data, player, rng, what)
                 keyboard(p, d, data, player, what)
                 kinds(p, d, data, player, rng, what)
                 if data["count"]:
@@ -648,8 +1024,16 @@ def arcane(p, d, data, player, what):
     """A maneuver made by the buttons, read by --check."""
     if not data["units"]:
         return
+    # A unit with the movement points for a step forward (the page
+    # refuses one over them: tally() below).
+    can = [u for u in data["units"] if len(u) > 4 and u[3] >= u[4][0]]
+    if not can:
+        report(True, what + ": no unit has the mp for a step (nothing to "
+               "check but the tally)")
+        tally(p, d, data, player, data["units"][0][0], what)
+        return
     p.ev('localStorage.clear(); document.getElementById("clear").click()')
-    p.click(unitsel(data["units"][0][0]))
+    p.click(unitsel(can[0][0]))
     clicked = p.ev("""(function () {
         var b = [].slice.call(document.querySelectorAll("#extra button"))
             .filter(function (x) { return x.textContent === "step forward"; });
@@ -685,6 +1069,48 @@ def arcane(p, d, data, player, what):
         res.get("refused", {}).get("files") == 0,
         what + ": --check reads the maneuver (%s)" % (
             o[0].get("status") if o else "none"), json.dumps(res)[:800])
+    tally(p, d, data, player, data["units"][0][0], what)
+
+
+def tally(p, d, data, player, uid, what):
+    """arcane-legions: the MP tally.  Steps forward by their button until
+    the page refuses one (insufficient_mp): those made cost no more than
+    the unit's movement points (--check: no maneuver refused for
+    insufficient_mp), and one more would."""
+    p.ev('localStorage.clear(); document.getElementById("clear").click()')
+    p.click(unitsel(uid))
+    n = 0
+    for _ in range(40):
+        before = p.orders()
+        p.ev("""[].filter.call(document.querySelectorAll("#extra button"),
+            function (x) { return x.textContent === "step forward"; })[0]
+            .click()""")
+        if p.orders() == before:
+            break
+        n += 1
+    st = p.status()
+    text = p.orders()
+    res = check(d, player, text)
+    o = res.get("orders", [])
+    over = [m for x in o for m in x.get("maneuvers", [])
+            if m.get("reason") == "insufficient_mp"]
+    mp = o[0].get("mp") if o else None
+    price = o[0]["maneuvers"][0].get("cost") if o and o[0].get(
+        "maneuvers") and o[0]["maneuvers"][0].get("made") else None
+    if o and "maneuvers" not in o[0]:
+        # Ruled before its maneuvers (insufficient_op): the unit's
+        # movement points and price as the page has them from the C
+        # code (rules.h, man_prices).
+        u = [x for x in data["units"] if x[0] == uid][0]
+        mp, price = u[3], u[4][0]
+    report("insufficient_mp" in st and not over and (
+        n == 0 or (mp is not None and price is not None and
+                   n * price <= mp < (n + 1) * price) or
+        o[0].get("reason") == "movement_ended"),
+        what + ": the MP tally: %d steps forward, the next refused "
+        "(insufficient_mp), as --check prices them" % n,
+        "%s\n%s\nmp %s price %s\n%s" % (st, text, mp, price,
+                                          json.dumps(o)[:800]))
 
 
 if __name__ == "__main__":

@@ -1321,6 +1321,65 @@ test_reach(void)
 }
 
 /*
+ * The state graph (rules.h, reach_graph; the order sheet, issue 32): a
+ * lord of range 2 on a plain of 3 x 3 hexes, 9 AP.  Every step costs 1;
+ * a state is the hexes entered, so that no node costs more than 2, each
+ * step's node costs at most its own plus 1, a third hex is refused
+ * out_of_range, and 0202 is reached in two steps and may be ended in.  A
+ * second red unit's hex flipped changes nothing in aeonis (friends
+ * stack): no step is listed again.
+ */
+static void
+test_reach_graph(void)
+{
+	static const char flat[] = "{\"arbiter\": 1, \"ruleset\": \"aeonis\", "
+	    "\"board\": {\"grid\": \"hex\", \"cols\": 3, \"rows\": 3}, "
+	    "\"players\": {\"red\": {\"ap\": 9}}, \"units\": [{\"id\": "
+	    "\"l\", \"player\": \"red\", \"type\": \"lord\", \"at\": "
+	    "\"0101\", \"range\": 2}, {\"id\": \"m\", \"player\": \"red\", "
+	    "\"type\": \"lord\", \"at\": \"0303\"}]}";
+	struct arb_turn	*t = arb_turn_new();
+	struct arb_error e;
+	struct reach_query *q;
+	struct rgraph	 g;
+	int		 i, k, range = 0, flips = 0, worse = 0, at0202 = 0;
+
+	CHECK(arb_turn_load_map(t, "flat.json", flat, strlen(flat), &e) == 0);
+	CHECK(arb_turn_reach(t, "l", NULL, 0, &e) == 0);
+	q = t->reachq;
+	if (q == NULL) {
+		arb_turn_free(t);
+		return;
+	}
+	reach_graph(t, &q->o, 1000, &g);
+	CHECK(g.budget == 9 && g.nnode > 1 && !g.cut && g.flips);
+	CHECK(g.node[0].cell == board_find(&t->board, "0101") &&
+	    g.node[0].cost == 0);
+	for (i = 0; i < g.nnode; i++) {
+		const struct rg_node *x = &g.node[i];
+
+		if (x->cost > 2)
+			worse++;
+		if (x->cell == board_find(&t->board, "0202") && x->cost == 2 &&
+		    x->end == R_OK)
+			at0202++;
+		for (k = x->first; k < x->first + x->n; k++) {
+			const struct rg_edge *ed = &g.edge[k];
+
+			flips += ed->flip;
+			if (ed->to < 0) {
+				range += ed->why == R_OUT_OF_RANGE;
+				continue;
+			}
+			if (ed->cost != 1 || g.node[ed->to].cost > x->cost + 1)
+				worse++;
+		}
+	}
+	CHECK(worse == 0 && range > 0 && at0202 == 1 && flips == 0);
+	arb_turn_free(t);
+}
+
+/*
  * The order sheet (issue 32): only after the run, only a player's; one
  * HTML page with nothing from elsewhere (no src=, no address but the SVG
  * namespaces), its unit's reach in the data; and a unit id that would
@@ -1415,6 +1474,7 @@ main(void)
 	test_late_fair();
 	test_reach();
 	test_reach_ahead();
+	test_reach_graph();
 	test_sheet();
 	printf("unit: %d passed, %d failed\n", passed, failed);
 	return failed != 0;

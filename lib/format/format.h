@@ -68,15 +68,27 @@ int	 view_player(struct arb_turn *, const char *name, const char **hint);
 void	 emit_svg(struct arb_turn *, int flags, int player, FILE *);
 /* sheet.c: a player's order sheet (arbiter(1), --sheet), made in the
  * next map's turn: begun, given each group's reach as it is searched
- * (sheet_group(), then sheet_refused() for each neighbour out of reach,
- * or cell -1 for a group that cannot move; sheet_reaches(): is a cell in
- * the last group's reach), and written with the picture.  A reach cut
+ * (sheet_group(), then sheet_graph() with its state graph (rules.h,
+ * reach_graph), then sheet_refused() with cell -1 for a group that
+ * cannot move; sheet_reaches(): is a cell in the last group's reach),
+ * and written with the picture.  A reach cut
  * (a search's bound, or the sheet's SHEET_STEPS) is written "cut". */
 struct sheet;
 struct reach;
 struct sheet *sheet_begin(struct arb_turn *, int player, const char *hash);
 void	 sheet_group(struct arb_turn *, struct sheet *, const struct order *,
-	    const struct reach *);
+	    const struct reach *, int of);
+int	 sheet_groups(const struct sheet *);
+struct rgraph;
+void	 sheet_graph(struct arb_turn *, struct sheet *, const struct rgraph *);
+/* After sheet_graph: kind k (OK_CELL) of the group with each cell as its
+ * target: code[cell] 0 where it may, else 1 + the index of why not,
+ * sheet_why()'s (the page's table of reasons, by reason and clause; the
+ * clause is copied). */
+void	 sheet_targets(struct arb_turn *, struct sheet *, int k,
+	    const int *code);
+int	 sheet_why(struct arb_turn *, struct sheet *, enum reason,
+	    const char *rule);
 bool	 sheet_reaches(const struct sheet *, int cell);
 bool	 sheet_full(const struct sheet *);	/* its steps' bound reached */
 void	 sheet_refused(struct arb_turn *, struct sheet *, int cell,

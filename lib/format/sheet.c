@@ -8,14 +8,16 @@
  * whose cells carry data-cell and units data-unit), the data below as
  * JSON in a script element, and the page's own style and script
  * (sheet.html, made into sheet-page.h by the Makefile).  The data: the
- * rule system's order kinds, the labels of the cells, the player's
- * units, and for each group that moves (a hex's units where they move
- * together, one unit, or a cell's count) its reach as --reach finds it
- * with no orders: the steps of its cheapest paths as a tree, each with
- * its cell, the step it comes from and its cost; the cells it may end
- * in, each with its step; and its neighbours out of reach with why, in
- * the words of a "to" order's no_route.  Nothing of it names another
- * player's orders: the next map holds none.
+ * rule system's order kinds, a table of the reasons of refusals, the
+ * labels of the cells, the player's units (on a table with their
+ * movement points and maneuvers' prices), and for each group that moves
+ * (a hex's units where they move together, each of them alone too, one
+ * unit, or a cell's count): the cells its reach as --reach finds it with
+ * no orders may end in, each with its cost; its state graph (rules.h,
+ * reach_graph), over which the page prices a path clicked step by step
+ * and the later orders after the earlier ones; and, for each order kind
+ * that names a cell, every cell's verdict as validation rules it.
+ * Nothing of it names another player's orders: the next map holds none.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -26,8 +28,8 @@
 #include "format/sheet-page.h"
 #include "json/doc.h"
 
-/* The steps of paths and the cells a sheet writes in all (each about 15
- * bytes of the page): a group past it has its reach cut. */
+/* The cells of reach, states and steps a sheet writes in all (each a
+ * few bytes of the page): a group past it has its reach cut. */
 #define SHEET_STEPS	500000L
 
 struct sbuf {
@@ -43,12 +45,13 @@ struct sheet {
 	long		 nsteps;	/* written, all groups */
 	int		*group;		/* per unit: its group, or -1 */
 	unsigned	*in;		/* per cell: in the reach of group in-1 */
-	int		*idx;		/* per label: its step, or -1 */
-	int		*chain;
-	size_t		 capidx;
 	int		 pool;		/* the resource every budget equals,
 					 * -1 none yet, -2 none */
 	bool		 open;		/* a group's "w" list is open */
+	bool		 cut;		/* the group's reach was cut */
+	bool		 wopen;		/* its "w" list is begun */
+	const char	**why;		/* the reasons of refused steps */
+	int		 nwhy, capwhy;
 	bool		 firstw;
 };
 
@@ -151,19 +154,26 @@ static void
 close_group(struct arb_turn *t, struct sheet *sh)
 {
 	if (sh->open)
-		puts_(t, &sh->groups, "]}");
+		puts_(t, &sh->groups, sh->wopen ? "]}" : ",\"w\":[]}");
 	sh->open = false;
 }
 
+int
+sheet_groups(const struct sheet *sh)
+{
+	return sh->ngroups;
+}
+
+/* of: the stack whose unit o moves alone (its units are that group's on
+ * the page), or -1. */
 void
 sheet_group(struct arb_turn *t, struct sheet *sh, const struct order *o,
-    const struct reach *r)
+    const struct reach *r, int of)
 {
 	const struct okind *ok = &t->rs->order_kinds[o->kind];
 	const char *const *res = t->rs->player_res;
 	struct sbuf	*b = &sh->groups;
-	size_t		 nlab = reach_labels(t);
-	int		 i, k, l, n, nsteps = 0, ne;
+	int		 i, k;
 	bool		 cut = r->truncated;
 
 	close_group(t, sh);
@@ -184,59 +194,148 @@ sheet_group(struct arb_turn *t, struct sheet *sh, const struct order *o,
 		if (i > 0)
 			puts_(t, b, ",");
 		jstr(t, b, t->units.v[o->units[i]].id);
-		sh->group[o->units[i]] = sh->ngroups - 1;
+		if (of < 0)
+			sh->group[o->units[i]] = sh->ngroups - 1;
 	}
 	putf(t, b, "],\"at\":%d,\"b\":%ld", o->cells[0], r->budget);
+	if (of >= 0)
+		putf(t, b, ",\"of\":%d", of);
 	if (ok->count != NULL)
 		putf(t, b, ",\"n\":%ld", o->n);
-	/* The steps of the paths, each once: its cell, the step it comes
-	 * from (-1: the start) and its cost. */
-	if (nlab + 1 > sh->capidx) {
-		sh->capidx = nlab + 1;
-		sh->idx = t_alloc(t, sh->capidx * sizeof(int));
-		sh->chain = t_alloc(t, ((size_t)MAXSTEPS + 2) * sizeof(int));
-	}
-	for (i = 0; i < (int)nlab; i++)
-		sh->idx[i] = -1;
-	puts_(t, b, ",\"s\":[");
-	for (i = 0, ne = 0; i < r->n; i++, ne++) {
-		for (n = 0, l = r->v[i].label; l >= 0 && reach_parent(t, l) >=
-		    0 && sh->idx[l] < 0; l = reach_parent(t, l))
-			sh->chain[n++] = l;
-		if (sh->nsteps + n + 1 > SHEET_STEPS) {
+	/* The cells it may end in, each with the cost of its cheapest
+	 * path and flags: 1 where the step into it stops the walk (a zone
+	 * of control), 2 where a step of that path is tested (a roll may
+	 * stop it). */
+	puts_(t, b, ",\"e\":[");
+	for (i = 0; i < r->n; i++) {
+		int	 fl = (r->v[i].stop ? 1 : 0) | (r->v[i].tested ? 2 : 0);
+
+		if (sh->nsteps + 1 > SHEET_STEPS) {
 			cut = true;	/* this cell and the rest left out */
 			break;
 		}
-		sh->nsteps += n + 1;	/* its steps, and the cell's entry */
-		while (n > 0) {
-			int	 p;
-
-			l = sh->chain[--n];
-			p = reach_parent(t, l);
-			sh->idx[l] = nsteps;
-			putf(t, b, "%s[%d,%d,%ld]", nsteps > 0 ? "," : "",
-			    reach_cell(t, l), reach_parent(t, p) >= 0 ?
-			    sh->idx[p] : -1, reach_cost(t, l));
-			nsteps++;
-		}
-	}
-	/* The cells it may end in: the cell, its step, and flags: 1 where
-	 * the step into it stops the walk (a zone of control), 2 where a
-	 * step of its path is tested (a roll may stop it). */
-	puts_(t, b, "],\"e\":[");
-	for (i = 0; i < ne; i++) {
-		int	 fl = (r->v[i].stop ? 1 : 0) | (r->v[i].tested ? 2 : 0);
-
-		putf(t, b, "%s[%d,%d", i > 0 ? "," : "", r->v[i].cell,
-		    sh->idx[r->v[i].label]);
+		sh->nsteps++;
+		putf(t, b, "%s[%d,%ld", i > 0 ? "," : "", r->v[i].cell,
+		    r->v[i].cost);
 		if (fl != 0)
 			putf(t, b, ",%d", fl);
 		puts_(t, b, "]");
 		sh->in[r->v[i].cell] = (unsigned)sh->ngroups;
 	}
-	puts_(t, b, cut ? "],\"cut\":true,\"w\":[" : "],\"w\":[");
+	sh->cut = cut;
+	puts_(t, b, "]");
+}
+
+/* The index of a reason in the sheet's table of them, added if new. */
+static int
+why(struct arb_turn *t, struct sheet *sh, enum reason r, const char *rule)
+{
+	const char	*s = t_printf(t, "%s (%s)", reason_name(r), rule != NULL ?
+			    rule : "arbiter-rules(7) Reach");
+	int		 i;
+
+	for (i = 0; i < sh->nwhy; i++)
+		if (strcmp(sh->why[i], s) == 0)
+			return i;
+	if (sh->nwhy == sh->capwhy) {
+		const char **v;
+
+		sh->capwhy = sh->capwhy < 16 ? 16 : 2 * sh->capwhy;
+		v = t_alloc(t, (size_t)sh->capwhy * sizeof(*v));
+		if (sh->nwhy > 0)
+			memcpy(v, sh->why, (size_t)sh->nwhy * sizeof(*v));
+		sh->why = v;
+	}
+	sh->why[sh->nwhy] = s;
+	return sh->nwhy++;
+}
+
+void
+sheet_graph(struct arb_turn *t, struct sheet *sh, const struct rgraph *g)
+{
+	struct sbuf	*b = &sh->groups;
+	int		 i, k;
+
+	/* The state graph (rules.h, reach_graph), flat: for each node its
+	 * cell; 2 x (0 where the walk may end there, else 1 + the index of
+	 * why not) + 1 where the step into it stopped the walk; the same
+	 * 0 or 1 + why with its cell flipped; its number of steps; and each
+	 * step as two numbers: the node it reaches and 4 x its cost + 2
+	 * where it is a flipped one + 1 where it is tested; or -1 - the
+	 * cell it is refused into and 2 x why (the reason's index) + 2
+	 * where flipped, or, over the budget, -1 - (2 x its cost + 1 where
+	 * flipped). */
+	putf(t, b, ",\"ov\":%d,\"G\":[", why(t, sh, g->over.reason,
+	    g->over.rule));
+	for (i = 0; i < g->nnode; i++) {
+		const struct rg_node *x = &g->node[i];
+		int	 code = x->end == R_OK ? 0 : 1 + why(t, sh, x->end,
+			    x->endrule);
+		int	 vcode = x->vend == R_OK ? 0 : 1 + why(t, sh, x->vend,
+			    x->vendrule);
+
+		putf(t, b, "%s%d,%d,%d,%d", i > 0 ? "," : "", x->cell,
+		    2 * code + (x->stop ? 1 : 0), vcode, x->n);
+		for (k = x->first; k < x->first + x->n; k++) {
+			const struct rg_edge *e = &g->edge[k];
+			int	 fl = e->flip ? 1 : 0;
+
+			if (e->to >= 0)
+				putf(t, b, ",%d,%d", e->to, 4 * e->cost +
+				    2 * fl + (e->tested ? 1 : 0));
+			else if (e->over)
+				putf(t, b, ",%d,%d", -1 - e->cell,
+				    -1 - (2 * e->cost + fl));
+			else
+				putf(t, b, ",%d,%d", -1 - e->cell, 2 * (e->cut ?
+				    why(t, sh, R_NO_ROUTE, "not on this sheet: "
+				    "its graph was cut") : why(t, sh, e->why,
+				    e->rule)) + fl);
+		}
+	}
+	sh->nsteps += g->nnode + g->nedge;
+	puts_(t, b, "]");
+	if (sh->cut || g->cut)
+		puts_(t, b, ",\"cut\":true");
 	sh->open = true;
 	sh->firstw = true;
+	sh->wopen = false;
+}
+
+int
+sheet_why(struct arb_turn *t, struct sheet *sh, enum reason r,
+    const char *rule)
+{
+	return why(t, sh, r, rule != NULL && *rule != '\0' ? rule : NULL);
+}
+
+void
+sheet_targets(struct arb_turn *t, struct sheet *sh, int k, const int *code)
+{
+	struct sbuf	*b = &sh->groups;
+	int		 c, run = 0, cur = -1, first = 1;
+
+	/* Runs over the cells in the board's order: 0 where the order may
+	 * name the cell, else 1 + the index of why not; and how many. */
+	puts_(t, b, ",\"k_");
+	puts_(t, b, t->rs->order_kinds[k].key);
+	puts_(t, b, "\":[");
+	for (c = 0; c <= t->board.ncells; c++) {
+		int	 x = c == t->board.ncells ? -2 : code[c];
+
+		if (x == cur) {
+			run++;
+			continue;
+		}
+		if (run > 0) {
+			putf(t, b, "%s%d,%d", first ? "" : ",", cur, run);
+			first = 0;
+		}
+		cur = x;
+		run = 1;
+	}
+	puts_(t, b, "]");
+	sh->nsteps += 1;
 }
 
 void
@@ -244,6 +343,11 @@ sheet_refused(struct arb_turn *t, struct sheet *sh, int cell,
     const char *rule, const char *why)
 {
 	struct sbuf	*b = &sh->groups;
+
+	if (!sh->wopen) {
+		puts_(t, b, ",\"w\":[");
+		sh->wopen = true;
+	}
 
 	putf(t, b, "%s[%d,", sh->firstw ? "" : ",", cell);
 	jstr(t, b, t_printf(t, "%s (%s)", why, rule));
@@ -298,6 +402,26 @@ data(struct arb_turn *t, struct sheet *sh, struct sbuf *b)
 		    t->players.v[sh->player].res[sh->pool]);
 	} else
 		puts_(t, b, "null");
+	puts_(t, b, ",\n\"why\":[");
+	for (k = 0; k < sh->nwhy; k++) {
+		if (k > 0)
+			puts_(t, b, ",");
+		jstr(t, b, sh->why[k]);
+	}
+	puts_(t, b, "]");
+	if (t->board.kind == BOARD_HEX)
+		putf(t, b, ",\"cols\":%d,\"odd\":%d", t->board.cols,
+		    t->board.odd_low ? 1 : 0);
+	if (t->board.kind == BOARD_TABLE) {
+		/* The terrain pieces, which an order may snap to. */
+		puts_(t, b, ",\"pieces\":[");
+		for (i = 0; i < t->board.pieces.n; i++) {
+			if (i > 0)
+				puts_(t, b, ",");
+			jstr(t, b, t->board.pieces.v[i].id);
+		}
+		puts_(t, b, "]");
+	}
 	puts_(t, b, ",\n\"labels\":[");
 	for (c = 0; c < t->board.ncells; c++) {
 		if (c > 0)
@@ -313,8 +437,19 @@ data(struct arb_turn *t, struct sheet *sh, struct sbuf *b)
 			continue;
 		putf(t, b, "%s[", k++ > 0 ? "," : "");
 		jstr(t, b, u->id);
-		putf(t, b, ",%d,%d]", t->board.kind == BOARD_TABLE ? -1 :
+		putf(t, b, ",%d,%d", t->board.kind == BOARD_TABLE ? -1 :
 		    u->at, sh->group[i]);
+		/* On a table: its movement points, and the prices of its
+		 * maneuvers (rules.h, man_prices). */
+		if (t->rs->man_prices != NULL) {
+			int	 pr[8], j;
+
+			putf(t, b, ",%ld,[", t->rs->man_prices(t, (int)i, pr));
+			for (j = 0; j < 8; j++)
+				putf(t, b, "%s%d", j > 0 ? "," : "", pr[j]);
+			puts_(t, b, "]");
+		}
+		puts_(t, b, "]");
 	}
 	puts_(t, b, "],\n\"groups\":[\n");
 	if (sh->groups.n > 0)

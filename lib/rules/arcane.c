@@ -1025,6 +1025,28 @@ mp_of(struct arb_turn *t, int u)
 	return mp;
 }
 
+/* The prices of rules.h's man_prices: as execute() charges them, a step
+ * its side's codex cost, a turn the cost of the side turned off once and
+ * once more for each step beyond the tool. */
+static int
+turn_price(struct arb_turn *t, int u, int side)
+{
+	return A(t)->units[u].codex[side] * (1 + (int)ceil(2 *
+	    half_across(t, u, side) - GEOM_EPS));
+}
+
+static long
+man_prices(struct arb_turn *t, int u, int price[8])
+{
+	int	 k;
+
+	for (k = 0; k < 4; k++) {
+		price[k] = A(t)->units[u].codex[k];
+		price[4 + k] = turn_price(t, u, k);
+	}
+	return mp_of(t, u);
+}
+
 static bool
 adjacent(struct arb_turn *t, int a, int b)
 {
@@ -1882,8 +1904,7 @@ execute(struct arb_turn *t, struct order *o)
 			r->why = R_MOVEMENT_ENDED;
 		else {
 			cost = m->kind == M_STEP ? au->codex[m->side] :
-			    au->codex[m->side] * (1 + (int)ceil(2 *
-			    half_across(t, u, m->side) - GEOM_EPS));
+			    turn_price(t, u, m->side);
 			if (m->kind == M_TURN)
 				r->beyond = (int)ceil(2 * half_across(t, u,
 				    m->side) - GEOM_EPS);
@@ -2233,5 +2254,6 @@ const struct ruleset rules_arcane = {
 	.load_order = load_order,
 	.report_order = report_order,
 	.footprint = base_poly,
+	.man_prices = man_prices,
 	.release = release
 };

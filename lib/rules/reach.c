@@ -100,6 +100,7 @@ struct reachmem {
 		int		*ring;	/* board_ring()'s, 6 radius + 1 */
 		size_t		 capring;
 	}		 look;
+	void		*graph;		/* reach_graph()'s (struct gmem) */
 };
 
 /* Stops the second thread, if it runs, and waits for it. */
@@ -139,6 +140,8 @@ grow(struct arb_turn *t, void *vecp, size_t *cap, size_t need, size_t size)
 	*v = p;
 	*cap = n;
 }
+
+static void	 gmem_free(void *);
 
 static struct reachmem *
 reachmem(struct arb_turn *t)
@@ -206,6 +209,7 @@ reach_release(struct arb_turn *t)
 	free(m->found);
 	free(m->cells);
 	free(m->tmp);
+	gmem_free(m->graph);
 	free(m);
 	t->reachmem = NULL;
 }
@@ -954,4 +958,414 @@ reach_path(struct arb_turn *t, int label, int *out)
 		out[i] = m->lab[label].cell;
 		label = m->lab[label].parent;
 	}
+}
+
+/*
+ * The state graph (rules.h, reach_graph): a search over (cell, stopped,
+ * state) by cost, with a binary heap, each node expanded once at its
+ * cheapest cost, no node dropped for another.  The nodes are found again
+ * by a hash of their cell, stop and state bytes.
+ */
+struct gmem {
+	struct rg_node	*node;
+	size_t		 capnode;
+	struct rg_edge	*edge;
+	size_t		 capedge;
+	unsigned char	*st;		/* the nodes' states, stride each */
+	size_t		 capst;
+	int		*hash;		/* open addressing: node + 1, 0 free */
+	size_t		 nhash;
+	struct gent {
+		long	 cost;
+		int	 v;
+	}		*heap;
+	size_t		 capheap;
+	bool		*done;
+	size_t		 capdone;
+	int		*next;
+	int		 maxnext;
+	int		*off;		/* a flip's units taken off */
+	size_t		 capoff;
+};
+
+static void
+gmem_free(void *p)
+{
+	struct gmem	*g = p;
+
+	if (g == NULL)
+		return;
+	free(g->node);
+	free(g->edge);
+	free(g->st);
+	free(g->hash);
+	free(g->heap);
+	free(g->done);
+	free(g->next);
+	free(g->off);
+	free(g);
+}
+
+static size_t
+ghash(int cell, bool stop, const unsigned char *st, size_t size)
+{
+	size_t	 h = (size_t)cell * 2654435761u + stop;
+	size_t	 i;
+
+	for (i = 0; i < size; i++)
+		h = h * 131 + st[i];
+	return h;
+}
+
+/* The heap holds nodes by the cost they were offered at, then number
+ * (a stable order); a node offered again cheaper is there twice, the
+ * dearer entry left when it comes out (the node is done). */
+static bool
+gless(const struct gent *a, const struct gent *b)
+{
+	return a->cost != b->cost ? a->cost < b->cost : a->v < b->v;
+}
+
+static void
+gpush(struct arb_turn *t, struct gmem *g, size_t *n, int v, long cost)
+{
+	struct gent	 x = { cost, v };
+	size_t		 i;
+
+	grow(t, &g->heap, &g->capheap, *n + 1, sizeof(*g->heap));
+	for (i = (*n)++; i > 0 && gless(&x, &g->heap[(i - 1) / 2]);
+	    i = (i - 1) / 2)
+		g->heap[i] = g->heap[(i - 1) / 2];
+	g->heap[i] = x;
+}
+
+static int
+gpop(struct gmem *g, size_t *n)
+{
+	struct gent	 top = g->heap[0], x = g->heap[--*n];
+	size_t		 i = 0, k;
+
+	for (;;) {
+		k = 2 * i + 1;
+		if (k >= *n)
+			break;
+		if (k + 1 < *n && gless(&g->heap[k + 1], &g->heap[k]))
+			k++;
+		if (!gless(&g->heap[k], &x))
+			break;
+		g->heap[i] = g->heap[k];
+		i = k;
+	}
+	if (*n > 0)
+		g->heap[i] = x;
+	return top.v;
+}
+
+/* Is unit u one of the walk's? */
+static bool
+walks_it(const struct order *o, int u)
+{
+	int	 i;
+
+	for (i = 0; i < o->nunits; i++)
+		if (o->units[i] == u)
+			return true;
+	return false;
+}
+
+/*
+ * Cell c's occupancy by the player's other units turned the other way
+ * (rules.h, reach_graph): they are taken off its list, or, where none
+ * stands there, unit ph is put there.  Returns how many were taken off,
+ * or 0 for ph placed (its cell in *was), -1 for nothing done (no ph).
+ * flip_back() undoes it.
+ */
+static int
+flip(struct arb_turn *t, const struct order *o, int c, int ph, int *off,
+    int *was)
+{
+	int	 u, n = 0;
+
+	for (u = t->board.cells[c].first_unit; u >= 0; u = t->units.v[u].next)
+		if (t->units.v[u].player == o->player && !walks_it(o, u))
+			off[n++] = u;
+	if (n > 0) {
+		for (u = 0; u < n; u++)
+			unit_unlink(t, off[u]);
+		return n;
+	}
+	if (ph < 0)
+		return -1;
+	*was = t->units.v[ph].at;
+	unit_place(t, ph, c);
+	return 0;
+}
+
+static void
+flip_back(struct arb_turn *t, int c, int n, const int *off, int ph, int was)
+{
+	int	 u;
+
+	if (n == 0)
+		unit_place(t, ph, was);
+	for (u = 0; u < n; u++)
+		unit_place(t, off[u], c);
+}
+
+/* The search of reach_graph() under way. */
+struct gsearch {
+	struct arb_turn	*t;
+	const struct order *o;
+	struct gmem	*g;
+	struct rgraph	*r;
+	size_t		 stride, nheap;
+	int		 nn, ne, maxnodes;
+	int		 ph;		/* the unit a flip places, or -1 */
+	int		*off;		/* a flip's units taken off */
+	unsigned char	*scratch;	/* walk_begin's state, thrown away */
+};
+
+/* The walk_begin of a flip: its answers are thrown away, but whatever
+ * the rule system looks up is looked up again. */
+static void
+rebegin(struct gsearch *gs)
+{
+	struct wstep	 w;
+
+	memset(gs->scratch, 0, gs->stride);
+	memset(&w, 0, sizeof(w));
+	(void)gs->t->rs->walk_begin(gs->t, gs->o, gs->scratch, &w);
+}
+
+/* The step from node v to cell to, whose answer is s and state st, as
+ * an edge (a flipped one when fl). */
+static void
+gedge(struct gsearch *gs, int v, int to, const struct wstep *s,
+    const unsigned char *st, bool fl)
+{
+	struct arb_turn	*t = gs->t;
+	struct gmem	*g = gs->g;
+	struct rg_edge	*e;
+	size_t		 h;
+	long		 nc;
+	int		 w;
+
+	grow(t, &g->edge, &g->capedge, (size_t)gs->ne + 1, sizeof(*g->edge));
+	e = &g->edge[gs->ne++];
+	g->node[v].n++;
+	memset(e, 0, sizeof(*e));
+	e->to = -1;
+	e->cell = to;
+	e->cost = s->cost;
+	e->tested = s->tested;
+	e->flip = fl;
+	if (s->reason != R_OK) {
+		e->why = s->reason;
+		e->rule = s->rule;
+		return;
+	}
+	nc = g->node[v].cost + s->cost;
+	if (s->cost < 0 || nc > gs->r->budget) {
+		e->over = true;
+		e->why = gs->r->over.reason;
+		e->rule = gs->r->over.rule;
+		return;
+	}
+	/* The node it reaches: found, or new. */
+	h = ghash(to, s->stop, st, t->rs->walk_size) & (g->nhash - 1);
+	for (; (w = g->hash[h] - 1) >= 0; h = (h + 1) & (g->nhash - 1))
+		if (g->node[w].cell == to && g->node[w].stop == s->stop &&
+		    memcmp(g->st + (size_t)w * gs->stride, st,
+		    t->rs->walk_size) == 0)
+			break;
+	if (w < 0) {
+		if (gs->nn >= gs->maxnodes) {
+			e->cut = true;
+			gs->r->cut = true;
+			return;
+		}
+		w = gs->nn++;
+		grow(t, &g->node, &g->capnode, (size_t)gs->nn,
+		    sizeof(*g->node));
+		grow(t, &g->st, &g->capst, (size_t)gs->nn * gs->stride, 1);
+		grow(t, &g->done, &g->capdone, (size_t)gs->nn, sizeof(bool));
+		memset(&g->node[w], 0, sizeof(g->node[w]));
+		g->node[w].cell = to;
+		g->node[w].stop = s->stop;
+		g->node[w].cost = nc;
+		g->done[w] = false;
+		memcpy(g->st + (size_t)w * gs->stride, st, gs->stride);
+		g->hash[h] = w + 1;
+		gpush(t, g, &gs->nheap, w, nc);
+	} else if (!g->done[w] && nc < g->node[w].cost) {
+		g->node[w].cost = nc;
+		gpush(t, g, &gs->nheap, w, nc);
+	}
+	g->edge[gs->ne - 1].to = w;
+}
+
+/* Are two answers of a step the same? */
+static bool
+same_step(const struct wstep *a, const unsigned char *sa,
+    const struct wstep *b, const unsigned char *sb, size_t size)
+{
+	if (a->reason != b->reason)
+		return false;
+	if (a->reason != R_OK)
+		return a->rule == b->rule || (a->rule != NULL && b->rule !=
+		    NULL && strcmp(a->rule, b->rule) == 0);
+	return a->cost == b->cost && a->stop == b->stop &&
+	    a->tested == b->tested && memcmp(sa, sb, size) == 0;
+}
+
+void
+reach_graph(struct arb_turn *t, const struct order *o, int maxnodes,
+    struct rgraph *r)
+{
+	const struct ruleset *rs = t->rs;
+	struct reachmem	*m = reachmem(t);
+	struct gsearch	 gs;
+	struct gmem	*g;
+	struct wstep	 s, s2, over;
+	size_t		 stride, i, h;
+	unsigned char	*tmp, *tmp2, *cur;
+	int		 v, k, n, was = -1, noff;
+
+	memset(r, 0, sizeof(*r));
+	if (m->graph == NULL && (m->graph = calloc(1,
+	    sizeof(struct gmem))) == NULL)
+		nomem(t);
+	g = m->graph;
+	stride = (rs->walk_size + 7) / 8 * 8;
+	if (stride == 0)
+		stride = 8;
+	free(m->tmp);
+	if ((m->tmp = calloc(4, stride + 8)) == NULL)
+		t_nomem(t);
+	tmp = m->tmp;
+	cur = tmp + stride + 8;
+	tmp2 = cur + stride + 8;
+	memset(&gs, 0, sizeof(gs));
+	gs.t = t;
+	gs.o = o;
+	gs.g = g;
+	gs.r = r;
+	gs.stride = stride;
+	gs.maxnodes = maxnodes;
+	gs.scratch = tmp2 + stride + 8;
+	gs.ph = -1;
+	memset(&over, 0, sizeof(over));
+	r->budget = rs->walk_begin(t, o, tmp, &over);
+	r->over = over;
+	if (r->budget < 0)
+		return;
+	/* The flips: a sequential rule system's units (not a count). */
+	if (rs->resolve == NULL && o->nunits > 0 && t->board.kind !=
+	    BOARD_TABLE) {
+		for (i = 0; i < t->units.n && gs.ph < 0; i++)
+			if (t->units.v[i].player == o->player &&
+			    !t->units.v[i].gone && !t->units.v[i].left &&
+			    t->units.v[i].at >= 0 && !walks_it(o, (int)i))
+				gs.ph = (int)i;
+		grow(t, &g->off, &g->capoff, t->units.n + 1, sizeof(int));
+		gs.off = g->off;
+		r->flips = true;
+	}
+	/* A table of twice the nodes it may hold. */
+	if (g->nhash < 2 * (size_t)maxnodes + 2) {
+		free(g->hash);
+		g->nhash = 16;
+		while (g->nhash < 2 * (size_t)maxnodes + 2)
+			g->nhash *= 2;
+		if ((g->hash = malloc(g->nhash * sizeof(int))) == NULL) {
+			g->nhash = 0;
+			nomem(t);
+		}
+	}
+	memset(g->hash, 0, g->nhash * sizeof(int));
+	if (g->maxnext == 0) {
+		if ((g->next = malloc(64 * sizeof(int))) == NULL)
+			nomem(t);
+		g->maxnext = 64;
+	}
+	/* Node 0: the start. */
+	grow(t, &g->node, &g->capnode, 1, sizeof(*g->node));
+	grow(t, &g->st, &g->capst, stride, 1);
+	memset(&g->node[0], 0, sizeof(g->node[0]));
+	g->node[0].cell = o->cells[0];
+	memcpy(g->st, tmp, stride);
+	h = ghash(o->cells[0], false, tmp, rs->walk_size) & (g->nhash - 1);
+	g->hash[h] = 1;
+	gs.nn = 1;
+	grow(t, &g->done, &g->capdone, 1, sizeof(bool));
+	g->done[0] = false;
+	gpush(t, g, &gs.nheap, 0, 0);
+	while (gs.nheap > 0) {
+		struct rg_node *x;
+
+		v = gpop(g, &gs.nheap);
+		if (g->done[v])
+			continue;
+		g->done[v] = true;
+		x = &g->node[v];
+		x->first = gs.ne;
+		x->n = 0;
+		x->endrule = x->vendrule = NULL;
+		x->end = x->vend = R_OK;
+		if (v > 0) {
+			x->end = rs->walk_end(t, o, g->st + (size_t)v * stride,
+			    x->cell, &x->endrule);
+			x->vend = x->end;
+			x->vendrule = x->endrule;
+		}
+		if (v > 0 && r->flips && (noff = flip(t, o, x->cell, gs.ph,
+		    gs.off, &was)) >= 0) {
+			rebegin(&gs);
+			x->vend = rs->walk_end(t, o, g->st + (size_t)v * stride,
+			    x->cell, &x->vendrule);
+			flip_back(t, x->cell, noff, gs.off, gs.ph, was);
+			rebegin(&gs);
+		}
+		if (x->stop)
+			continue;
+		memcpy(cur, g->st + (size_t)v * stride, stride);
+		n = rs->walk_next(t, o, cur, x->cell, g->next, g->maxnext);
+		while (n > g->maxnext) {
+			int	*p = realloc(g->next, (size_t)n * sizeof(int));
+
+			if (p == NULL)
+				nomem(t);
+			g->next = p;
+			g->maxnext = n;
+			n = rs->walk_next(t, o, cur, x->cell, g->next,
+			    g->maxnext);
+		}
+		for (k = 0; k < n; k++) {
+			int	 to = g->next[k];
+
+			memcpy(tmp, cur, stride);
+			memset(&s, 0, sizeof(s));
+			rs->walk_step(t, o, tmp, g->node[v].cell, to, &s);
+			gedge(&gs, v, to, &s, tmp, false);
+			if (!r->flips || (noff = flip(t, o, to, gs.ph, gs.off,
+			    &was)) < 0)
+				continue;
+			rebegin(&gs);
+			memcpy(tmp2, cur, stride);
+			memset(&s2, 0, sizeof(s2));
+			rs->walk_step(t, o, tmp2, g->node[v].cell, to, &s2);
+			flip_back(t, to, noff, gs.off, gs.ph, was);
+			rebegin(&gs);
+			if (!same_step(&s, tmp, &s2, tmp2, rs->walk_size))
+				gedge(&gs, v, to, &s2, tmp2, true);
+		}
+	}
+	/* Nodes never expanded (none: each left the heap). */
+	for (i = 0; i < (size_t)gs.nn; i++)
+		if (!g->done[i])
+			g->node[i].n = 0;
+	r->node = g->node;
+	r->nnode = gs.nn;
+	r->edge = g->edge;
+	r->nedge = gs.ne;
 }

@@ -180,6 +180,13 @@ struct ruleset {
 	 * counterclockwise from its back left (back, right, front and left
 	 * edges), as the rule system measures it; the pictures draw it.
 	 * NULL: a square one step wide. */
+	/* Table boards (may be NULL): the movement points unit u would
+	 * have if given a move order now, and the price of each maneuver
+	 * kind that does not depend on where the unit stands: price[0-3] a
+	 * step forward, back, left and right; price[4-7] a turn off the
+	 * front, back, left and right side.  For the order sheet's tally
+	 * (arbiter(1), --sheet). */
+	long	(*man_prices)(struct arb_turn *, int u, int price[8]);
 	void	(*footprint)(struct arb_turn *, int u, const struct pose *ps,
 		    struct pt q[4]);
 	/* --reach UNIT: true when a path order moves a stack (the units
@@ -275,6 +282,62 @@ void	 reach_ahead(struct arb_turn *, int);
 void	 reach_stop(struct arb_turn *);
 #define ROUTE_LABELS	500000L	/* a player's "to" orders, in all */
 #define REACH_LABELS	500000L 	/* a --reach query (issue 26) */
+/*
+ * The state graph of a walk (the order sheet, issue 32): every (cell,
+ * state, stopped) the walk can be in within its budget, each with its
+ * steps, priced by the walk hooks as the search prices them but with no
+ * state dropped for a cheaper or better one, so that a path chosen step
+ * by step can be priced from any of them.  Node 0 is the start.  A
+ * node's edges are its steps in walk_next()'s order: to a node, at a
+ * cost; or refused (to < 0), with the reason and clause, or (over) a
+ * step no path within the budget can take (cost is the step's).  cut:
+ * the bound on nodes was reached, and the steps into nodes left out are
+ * refused with cut set on the edge.
+ *
+ * Where the player's earlier orders may move the player's other units
+ * (a sequential rule system, and units that are not a count), each step
+ * and each end is also asked with its cell's occupancy by those units
+ * the other way round (flip): emptied of them where they stand, or,
+ * where none stands, with one of them placed there (the first of the
+ * player's units in the map's order that is not the walk's); walk_begin
+ * is called again around each such question, so that whatever the rule
+ * system looked up is looked up anew.  A step whose answer differs is
+ * listed again, after its first, with flip set; an end, in vend.
+ * The arrays are the turn's search memory, valid until the next search
+ * or graph.
+ */
+struct rg_edge {
+	int		 to;		/* node, or -1: refused */
+	int		 cell;
+	int		 cost;
+	bool		 tested, over, cut, flip;
+	enum reason	 why;		/* refused: why, and rule */
+	const char	*rule;
+};
+
+struct rg_node {
+	int		 cell;
+	bool		 stop;		/* the step into it stopped the walk */
+	long		 cost;		/* the cheapest way to it */
+	enum reason	 end, vend;	/* may the walk end here (walk_end),
+					 * and with its cell flipped */
+	const char	*endrule, *vendrule;
+	int		 first, n;	/* its edges */
+};
+
+struct rgraph {
+	long		 budget;	/* -1: the walk cannot begin */
+	struct wstep	 over;
+	struct rg_node	*node;
+	int		 nnode;
+	struct rg_edge	*edge;
+	int		 nedge;
+	bool		 cut;
+	bool		 flips;		/* the flipped questions were asked */
+};
+
+void	 reach_graph(struct arb_turn *, const struct order *, int maxnodes,
+	    struct rgraph *);
 /* Frees the search's memory (arb_turn_free() calls it). */
 void	 reach_release(struct arb_turn *);
 
