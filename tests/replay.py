@@ -32,7 +32,8 @@ retreats and the longest traces first):
     line's cell in the new owner's colour, a "destroyed" feature gone, a
     territory's armies after an "arrive" or a "raise" up by that many, a
     garrison's "loss" down to what is left;
-  - after each step, #info says the line's event, its units, its cost
+  - after each step, #info says the line's event, its order ("ID
+    (PLAYER)"), its units, its cost
     ("cost", with "total": "C (T in all)") and the ruling of its order
     (the result's status and message); #rp-hl outlines exactly the cells
     the line names, and the marks of class "cur" are exactly the units
@@ -261,7 +262,7 @@ for(var i=0;i<lis.length;i++)if(lis[i].classList.contains('cur')){
  var a=lis[i].getBoundingClientRect(),b=tr.getBoundingClientRect();
  vis=a.top>=b.top-1&&a.bottom<=b.bottom+1&&a.top>=-1&&
   a.bottom<=window.innerHeight+1;}
-return {ev:t('ev'),units:t('units'),cost:t('cost'),ruling:t('ruling'),
+return {ev:t('ev'),order:t('order'),units:t('units'),cost:t('cost'),ruling:t('ruling'),
  cur:[].map.call(document.querySelectorAll('#board svg g[data-unit].cur'),
   function(g){return g.getAttribute('data-unit');}).sort(),
  cells:out.sort(),visible:vis,
@@ -372,6 +373,10 @@ def info_faults(inf, line, rulings, order_units, units, labels):
     if inf["cost"] != cost:
         bad.append("#cost says %r, the line %r" % (inf["cost"], cost))
     key = (f.get("player"), f.get("order"))
+    want = "%s (%s)" % (f["order"], f.get("player")) if "order" in f \
+        else ""
+    if inf["order"] != want:
+        bad.append("#order says %r, the line %r" % (inf["order"], want))
     want = rulings.get(key, "") if "order" in f else ""
     if inf["ruling"] != want:
         bad.append("#ruling says %r, the ruling %r" % (inf["ruling"],
@@ -641,10 +646,19 @@ def last_faults(p, units, end, feats, title, what):
     return bad
 
 
-def phone(b, page):
+def phone(b, tmp):
     """On a phone's screen (390 x 844): the board the screen's width, the
     step and the trace under it (a review found the board cut off beside
-    the trace, and its lines broken mid-word)."""
+    the trace, and its lines broken mid-word); the keys step without
+    scrolling the page."""
+    # The demo turn: a trace of 22 lines, longer than the screen.
+    page = os.path.join(tmp, "phone.html")
+    d = os.path.join(TOP, "fixtures", "aeonis", "demo-turn")
+    r = subprocess.run([ARB, "--replay", page, "-o", "/dev/null",
+                        "map.json"] + sorted(glob.glob(os.path.join(
+                            d, "orders", "*"))), cwd=d, capture_output=True)
+    if r.returncode != 0:
+        return ["on a phone: arbiter: exit %d" % r.returncode]
     b.page("Emulation.setDeviceMetricsOverride", {
         "width": 390, "height": 844, "deviceScaleFactor": 1,
         "mobile": True})
@@ -655,13 +669,24 @@ def phone(b, page):
                        'getElementById("side").getBoundingClientRect(); '
                        'return [bd.width, sd.width, sd.top, bd.bottom]; })'
                        '()')
+        # Stepping scrolls the trace, not the page: the board stays on
+        # the screen (the page's scrollIntoView() took it off).
+        p = Page(b)
+        bad = []
+        for k in ("End", "Home", "ArrowRight", "End"):
+            p.key(k)
+            y = b.evaluate("window.scrollY")
+            if y != 0:
+                bad.append("on a phone: key %s scrolled the page by %s "
+                           "pixels" % (k, y))
     finally:
         b.page("Emulation.setDeviceMetricsOverride", {
             "width": 1400, "height": 900, "deviceScaleFactor": 1,
             "mobile": False})
     if r[0] >= 370 and r[1] >= 370 and r[2] >= r[3] - 1:
-        return []
-    return ["on a phone: board, side width, side top, board bottom %s" % r]
+        return bad
+    return bad + ["on a phone: board, side width, side top, board bottom "
+                  "%s" % r]
 
 
 def main():
@@ -679,7 +704,7 @@ def main():
             try:
                 bad = one(p, tmp, rs, d, args, forp)
                 if i == 1:
-                    bad += phone(b, os.path.join(tmp, "page.html"))
+                    bad += phone(b, tmp)
             except OSError as e:
                 bad = [str(e)]
             if bad:

@@ -93,8 +93,11 @@ static const char replay_css[] =
 	"#info b{display:inline-block;min-width:4em}\n"
 	"#trace{font-family:'DejaVu Sans Mono',monospace;font-size:11px;"
 	"overflow:auto;flex:1 1 auto;margin:0;padding-left:3.5em}\n"
-	"#trace li{white-space:pre-wrap;word-break:break-all;"
-	"padding:1px 2px}\n"
+	/* Lines broken between words where they can be, in a word where
+	 * one is longer than the panel. */
+	"#trace li{white-space:pre-wrap;overflow-wrap:anywhere;"
+	"padding:1px 2px;cursor:pointer}\n"
+	"#trace li:hover{background:#eef3fb}\n"
 	"#trace li.cur{background:#ffe08a;outline:1px solid #c90}\n"
 	"g[data-unit].cur rect,g[data-unit].cur polygon.base"
 	"{stroke:#ff00aa;stroke-width:3}\n"
@@ -103,11 +106,13 @@ static const char replay_css[] =
 	"#rp-hl{pointer-events:none}\n"
 	/* A phone: the board above, the step and the trace under it. */
 	"@media (max-width:700px){main{flex-direction:column}"
-	"#board{max-height:60vh;box-sizing:border-box;width:100%}"
+	"header{padding:6px 8px;gap:6px}"
+	"button{font-size:13px;padding:3px 6px}#step{min-width:0}"
+	"#board{max-height:50vh;box-sizing:border-box;width:100%}"
 	"#side{flex:0 0 auto;max-width:none;width:100%;height:auto;"
 	"box-sizing:border-box;border-left:none;border-top:1px solid #ccc}"
-	"#trace{max-height:40vh;padding-left:2.5em}"
-	"#trace li{word-break:normal;overflow-wrap:anywhere}}\n";
+	"#trace{max-height:24vh;padding-left:2.5em}"
+	"header h1{flex:0 0 100%;margin:0}}\n";
 
 /*
  * The script: D is the data; marks are the units' <g data-unit> of the
@@ -209,6 +214,24 @@ static const char *const replay_js[] = {
 	"pl.setAttribute('stroke-dasharray','6 3');"
 	"hl.appendChild(pl);}}\n",
 	"function text(id,s){document.getElementById(id).textContent=s;}\n"
+	/* The current line scrolled into the trace's view, the trace only
+	 * (scrollIntoView() would scroll the page too, and on a phone take
+	 * the board off the screen at every step). */
+	"var trace=document.getElementById('trace');\n"
+	"function reveal(li){var r=li.getBoundingClientRect(),"
+	"q=trace.getBoundingClientRect();if(r.top<q.top)trace.scrollTop-="
+	"q.top-r.top;else if(r.bottom>q.bottom)trace.scrollTop+="
+	"Math.min(r.bottom-q.bottom,r.top-q.top);}\n"
+	/* A small picture drawn larger on a wide screen, up to 1.5 times,
+	 * as large as the board's part of the window holds. */
+	"var W0=+svg.getAttribute('width'),H0=+svg.getAttribute('height');\n"
+	"function fit(){var bd=document.getElementById('board'),"
+	"k=Math.min((bd.clientWidth-16)/W0,(window.innerHeight-"
+	"bd.getBoundingClientRect().top-16)/H0,1.5);"
+	"if(!(k>1)||window.innerWidth<=700)k=1;"
+	"svg.style.width=Math.floor(W0*k)+'px';"
+	"svg.style.height=Math.floor(H0*k)+'px';}\n"
+	"if(W0>0&&H0>0){fit();window.addEventListener('resize',fit);}\n"
 	"function show(k){k=Math.max(0,Math.min(N,k));cur=k;var S=start();"
 	"\n for(var i=0;i<k;i++)D.steps[i].ch.forEach(function(c){"
 	"S[c[0]]={at:c[1],st:c[2],str:c[3]};});\n"
@@ -222,14 +245,14 @@ static const char *const replay_js[] = {
 	"D.titles[1]+': step '+k+' of '+N;\n"
 	" text('step',k===0?'start (step 0 of '+N+')':'step '+k+' of '+N);"
 	"\n text('ev',st?st.e:'the board as the turn began');\n"
+	" text('order',st?st.o:'');\n"
 	" text('units',st?st.u.map(function(i){return U[i][0];})"
 	".join(', '):'');\n"
 	" text('cost',st?st.cost:'');text('ruling',st?st.r:'');\n"
 	" if(was>=0&&lis[was])lis[was].classList.remove('cur');"
 	"was=st!==null?st.l:-1;\n"
 	" if(was>=0&&lis[was])lis[was].classList.add('cur');\n"
-	" if(st&&st.l>=0&&lis[st.l])lis[st.l].scrollIntoView("
-	"{block:'nearest'});\n"
+	" if(st&&st.l>=0&&lis[st.l])reveal(lis[st.l]);\n"
 	" document.getElementById('first').disabled=k===0;"
 	"document.getElementById('prev').disabled=k===0;\n"
 	" document.getElementById('next').disabled=k===N;"
@@ -714,6 +737,14 @@ step_json(struct arb_turn *t, FILE *fp, const struct tevent *te, int line,
 		    tot->i) : t_printf(t, "%ld", f->i));
 	} else
 		jstr(fp, "");
+	/* Its order: "ID (PLAYER)". */
+	fputs(",\"o\":", fp);
+	if ((f = field(te, "order", TF_STR)) != NULL &&
+	    field(te, "player", TF_STR) != NULL)
+		jstr(fp, t_printf(t, "%s (%s)", f->s,
+		    field(te, "player", TF_STR)->s));
+	else
+		jstr(fp, "");
 	fputs(",\"r\":", fp);
 	if (o >= 0 && ruling[o] >= 0) {
 		const struct tevent *re = &t->trace.v[ruling[o]];
@@ -890,6 +921,7 @@ emit_replay(struct arb_turn *t, int player, FILE *fp)
 	fputs(svg, fp);
 	fputs("</div>\n<div id=\"side\">\n<div id=\"info\">"
 	    "<div><b>event</b> <span id=\"ev\"></span></div>"
+	    "<div><b>order</b> <span id=\"order\"></span></div>"
 	    "<div><b>units</b> <span id=\"units\"></span></div>"
 	    "<div><b>cost</b> <span id=\"cost\"></span></div>"
 	    "<div><b>ruling</b> <span id=\"ruling\"></span></div></div>\n"
@@ -935,7 +967,8 @@ emit_replay(struct arb_turn *t, int player, FILE *fp)
 	 * its own when there is none): every unit as the result says. */
 	if (nsteps == 0)
 		fputs("\n{\"e\":\"the turn's end\",\"l\":-1,\"u\":[],"
-		    "\"c\":[],\"cost\":\"\",\"r\":\"\",\"cc\":[],\"ch\":[",
+		    "\"c\":[],\"cost\":\"\",\"o\":\"\",\"r\":\"\",\"cc\":[],"
+		    "\"ch\":[",
 		    fp);
 	nfix = 0;
 	for (i = 0; i < t->units.n; i++) {
