@@ -37,7 +37,8 @@ retreats and the longest traces first):
     ("cost", with "total": "C (T in all)") and the ruling of its order
     (the result's status and message); #rp-hl outlines exactly the cells
     the line names, and the marks of class "cur" are exactly the units
-    it is about; the line of class "cur" is in view in the trace;
+    it is about, and they are in the board's view (scrolled there);
+    the line of class "cur" is in view in the trace;
   - a click on a line of the trace goes to its step;
   - first, previous and last work, and so do the keys Home, Left, Right
     and End; at the start every mark is at the unit's "from"; first and
@@ -262,7 +263,14 @@ for(var i=0;i<lis.length;i++)if(lis[i].classList.contains('cur')){
  var a=lis[i].getBoundingClientRect(),b=tr.getBoundingClientRect();
  vis=a.top>=b.top-1&&a.bottom<=b.bottom+1&&a.top>=-1&&
   a.bottom<=window.innerHeight+1;}
-return {ev:t('ev'),order:t('order'),units:t('units'),cost:t('cost'),ruling:t('ruling'),
+var u=null;[hl].concat([].slice.call(svg.querySelectorAll('g[data-unit].cur')))
+ .forEach(function(e){if(!e||!e.firstChild)return;var b=e.getBoundingClientRect();
+ if(!b.width&&!b.height)return;u=u?[Math.min(u[0],b.left),Math.min(u[1],b.top),
+ Math.max(u[2],b.right),Math.max(u[3],b.bottom)]:[b.left,b.top,b.right,b.bottom];});
+var q=document.getElementById('board').getBoundingClientRect(),inview=true;
+if(u){var x=(u[0]+u[2])/2,y=(u[1]+u[3])/2;inview=x>=q.left&&x<=q.right&&
+ y>=q.top&&y<=Math.min(q.bottom,window.innerHeight);}
+return {ev:t('ev'),order:t('order'),units:t('units'),inview:inview,cost:t('cost'),ruling:t('ruling'),
  cur:[].map.call(document.querySelectorAll('#board svg g[data-unit].cur'),
   function(g){return g.getAttribute('data-unit');}).sort(),
  cells:out.sort(),visible:vis,
@@ -400,6 +408,8 @@ def info_faults(inf, line, rulings, order_units, units, labels):
             inf["cells"], cells))
     if inf["visible"] is not True:
         bad.append("the current line is not in view")
+    if not inf["inview"]:
+        bad.append("what the step highlights is not in the board's view")
     return bad
 
 
