@@ -94,7 +94,8 @@ static const char replay_css[] =
 	"#info{flex:0 0 auto;background:#f4f4f4;padding:6px;"
 	"margin-bottom:6px;"
 	"font-size:13px;min-height:4.5em}\n"
-	"#info b{display:inline-block;min-width:4em}\n"
+	/* A long ruling wraps beside its name, not under it. */
+	"#info div{display:flex;gap:.4em}#info b{flex:0 0 4em}\n"
 	"#trace{font-family:'DejaVu Sans Mono',monospace;font-size:11px;"
 	"overflow:auto;flex:1 1 auto;margin:0;padding-left:3.5em}\n"
 	/* Lines broken between words where they can be, in a word where
