@@ -224,6 +224,8 @@ struct pic {
 	const char	*hook;		/* SVG_HOOKS: the next text's data-
 					 * attribute, or NULL */
 	const char	*hookv;		/* and its value */
+	bool		*owned;		/* SVG_HOOKS: cells owned at some time
+					 * of the turn, or NULL */
 };
 
 /* Whether cell c is drawn: in the picture's region. */
@@ -364,8 +366,10 @@ text(struct pic *pc, int x, int y, int size, const char *anchor,
     const char *fill, const char *s)
 {
 	if (text_png(pc, x, y, size, anchor, fill, s, haloed(pc, x, y, size,
-	    anchor, strlen(s), 0), 0))
+	    anchor, strlen(s), 0), 0)) {
+		pc->hook = NULL;
 		return;
+	}
 	fprintf(pc->fp, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" "
 	    "text-anchor=\"%s\" fill=\"%s\"%s", x, y, size, anchor, fill,
 	    haloed(pc, x, y, size, anchor, strlen(s), 0) ?
@@ -391,8 +395,10 @@ text_fit(struct pic *pc, int x, int y, int size, const char *fill,
 		return;
 	}
 	if (text_png(pc, x, y, size, "middle", fill, s, haloed(pc, x, y,
-	    size, "middle", strlen(s), maxw), maxw))
+	    size, "middle", strlen(s), maxw), maxw)) {
+		pc->hook = NULL;
 		return;
+	}
 	fprintf(pc->fp, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" "
 	    "text-anchor=\"middle\" fill=\"%s\" textLength=\"%d\" "
 	    "lengthAdjust=\"spacingAndGlyphs\"%s", x, y, size, fill, maxw,
@@ -1022,20 +1028,25 @@ side_label(struct pic *pc, int a, int c, int x0, int y0, int x1, int y1,
 	text(pc, mx, my + 3, 8, "middle", "#073763", name);
 }
 
-/* Whether cell c has an owner at the start, at the end or on the way. */
-static bool
-owned_ever(const struct pic *pc, int c)
+/* SVG_HOOKS: which cells have an owner at the start, at the end or on
+ * the way (pc->owned). */
+static void
+owned_cells(struct pic *pc)
 {
 	const struct arb_turn *t = pc->t;
+	const struct board *b = &t->board;
 	size_t		 i;
+	int		 c;
 
-	if (t->board.cells[c].owner >= 0 || (t->board.owner0 != NULL &&
-	    t->board.owner0[c] >= 0))
-		return true;
+	pc->owned = t_alloc(pc->t, ((size_t)b->ncells + 1) *
+	    sizeof(*pc->owned));
+	for (c = 0; c < b->ncells; c++)
+		pc->owned[c] = b->cells[c].owner >= 0 || (b->owner0 != NULL &&
+		    b->owner0[c] >= 0);
 	for (i = 0; i < t->ownership.n; i++)
-		if (t->ownership.v[i].cell == c)
-			return true;
-	return false;
+		if (t->ownership.v[i].cell >= 0 &&
+		    t->ownership.v[i].cell < b->ncells)
+			pc->owned[t->ownership.v[i].cell] = true;
 }
 
 /*
@@ -1095,8 +1106,8 @@ draw_hexes(struct pic *pc, bool labels)
 		/* With SVG_HOOKS, an outline too for a cell that is
 		 * owned during the turn only (none drawn yet), which a
 		 * page's script colours. */
-		if (owner(pc, c) >= 0 || ((pc->flags & SVG_HOOKS) &&
-		    owned_ever(pc, c))) {
+		if (owner(pc, c) >= 0 || (pc->owned != NULL &&
+		    pc->owned[c])) {
 			fprintf(pc->fp, "<polygon class=\"owner\" ");
 			if (pc->flags & SVG_HOOKS) {
 				fprintf(pc->fp, "data-owner-of=\"");
@@ -3251,6 +3262,8 @@ emit_svg(struct arb_turn *t, int flags, int player, FILE *fp)
 	pc.tfp = t->tmem;
 	player_colours(&pc);
 	place(&pc);
+	if ((flags & SVG_HOOKS) && b->kind == BOARD_HEX)
+		owned_cells(&pc);
 	pc.tline = t_alloc(t, (t->units.n + 1) * sizeof(int));
 	memset(pc.tline, 0, (t->units.n + 1) * sizeof(int));
 	events(&pc);
