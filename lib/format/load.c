@@ -1057,8 +1057,8 @@ load_units(struct arb_turn *t, struct ld *ld, const struct jv *arr)
 	ld_pop(ld);
 }
 
-/* The cells' owners, counters and features as the turn starts, for the
- * balance and the pictures of the start (a feature may be destroyed). */
+/* The cells' owners and counters as the turn starts, for the balance.
+ * (Their features are kept by feature_destroy(), when one is.) */
 static void
 snapshot(struct arb_turn *t)
 {
@@ -1067,11 +1067,8 @@ snapshot(struct arb_turn *t)
 	int		 k, c;
 
 	b->owner0 = t_alloc(t, n * sizeof(*b->owner0));
-	b->features0 = t_alloc(t, n * sizeof(*b->features0));
-	for (c = 0; c < b->ncells; c++) {
+	for (c = 0; c < b->ncells; c++)
 		b->owner0[c] = b->cells[c].owner;
-		b->features0[c] = b->cells[c].features;
-	}
 	for (k = 0; k < UNIT_X && b->cx[k] != NULL; k++) {
 		b->cx0[k] = t_alloc(t, n * sizeof(int));
 		memcpy(b->cx0[k], b->cx[k], n * sizeof(int));
