@@ -31,7 +31,8 @@ retreats and the longest traces first):
   - after each step, what its line says changed is drawn so: an "owner"
     line's cell in the new owner's colour, a "destroyed" feature gone, a
     territory's armies after an "arrive" or a "raise" up by that many, a
-    garrison's "loss" down to what is left;
+    garrison's "loss" down to what is left, a unit's "loss" its strength
+    what is left, its mark faded ("eliminated") at 0;
   - after each step, #info says the line's event, its order ("ID
     (PLAYER)"), its units, its cost
     ("cost", with "total": "C (T in all)") and the ruling of its order
@@ -361,6 +362,17 @@ def line_faults(p, line, prev, now, units_of):
                 bad.append("%s: %s has armies %s drawn, was %s" % (
                     line[:60], f[key], now["armies"].get(f[key]),
                     prev["armies"][f[key]]))
+    # A unit's loss: its strength, and at 0 its mark faded.
+    if ev == "loss" and f.get("unit") and "left" in f:
+        st = p.strengths().get(f["unit"])
+        m = p.marks().get(f["unit"])
+        if st is not None and st != int(f["left"]):
+            bad.append("%s: %s's strength drawn %s" % (line[:60], f["unit"],
+                                                       st))
+        if m is not None and (m["state"] == "eliminated") != (
+                int(f["left"]) <= 0):
+            bad.append("%s: %s is %s" % (line[:60], f["unit"],
+                                         m["state"] or "on the board"))
     if ev == "loss" and "order" not in f and "unit" not in f and \
             f.get("at") in now["armies"] and \
             now["armies"][f["at"]] != int(f["left"]):
