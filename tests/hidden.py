@@ -11,7 +11,9 @@ none of a player's outputs holds a token of another player's orders:
   - the trace cut, --for P --trace-file (JSON Lines, and --text);
   - the pictures, --for P --svg and --svg-next;
   - the replay page, --for P --replay, and the order sheet, --for P
-    --sheet (issue 32);
+    --sheet (issue 32); and a step of the replay page changes a cell
+    only where its own line names it or P's own orders move: the others'
+    hidden orders change the board at the last step only;
   - a check, --for P --check, and --for P --strict: standard output, and
     standard error (the stderr sub-check, below);
   - --for all --outdir with --svg, --svg-next, --replay and --sheet:
@@ -108,6 +110,36 @@ def leaks(text, theirs):
     return sorted(t for t in theirs if t in text)
 
 
+def replay_faults(page, d, me):
+    """A player's replay page changes a cell on a step only where the
+    step's own line names the cell, or where the player's own orders
+    move (their armies leaving a territory): what the others' hidden
+    orders did to the board is shown at the last step only, with the
+    board after the turn (issue 32)."""
+    m = re.search(r'<script type="application/json" id="replay-data">'
+                  r'(.*?)</script>', page, re.S)
+    if m is None:
+        return ["replay page: no data"]
+    data = json.loads(m.group(1))
+    mine = set()
+    for f in os.listdir(os.path.join(d, "orders")):
+        try:
+            doc = json.load(open(os.path.join(d, "orders", f)))
+        except ValueError:
+            continue
+        if isinstance(doc, dict) and doc.get("player") == me:
+            for o in doc.get("orders", []):
+                if isinstance(o, dict) and isinstance(o.get("move"), list):
+                    mine |= {c for c in o["move"] if isinstance(c, str)}
+    bad = []
+    for k, st in enumerate(data.get("steps", []), 1):
+        for c in st.get("cc", []):
+            if c[0] not in st.get("c", []) and c[0] not in mine:
+                bad.append("replay page: step %d (%s) changes %s" % (
+                    k, st.get("e"), c[0]))
+    return bad
+
+
 def turn(rs, seed):
     """Returns [(player, faults, stderr faults)], or a string on error."""
     keep = os.environ.get("CASE")
@@ -170,6 +202,8 @@ def turn(rs, seed):
                                 os.path.exists(sheet) else "")):
                 if leaks(text, theirs):
                     bad.append("%s: %s" % (what, leaks(text, theirs)))
+            if os.path.exists(rp):
+                bad += replay_faults(open(rp).read(), d, pl)
             if st == 0 and not (os.path.exists(svg) and
                                 os.path.exists(tj) and
                                 os.path.exists(rp) and

@@ -20,8 +20,31 @@ retreats and the longest traces first):
     page, has the corners the picture of the turn, --svg, gives it,
     within a pixel), and its data-state is "eliminated" or
     "left_world" exactly when the result's status is;
+  - at the start the board is the map's, and at the last step the
+    result's, everything its picture shows: the title is the picture's
+    (--svg, not "turn N begins"), each cell's owner (the colour of its
+    outline, a territory's ring, named by the picture's legend), a
+    territory's armies ("armies N" in its circle), each cell's features
+    (the text in it), each unit's mark (above) and its strength (the
+    number its badge ends in); the umpire's page sets no cell at the last
+    step that its steps did not ("cfixed": 0);
+  - after each step, what its line says changed is drawn so: an "owner"
+    line's cell in the new owner's colour, a "destroyed" feature gone, a
+    territory's armies after an "arrive" or a "raise" up by that many, a
+    garrison's "loss" down to what is left, a unit's "loss" its strength
+    what is left, its mark faded ("eliminated") at 0;
+  - after each step, #info says the line's event, its order ("ID
+    (PLAYER)"), its units, its cost
+    ("cost", with "total": "C (T in all)") and the ruling of its order
+    (the result's status and message); #rp-hl outlines exactly the cells
+    the line names, and the marks of class "cur" are exactly the units
+    it is about, and they are in the board's view (scrolled there);
+    the line of class "cur" is in view in the trace;
+  - a click on a line of the trace goes to its step;
   - first, previous and last work, and so do the keys Home, Left, Right
-    and End; at the start every mark is at the unit's "from";
+    and End; at the start every mark is at the unit's "from"; first and
+    previous are disabled at the start, next and last at the end, where
+    Left and Right go no further;
   - a player's page (--for P) has the player's cut of the trace, line for
     line.
 
@@ -29,6 +52,7 @@ Usage: replay.py TOP ARBITER.  One TAP line per case; ends "replay: N
 passed, N failed".  Without Chromium: "replay: skipped", exit 0 when
 REPLAY_SKIP_OK is set, else 77."""
 import glob
+import html
 import json
 import os
 import re
@@ -46,17 +70,23 @@ PER = int(os.environ.get("REPLAY_PER", "4"))
 # The options of a case's args that the runs here keep.
 KEEP = {"-s": 1, "--seed": 1, "--rolls": 1, "-r": 1, "--ruleset": 1,
         "--threads": 1, "-t": 0, "--trace": 0}
+# Cases run whatever the choice: a player's page of a territory turn with
+# an invasion, a feature destroyed and owners changed (a review found
+# none of it drawn at the last step), an aeonis turn of claims.
+MUST = {"territory/for-hidden", "aeonis/a-flying"}
 KEYS = {"Home": 36, "End": 35, "ArrowLeft": 37, "ArrowRight": 39}
 
 
 def case_args(d):
-    """The args of case d to keep, or None when the case does not fit
-    (an option of another mode, a key, an expected error)."""
+    """The args of case d to keep and the player of its --for (or None),
+    or None when the case does not fit (an option of another mode, a
+    key, an expected error)."""
     if os.path.exists(os.path.join(d, "umpire.key")) or \
             not os.path.exists(os.path.join(d, "expected.json")) or \
             os.path.exists(os.path.join(d, "expected.status")):
         return None
     out = []
+    player = None
     try:
         toks = open(os.path.join(d, "args")).read().split()
     except OSError:
@@ -65,6 +95,10 @@ def case_args(d):
     while i < len(toks):
         t = toks[i]
         name, eq, val = t.partition("=")
+        if name == "--for":
+            player = val if eq else toks[i + 1]
+            i += 1 if eq else 2
+            continue
         if name not in KEEP:
             return None
         out.append(t)
@@ -72,12 +106,13 @@ def case_args(d):
             i += 1
             out.append(toks[i])
         i += 1
-    return out
+    return out, player
 
 
 def pick():
-    """Per rule system, up to PER cases: eliminations, retreats, then the
-    longest traces."""
+    """Per rule system, up to PER cases: eliminations, retreats, a change
+    of owner or a feature destroyed, then the longest traces; and the
+    cases named in MUST."""
     cases = []
     for rs in SYSTEMS:
         scored = []
@@ -94,19 +129,27 @@ def pick():
                        for u in r.get("units", []))
             base = os.path.basename(d)
             retreat = "retreat" in base and "no-retreat" not in base
-            scored.append((-len(text), elim, retreat, d, a))
+            board = bool(r.get("ownership") or r.get("destroyed"))
+            scored.append((-len(text), elim, retreat, board, d, a))
         scored.sort()
-        # An elimination, a retreat, then the longest results.
-        chosen = [x for x in scored if x[1]][:1] + \
-            [x for x in scored if x[2]][:1]
+        # An elimination, a retreat, a board changed, then the longest
+        # results.
+        chosen = [x for x in scored if x[1]][:1]
+        chosen += [x for x in scored if x[2] and x not in chosen][:1]
+        chosen += [x for x in scored if x[3] and x not in chosen][:1]
         chosen += [x for x in scored if x not in chosen][:PER - len(chosen)]
-        cases += [(rs, x[3], x[4]) for x in chosen]
+        chosen += [x for x in scored if x not in chosen and
+                   os.path.relpath(x[4], os.path.join(TOP, "fixtures"))
+                   in MUST]
+        cases += [(rs, x[4], x[5][0], x[5][1]) for x in chosen]
     return cases
 
 
 class Page:
     def __init__(self, b):
         self.b = b
+        self.players = []	# the full names, for the legend's cut ones
+        self.drawn = set()	# the cells the page's picture draws
 
     def ev(self, js):
         return self.b.evaluate(js)
@@ -147,6 +190,242 @@ document.querySelectorAll('#board svg g[data-unit]').forEach(function(g){
 return o;})()""")
 
 
+    def board(self, feats):
+        """What the picture shows of the board: its title, each cell's
+        owner (the stroke of its outline, a hex's polygon of class
+        "owner" or a territory's ring, named by the legend's swatches),
+        a territory's armies (the text "armies N" in it) and the words
+        of the text in it made of feature names (feats).  Read from the
+        drawing only, not from the page's data or attributes."""
+        return self.ev("""(function(F,P){
+var svg=document.querySelector('#board svg'),out={owner:{},armies:{},
+ features:{},title:null};
+var hl=document.getElementById('rp-hl');
+function mine(e){return !(hl&&hl.contains(e))&&!e.closest('g[data-unit]');}
+var col={},ts=[].slice.call(svg.querySelectorAll('text')).filter(mine);
+ts.forEach(function(t){if(out.title===null&&t.getAttribute('font-size')==='16')
+ out.title=t.textContent;});
+for(var i=0;i<ts.length;i++)if(ts[i].textContent==='Players'){
+ for(var e=ts[i].nextElementSibling;e&&e.tagName==='rect';){var n=e.nextElementSibling;
+  if(!n||n.tagName!=='text')break;col[e.getAttribute('fill').toLowerCase()]=n.textContent;
+  e=n.nextElementSibling;}break;}
+function who(c){c=(c||'').toLowerCase();if(!(c in col))return null;var n=col[c];
+ if(n.slice(-1)==='\u2026')P.forEach(function(q){if(q.indexOf(n.slice(0,-1))===0)n=q;});
+ return n;}
+var cells=[].slice.call(svg.querySelectorAll('[data-cell]')).filter(mine),byx={};
+cells.forEach(function(c){var b=c.getBBox(),x=Math.round(b.x+b.width/2);
+ var o={l:c.getAttribute('data-cell'),x:b.x+b.width/2,y:b.y+b.height/2,b:b,e:c};
+ (byx[x]=byx[x]||[]).push(o);
+ if(c.tagName==='circle')out.owner[o.l]=c.getAttribute('stroke-width')==='4'?
+  who(c.getAttribute('stroke')):null;
+ else out.owner[o.l]=null;});
+function at(x,y,tight){var r=Math.round(x);for(var d=-3;d<=3;d++){var l=byx[r+d]||[];
+ for(var k=0;k<l.length;k++){var o=l[k];if(Math.abs(o.x-x)<=3&&(tight?
+ Math.abs(o.y-y)<=3:y>=o.b.y&&y<=o.b.y+o.b.height))return o;}}return null;}
+svg.querySelectorAll('polygon.owner').forEach(function(p){if(!mine(p))return;
+ var s=p.getAttribute('stroke');if(!s||s==='none'||getComputedStyle(p).display==='none'
+ ||getComputedStyle(p).visibility==='hidden')return;
+ var b=p.getBBox(),o=at(b.x+b.width/2,b.y+b.height/2,true);
+ if(o)out.owner[o.l]=who(s);});
+ts.forEach(function(t){var b=t.getBBox(),o=at(b.x+b.width/2,b.y+b.height/2,false);
+ if(!o)return;var s=t.textContent,m=/^armies (-?\d+)$/.exec(s);
+ if(m){out.armies[o.l]=+m[1];return;}
+ var w=s.split(' ');if(s!==''&&w.every(function(x){return F.indexOf(x)>=0;}))
+  out.features[o.l]=(out.features[o.l]||[]).concat(w);});
+return out;})(%s,%s)""" % (json.dumps(sorted(feats)),
+                                      json.dumps(self.players)))
+
+    def strengths(self):
+        """Each unit's strength as its mark says it: the number its
+        badge's text ends in."""
+        return self.ev("""(function(){var o={};
+document.querySelectorAll('#board svg g[data-unit]').forEach(function(g){
+ var ts=g.querySelectorAll('text'),v=null;
+ for(var k=ts.length-1;k>=0;k--){var m=/ (-?\d+)$/.exec(ts[k].textContent);
+  if(m){v=+m[1];break;}}
+ o[g.getAttribute('data-unit')]=v;});return o;})()""")
+
+    def info(self):
+        """#info's parts, the units of class cur, and the cells #rp-hl
+        outlines (the cells whose centre its outlines' centres are)."""
+        return self.ev("""(function(){
+function t(id){var e=document.getElementById(id);return e?e.textContent:null;}
+var svg=document.querySelector('#board svg'),hl=document.getElementById('rp-hl'),
+ cells={},out=[];
+svg.querySelectorAll('[data-cell]').forEach(function(c){if(hl&&hl.contains(c))return;
+ var b=c.getBBox();cells[c.getAttribute('data-cell')]=[b.x+b.width/2,b.y+b.height/2];});
+if(hl)[].forEach.call(hl.children,function(e){if(e.tagName==='polyline')return;
+ var r=e.getBoundingClientRect(),m=svg.getScreenCTM().inverse(),
+  p=svg.createSVGPoint();p.x=r.x+r.width/2;p.y=r.y+r.height/2;p=p.matrixTransform(m);
+ for(var l in cells)if(Math.abs(cells[l][0]-p.x)<=2&&Math.abs(cells[l][1]-p.y)<=2)
+  {out.push(l);return;}out.push('?');});
+var lis=document.querySelectorAll('#trace li'),tr=document.getElementById('trace'),
+ vis=null;
+for(var i=0;i<lis.length;i++)if(lis[i].classList.contains('cur')){
+ var a=lis[i].getBoundingClientRect(),b=tr.getBoundingClientRect();
+ vis=a.top>=b.top-1&&a.bottom<=b.bottom+1&&a.top>=-1&&
+  a.bottom<=window.innerHeight+1;}
+var u=null;[hl].concat([].slice.call(svg.querySelectorAll('g[data-unit].cur')))
+ .forEach(function(e){if(!e||!e.firstChild)return;var b=e.getBoundingClientRect();
+ if(!b.width&&!b.height)return;u=u?[Math.min(u[0],b.left),Math.min(u[1],b.top),
+ Math.max(u[2],b.right),Math.max(u[3],b.bottom)]:[b.left,b.top,b.right,b.bottom];});
+var q=document.getElementById('board').getBoundingClientRect(),inview=true;
+if(u){var x=(u[0]+u[2])/2,y=(u[1]+u[3])/2;inview=x>=q.left&&x<=q.right&&
+ y>=q.top&&y<=Math.min(q.bottom,window.innerHeight);}
+return {ev:t('ev'),order:t('order'),units:t('units'),inview:inview,cost:t('cost'),ruling:t('ruling'),
+ cur:[].map.call(document.querySelectorAll('#board svg g[data-unit].cur'),
+  function(g){return g.getAttribute('data-unit');}).sort(),
+ cells:out.sort(),visible:vis,
+ disabled:['first','prev','next','last'].map(function(b){
+  return document.getElementById(b).disabled;})};})()""")
+
+    def click_line(self, i):
+        """A real click on line i of the trace, scrolled into view."""
+        r = self.ev("(function(){var l=document.querySelectorAll("
+                    "'#trace li')[%d];l.scrollIntoView({block:'center'});"
+                    "var r=l.getBoundingClientRect();return [r.x+8,"
+                    "r.y+r.height/2];})()" % i)
+        for kind in ("mousePressed", "mouseReleased"):
+            self.b.page("Input.dispatchMouseEvent", {
+                "type": kind, "x": r[0], "y": r[1], "button": "left",
+                "clickCount": 1})
+
+
+FIELD = re.compile(r'(\w+)=("(?:[^"\\]|\\.)*"|\S+)')
+
+
+def fields(line):
+    """A line of the text trace: its event and its fields (quoted values
+    unquoted, "-" as None)."""
+    ev, _, rest = line.partition(": ")
+    f = {}
+    for k, v in FIELD.findall(rest):
+        f[k] = json.loads(v) if v.startswith('"') else \
+            None if v == "-" else v
+    return ev, f
+
+
+def board_of(m, graph):
+    """A map's board (a map file's or a next map's): each cell's owner,
+    armies (a territory's, else none) and features."""
+    cells = m.get("cells") or {}
+    out = {"owner": {}, "armies": {}, "features": {}}
+    names = m.get("board", {}).get("territories") or list(cells)
+    for l in names:
+        c = cells.get(l, {})
+        out["owner"][l] = c.get("owner")
+        if graph:
+            out["armies"][l] = c.get("armies", 0)
+        out["features"][l] = sorted(c.get("features", []))
+    return out
+
+
+def board_faults(got, want, title=None):
+    """The board a page shows (Page.board()) against want (board_of())."""
+    bad = []
+    if title is not None and got["title"] != title:
+        bad.append("the title says %r, the picture %r" % (got["title"],
+                                                         title))
+    for l, o in sorted(want["owner"].items()):
+        if l in got["owner"] and got["owner"][l] != o:
+            bad.append("%s is drawn %s's, not %s's" % (
+                l, got["owner"][l], o))
+    for l, n in sorted(want["armies"].items()):
+        if got["armies"].get(l) != n:
+            bad.append("%s has armies %s drawn, not %s" % (
+                l, got["armies"].get(l), n))
+    for l, f in sorted(want["features"].items()):
+        g = sorted(got["features"].get(l, []))
+        if l in got["owner"] and g != f:
+            bad.append("%s has features %s drawn, not %s" % (l, g, f))
+    return bad
+
+
+def line_faults(p, line, prev, now, units_of):
+    """What the line of a step says changed, drawn after it: prev and
+    now the boards before and after (Page.board())."""
+    ev, f = fields(line)
+    bad = []
+    if ev == "owner" and "cell" in f and now["owner"].get(f["cell"]) != \
+            f.get("to"):
+        bad.append("%s: %s drawn %s's" % (line[:60], f["cell"],
+                                          now["owner"].get(f["cell"])))
+    if ev == "destroyed" and f.get("feature") in \
+            now["features"].get(f.get("cell"), []):
+        bad.append("%s: still drawn" % line[:60])
+    for key, n in (("to", "armies"), ("cell", "armies")):
+        if ev in ("arrive", "raise") and key in f and n in f and \
+                f[key] in prev["armies"] and (ev == "arrive") == (
+                    key == "to"):
+            if now["armies"].get(f[key]) != prev["armies"][f[key]] + \
+                    int(f[n]):
+                bad.append("%s: %s has armies %s drawn, was %s" % (
+                    line[:60], f[key], now["armies"].get(f[key]),
+                    prev["armies"][f[key]]))
+    # A unit's loss: its strength, and at 0 its mark faded.
+    if ev == "loss" and f.get("unit") and "left" in f:
+        st = p.strengths().get(f["unit"])
+        m = p.marks().get(f["unit"])
+        if st is not None and st != int(f["left"]):
+            bad.append("%s: %s's strength drawn %s" % (line[:60], f["unit"],
+                                                       st))
+        if m is not None and (m["state"] == "eliminated") != (
+                int(f["left"]) <= 0):
+            bad.append("%s: %s is %s" % (line[:60], f["unit"],
+                                         m["state"] or "on the board"))
+    if ev == "loss" and "order" not in f and "unit" not in f and \
+            f.get("at") in now["armies"] and \
+            now["armies"][f["at"]] != int(f["left"]):
+        bad.append("%s: %s has armies %s drawn" % (
+            line[:60], f["at"], now["armies"][f["at"]]))
+    return bad
+
+
+def info_faults(inf, line, rulings, order_units, units, labels):
+    """#info and the highlight after the step of line (its fields)."""
+    ev, f = fields(line)
+    bad = []
+    if inf["ev"] != ev:
+        bad.append("#ev says %r, the line %r" % (inf["ev"], ev))
+    cost = ""
+    if "cost" in f:
+        cost = f["cost"] if "total" not in f else "%s (%s in all)" % (
+            f["cost"], f["total"])
+    if inf["cost"] != cost:
+        bad.append("#cost says %r, the line %r" % (inf["cost"], cost))
+    key = (f.get("player"), f.get("order"))
+    want = "%s (%s)" % (f["order"], f.get("player")) if "order" in f \
+        else ""
+    if inf["order"] != want:
+        bad.append("#order says %r, the line %r" % (inf["order"], want))
+    want = rulings.get(key, "") if "order" in f else ""
+    if inf["ruling"] != want:
+        bad.append("#ruling says %r, the ruling %r" % (inf["ruling"],
+                                                       want))
+    # The units: the one the line names, else its order's; and a
+    # charge's charger and target.
+    us = [f["unit"]] if f.get("unit") in units else \
+        order_units.get(key, []) if "order" in f else []
+    us = list(us) + [f[k] for k in ("charger", "target")
+                     if f.get(k) in units and f[k] not in us]
+    if inf["units"] != ", ".join(us) or inf["cur"] != sorted(set(us)):
+        bad.append("units %r, marked %s, not %s" % (inf["units"],
+                                                    inf["cur"], us))
+    cells = sorted({v for k, v in f.items() if isinstance(v, str) and
+                    v in labels and k not in ("order", "player", "unit",
+                                              "charger", "target")} |
+                   ({f["target"]} if f.get("target") in labels and
+                    f.get("target") not in units else set()))
+    if inf["cells"] != cells:
+        bad.append("#rp-hl outlines %s, the line names %s" % (
+            inf["cells"], cells))
+    if inf["visible"] is not True:
+        bad.append("the current line is not in view")
+    if not inf["inview"]:
+        bad.append("what the step highlights is not in the board's view")
+    return bad
+
+
 def near(a, b):
     return all(abs(float(x) - float(y)) <= 0.002 for x, y in zip(a, b))
 
@@ -160,13 +439,18 @@ def where(u, key):
     return p
 
 
-def marks_faults(m, units, after):
+def marks_faults(m, drawn, units, after):
+    """The marks m (Page.marks()) against the result's units; a unit that
+    starts in a cell the picture does not draw (a region's, --svg-region)
+    has none."""
     bad = []
     for u in units:
         k = m.get(u["id"])
         table = isinstance(u.get("pose"), dict)
         want = where(u, ("pose" if table else "at") if after else
                      ("start" if table else "from"))
+        if k is None and not table and u.get("from") not in drawn:
+            continue
         if k is None:
             bad.append("%s: no mark" % u["id"])
             continue
@@ -209,26 +493,47 @@ document.querySelectorAll('#board svg g[data-unit]').forEach(function(g){
     return bad
 
 
-def one(p, tmp, rs, d, args):
-    """The faults of case d."""
+def svg_title(path):
+    m = re.search(r'<text [^>]*font-size="16"[^>]*>([^<]*)</text>',
+                  open(path).read())
+    return html.unescape(m.group(1)) if m else None
+
+
+def one(p, tmp, rs, d, args, forp):
+    """The faults of case d (forp: the player of its --for, or None)."""
     bad = []
     page = os.path.join(tmp, "page.html")
     tt = os.path.join(tmp, "trace.txt")
     res = os.path.join(tmp, "result.json")
+    nxt = os.path.join(tmp, "next.json")
     orders = sorted(glob.glob(os.path.join(d, "orders", "*")))
     pic = os.path.join(tmp, "turn.svg")
-    for f in (page, tt, res, pic):
+    for f in (page, tt, res, pic, nxt):
         if os.path.exists(f):
             os.unlink(f)
     r = subprocess.run([ARB] + args + ["--replay", page, "--trace-file",
                                        tt, "--text", "-o", res, "--svg", pic,
-                                       "map.json"] + orders, cwd=d,
-                       capture_output=True)
+                                       "-n", nxt, "map.json"] + orders,
+                       cwd=d, capture_output=True)
     if r.returncode != 0:
         return ["arbiter: exit %d: %s" % (r.returncode,
                                           r.stderr.decode()[:200])]
     lines = open(tt).read().splitlines()
-    units = json.load(open(res)).get("units", [])
+    result = json.load(open(res))
+    units = result.get("units", [])
+    unit_ids = {u["id"] for u in units}
+    rulings = {(o.get("player"), o.get("id")): "%s: %s" % (
+        o.get("status"), o.get("message", "")) for o in
+        result.get("orders", [])}
+    order_units = {(o.get("player"), o.get("id")): o.get("units", [])
+                   for o in result.get("orders", [])}
+    m0 = json.load(open(os.path.join(d, "map.json")))
+    m1 = json.load(open(nxt))
+    graph = m0.get("board", {}).get("grid") == "graph"
+    start, end = board_of(m0, graph), board_of(m1, graph)
+    feats = {x for b in (start, end) for v in b["features"].values()
+             for x in v}
+    p.players = list(m0.get("players", {}))
     p.b.open(page)
     got = p.ev("Array.prototype.map.call(document.querySelectorAll("
                "'#trace li'),function(l){return l.textContent;})")
@@ -236,15 +541,28 @@ def one(p, tmp, rs, d, args):
         bad.append("the page's trace is not the text trace (%d lines, "
                    "%d)" % (len(got), len(lines)))
     n = max(len(lines), 1)
-    fixed = p.ev("JSON.parse(document.getElementById('replay-data')"
-                 ".textContent).fixed")
-    if fixed != 0:
-        bad.append("the last step set %s unit(s) the steps did not" % fixed)
+    data = p.ev("JSON.parse(document.getElementById('replay-data')"
+                ".textContent)")
+    if data.get("fixed") != 0:
+        bad.append("the last step set %s unit(s) the steps did not" %
+                   data.get("fixed"))
+    if data.get("cfixed") != 0:
+        bad.append("the last step set %s cell(s) the steps did not" %
+                   data.get("cfixed"))
+    labels = set(p.ev("[].map.call(document.querySelectorAll('#board svg "
+                      "[data-cell]'),function(c){return c.getAttribute("
+                      "'data-cell');})"))
+    p.drawn = labels
     s = p.state()
     if s["step"] != 0 or s["label"] != "start (step 0 of %d)" % n or \
             s["cur"]:
         bad.append("at the start: %s" % s)
-    bad += ["start: " + x for x in marks_faults(p.marks(), units, False)]
+    bad += ["start: " + x for x in marks_faults(p.marks(), p.drawn, units, False)]
+    prev = p.board(feats)
+    bad += ["start: " + x for x in board_faults(prev, start)]
+    inf = p.info()
+    if inf["disabled"] != [True, True, False, False] and lines:
+        bad.append("start: buttons disabled %s" % inf["disabled"])
     seen = []
     for k in range(1, n + 1):
         p.click("next")
@@ -264,18 +582,35 @@ return bad;})()""" % (k - 1))
         if lines and s["cur"] != [k - 1]:
             bad.append("click %d: line(s) %s highlighted" % (k, s["cur"]))
             break
+        if lines:
+            now = p.board(feats)
+            bad += ["click %d: %s" % (k, x) for x in
+                    line_faults(p, lines[k - 1], prev, now, order_units)]
+            prev = now
+            bad += ["click %d: %s" % (k, x) for x in
+                    info_faults(p.info(), lines[k - 1], rulings,
+                                order_units, unit_ids, labels)]
     if lines and seen != list(range(len(lines))):
         bad.append("the events shown: not each once in order")
     p.click("next")	# at the end: nothing
     if p.state()["step"] != n:
         bad.append("next at the last step moved")
-    bad += ["last: " + x for x in marks_faults(p.marks(), units, True)]
+    p.key("ArrowRight")
+    if p.state()["step"] != n:
+        bad.append("Right at the last step moved")
+    if p.info()["disabled"] != [False, False, True, True] and lines:
+        bad.append("last: buttons disabled %s" % p.info()["disabled"])
+    bad += last_faults(p, units, end, feats, svg_title(pic), "last")
     if rs == "arcane-legions":
         bad += ["last: " + x for x in bases_faults(p, open(pic).read())]
     p.click("first")
     if p.state()["step"] != 0:
         bad.append("first: step %s" % p.state()["step"])
-    bad += ["first: " + x for x in marks_faults(p.marks(), units, False)]
+    bad += ["first: " + x for x in marks_faults(p.marks(), p.drawn, units, False)]
+    bad += ["first: " + x for x in board_faults(p.board(feats), start)]
+    p.key("ArrowLeft")
+    if p.state()["step"] != 0:
+        bad.append("Left at the start moved")
     p.click("last")
     if p.state()["step"] != n:
         bad.append("last: step %s" % p.state()["step"])
@@ -288,14 +623,26 @@ return bad;})()""" % (k - 1))
         if p.state()["step"] != want:
             bad.append("key %s: step %s, not %d" % (k, p.state()["step"],
                                                     want))
-    bad += ["keys: " + x for x in marks_faults(p.marks(), units, True)]
-    # A player's page: the player's cut of the trace.
-    pl = sorted({u["player"] for u in units} or
-                set(json.load(open(res)).get("players", {})))
+    bad += ["keys: " + x for x in marks_faults(p.marks(), p.drawn, units, True)]
+    # A click on a line: its step.
+    for i in sorted({0, len(lines) // 2, len(lines) - 1}):
+        if not lines:
+            break
+        p.click_line(i)
+        s = p.state()
+        if s["step"] != i + 1 or s["cur"] != [i]:
+            bad.append("a click on line %d: step %s, line(s) %s" % (
+                i + 1, s["step"], s["cur"]))
+    # A player's page: the player's cut of the trace, and at its last
+    # step the board after the turn.
+    pl = [forp] if forp else sorted(
+        {u["player"] for u in units} or set(result.get("players", {})))
     if pl:
+        ppic = os.path.join(tmp, "player.svg")
         r = subprocess.run([ARB] + args + ["--for", pl[0], "--replay",
                                            page, "--trace-file", tt,
                                            "--text", "-o", "/dev/null",
+                                           "--svg", ppic,
                                            "map.json"] + orders, cwd=d,
                            capture_output=True)
         if r.returncode != 0:
@@ -307,16 +654,40 @@ return bad;})()""" % (k - 1))
             if got != open(tt).read().splitlines():
                 bad.append("--for %s: the page's trace is not the "
                            "player's" % pl[0])
+            bad += ["--for %s start: %s" % (pl[0], x) for x in
+                    board_faults(p.board(feats), start)]
             p.key("End")
-            bad += ["--for %s last: %s" % (pl[0], x) for x in
-                    marks_faults(p.marks(), units, True)]
+            bad += last_faults(p, units, end, feats, svg_title(ppic),
+                               "--for %s last" % pl[0])
     return bad
 
 
-def phone(b, page):
+def last_faults(p, units, end, feats, title, what):
+    """At the last step: the board after the turn, as its picture."""
+    bad = [what + ": " + x for x in marks_faults(p.marks(), p.drawn, units, True)]
+    bad += [what + ": " + x for x in board_faults(p.board(feats), end,
+                                                  title)]
+    st = p.strengths()
+    for u in units:
+        if u["id"] in st and st[u["id"]] != u.get("strength"):
+            bad.append("%s: %s's strength drawn %s, not %s" % (
+                what, u["id"], st[u["id"]], u.get("strength")))
+    return bad
+
+
+def phone(b, tmp):
     """On a phone's screen (390 x 844): the board the screen's width, the
     step and the trace under it (a review found the board cut off beside
-    the trace, and its lines broken mid-word)."""
+    the trace, and its lines broken mid-word); the keys step without
+    scrolling the page."""
+    # The demo turn: a trace of 22 lines, longer than the screen.
+    page = os.path.join(tmp, "phone.html")
+    d = os.path.join(TOP, "fixtures", "aeonis", "demo-turn")
+    r = subprocess.run([ARB, "--replay", page, "-o", "/dev/null",
+                        "map.json"] + sorted(glob.glob(os.path.join(
+                            d, "orders", "*"))), cwd=d, capture_output=True)
+    if r.returncode != 0:
+        return ["on a phone: arbiter: exit %d" % r.returncode]
     b.page("Emulation.setDeviceMetricsOverride", {
         "width": 390, "height": 844, "deviceScaleFactor": 1,
         "mobile": True})
@@ -327,13 +698,24 @@ def phone(b, page):
                        'getElementById("side").getBoundingClientRect(); '
                        'return [bd.width, sd.width, sd.top, bd.bottom]; })'
                        '()')
+        # Stepping scrolls the trace, not the page: the board stays on
+        # the screen (the page's scrollIntoView() took it off).
+        p = Page(b)
+        bad = []
+        for k in ("End", "Home", "ArrowRight", "End"):
+            p.key(k)
+            y = b.evaluate("window.scrollY")
+            if y != 0:
+                bad.append("on a phone: key %s scrolled the page by %s "
+                           "pixels" % (k, y))
     finally:
         b.page("Emulation.setDeviceMetricsOverride", {
             "width": 1400, "height": 900, "deviceScaleFactor": 1,
             "mobile": False})
     if r[0] >= 370 and r[1] >= 370 and r[2] >= r[3] - 1:
-        return []
-    return ["on a phone: board, side width, side top, board bottom %s" % r]
+        return bad
+    return bad + ["on a phone: board, side width, side top, board bottom "
+                  "%s" % r]
 
 
 def main():
@@ -346,18 +728,18 @@ def main():
     p = Page(b)
     npass = nfail = 0
     try:
-        for i, (rs, d, args) in enumerate(pick(), 1):
+        for i, (rs, d, args, forp) in enumerate(pick(), 1):
             name = os.path.relpath(d, os.path.join(TOP, "fixtures"))
             try:
-                bad = one(p, tmp, rs, d, args)
+                bad = one(p, tmp, rs, d, args, forp)
                 if i == 1:
-                    bad += phone(b, os.path.join(tmp, "page.html"))
+                    bad += phone(b, tmp)
             except OSError as e:
                 bad = [str(e)]
             if bad:
                 nfail += 1
                 print("not ok %d - %s" % (i, name))
-                for x in bad[:12]:
+                for x in bad[:int(os.environ.get("REPLAY_SHOW", "12"))]:
                     print("#   " + x)
             else:
                 npass += 1

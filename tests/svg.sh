@@ -32,12 +32,17 @@ fi
 # Crown 2 (blue's), Dale and Ember none; after the turn they are 1, 1, 1,
 # 0, 1.  The start picture must say the map's, in map order, and draw no
 # arrow.
+# Its features too: in territory/for-hidden red's invasion destroys
+# Crown's watchtower, which the start picture must draw (it did not).
 c=fixtures/territory/svg-layout
 if (cd $c && "$arbiter" --svg-start "$tmp/start.svg" -o /dev/null map.json \
     orders/*.json) && [ "$(grep -o 'armies [0-9]*' "$tmp/start.svg" |
     tr '\n' ,)" = "armies 6,armies 1,armies 2,armies 0,armies 0," ] &&
     ! grep -q 'class="move' "$tmp/start.svg" &&
-    grep -q '>territory, turn 7 begins<' "$tmp/start.svg"; then
+    grep -q '>territory, turn 7 begins<' "$tmp/start.svg" &&
+    (cd fixtures/territory/for-hidden && "$arbiter" --svg-start \
+    "$tmp/start2.svg" -o /dev/null map.json orders/*.json) &&
+    [ "$(grep -c '>watchtower<' "$tmp/start2.svg")" = 2 ]; then
 	echo "ok 0 - --svg-start draws the board as the map gives it"
 else
 	echo "not ok 0 - --svg-start does not draw the board as the map" \

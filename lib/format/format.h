@@ -64,8 +64,14 @@ bool	 view_reveals(const struct arb_turn *);
 int	 view_player(struct arb_turn *, const char *name, const char **hint);
 #define SVG_NEXT	0x01	/* the board as the next turn begins */
 #define SVG_START	0x02	/* the board as this turn begins */
+#define SVG_HOOKS	0x04	/* data- attributes for the replay's script:
+				 * the title, owners' outlines, counters,
+				 * features (replay.c) */
 #define SVG_CELLS	10000	/* the cells a picture draws, at most */
 void	 emit_svg(struct arb_turn *, int flags, int player, FILE *);
+void	 svg_title(struct arb_turn *, int flags, int player, char *buf,
+	    size_t size);
+const char **svg_colours(struct arb_turn *);	/* by player, arena's */
 /* sheet.c: a player's order sheet (arbiter(1), --sheet), made in the
  * next map's turn: begun, given each group's reach as it is searched
  * (sheet_group(), then sheet_graph() with its state graph (rules.h,

@@ -1057,7 +1057,8 @@ load_units(struct arb_turn *t, struct ld *ld, const struct jv *arr)
 	ld_pop(ld);
 }
 
-/* The cells' owners and counters as the turn starts, for the balance. */
+/* The cells' owners and counters as the turn starts, for the balance.
+ * (Their features are kept by feature_destroy(), when one is.) */
 static void
 snapshot(struct arb_turn *t)
 {

@@ -17,13 +17,20 @@
  * An event moves its units when it has a "to" cell (every rule system's
  * step, hop, retreat, translocation, action; not a route planned, nor
  * a part of an xconq action) or a pose ("x", "y", "facing": the table's
- * steps and settings down), and more (moves(), below).  What the trace
- * does not say step by step (what a player's cut leaves out, above all)
- * is set at the last step, where every unit stands as the result says;
- * the page's data counts those units ("fixed": 0 in every case of the
- * casebook, for the umpire's page; tests/replay.py).  A player's page (player >= 0)
- * shows the player's cut of the trace only: the other players' hidden
- * orders are in none of its lines, steps or rulings.
+ * steps and settings down), and more (moves(), below).  An event changes
+ * the cells (cevent(), below) when it gives a cell an owner, destroys a
+ * feature, or brings armies into a territory or takes them out.  The
+ * picture is drawn with SVG_HOOKS, so that the script finds the parts it
+ * changes: each owner's outline, a territory's counter, a cell's
+ * features, the title.  What the trace does not say step by step (what
+ * a player's cut leaves out, above all) is set at the last step, where
+ * every unit stands and every cell is as the result says; the page's
+ * data counts those units and cells ("fixed" and "cfixed": 0 in every
+ * case of the casebook, for the umpire's page; tests/replay.py).  A
+ * player's page (player >= 0) shows the player's cut of the trace only:
+ * the other players' hidden orders are in none of its lines, steps or
+ * rulings, and the cells change on its steps by what they show (and by
+ * the player's own armies leaving their territories) only.
  */
 #define _POSIX_C_SOURCE 200809L	/* open_memstream */
 
@@ -33,6 +40,28 @@
 
 #include "format/format.h"
 #include "json/doc.h"
+
+/* A cell's state as the page shows it: its owner (-1 neutral), its
+ * counter (a territory's armies; 0 where the board has none), its
+ * features. */
+struct cstate {
+	int		 owner;
+	int		 count;
+	uint32_t	 feat;
+};
+
+/* The cells as the steps go: now, as the last step written shows them
+ * (shown), the cells changed since (dirty), the cells any step changed
+ * (touched: their start goes in the page's data), and territory's
+ * armies on the move, by order (pk). */
+struct cells {
+	struct cstate	*now, *shown;
+	int		*dirty;
+	size_t		 ndirty;
+	bool		*isdirty, *touched;
+	long		*pk;
+	bool		 counts;	/* the board has a counter */
+};
 
 /* A unit's state as the page shows it. */
 struct ustate {
@@ -55,17 +84,25 @@ static const char replay_css[] =
 	"button{font-size:14px;padding:4px 10px}\n"
 	"#step{font-weight:bold;min-width:9em}\n"
 	"main{display:flex;align-items:flex-start}\n"
-	"#board{flex:1 1 auto;overflow:auto;padding:8px}\n"
+	/* The board and the panel each scroll in their own box, under the
+	 * header, which stays. */
+	"#board{flex:1 1 auto;overflow:auto;padding:8px;"
+	"height:calc(100vh - 60px);box-sizing:border-box}\n"
 	"#side{flex:0 0 38%;max-width:38%;padding:8px;"
 	"border-left:1px solid #ccc;height:calc(100vh - 60px);"
 	"display:flex;flex-direction:column}\n"
-	"#info{background:#f4f4f4;padding:6px;margin-bottom:6px;"
+	"#info{flex:0 0 auto;background:#f4f4f4;padding:6px;"
+	"margin-bottom:6px;"
 	"font-size:13px;min-height:4.5em}\n"
-	"#info b{display:inline-block;min-width:4em}\n"
+	/* A long ruling wraps beside its name, not under it. */
+	"#info div{display:flex;gap:.4em}#info b{flex:0 0 4em}\n"
 	"#trace{font-family:'DejaVu Sans Mono',monospace;font-size:11px;"
 	"overflow:auto;flex:1 1 auto;margin:0;padding-left:3.5em}\n"
-	"#trace li{white-space:pre-wrap;word-break:break-all;"
-	"padding:1px 2px}\n"
+	/* Lines broken between words where they can be, in a word where
+	 * one is longer than the panel. */
+	"#trace li{white-space:pre-wrap;overflow-wrap:anywhere;"
+	"padding:1px 2px;cursor:pointer}\n"
+	"#trace li:hover{background:#eef3fb}\n"
 	"#trace li.cur{background:#ffe08a;outline:1px solid #c90}\n"
 	"g[data-unit].cur rect,g[data-unit].cur polygon.base"
 	"{stroke:#ff00aa;stroke-width:3}\n"
@@ -74,11 +111,13 @@ static const char replay_css[] =
 	"#rp-hl{pointer-events:none}\n"
 	/* A phone: the board above, the step and the trace under it. */
 	"@media (max-width:700px){main{flex-direction:column}"
-	"#board{max-height:60vh;box-sizing:border-box;width:100%}"
+	"header{padding:6px 8px;gap:6px}"
+	"button{font-size:13px;padding:3px 6px}#step{min-width:0}"
+	"#board{height:auto;max-height:50vh;width:100%}"
 	"#side{flex:0 0 auto;max-width:none;width:100%;height:auto;"
 	"box-sizing:border-box;border-left:none;border-top:1px solid #ccc}"
-	"#trace{max-height:40vh;padding-left:2.5em}"
-	"#trace li{word-break:normal;overflow-wrap:anywhere}}\n";
+	"#trace{max-height:24vh;padding-left:2.5em}"
+	"header h1{flex:0 0 100%;margin:0}}\n";
 
 /*
  * The script: D is the data; marks are the units' <g data-unit> of the
@@ -95,9 +134,30 @@ static const char *const replay_js[] = {
 	"var N=D.steps.length,cur=0,U=D.units,marks=[],base=[],cc={};\n"
 	"var lis=document.querySelectorAll('#trace li');\n"
 	"var NS='http://www.w3.org/2000/svg';\n"
+	/* The cells: their start (D.cells), each step's changes (cc), the
+	 * last step's (D.cfix); drawn by the picture's hooks (SVG_HOOKS). */
+	"var CS={};D.cells.forEach(function(c){CS[c[0]]=c.slice(1);});\n"
+	"function hook(a,l){return svg.querySelector('['+a+'=\"'+"
+	"CSS.escape(l)+'\"]');}\n"
+	"var cshown={};\n"
+	"function paint(C){for(var l in C){var v=C[l],key=v.join('|');"
+	"if(cshown[l]===key)continue;cshown[l]=key;\n"
+	" var e=hook('data-owner-of',l),col=v[0]>=0?D.colours[v[0]]:null;\n"
+	" if(e)e.setAttribute('stroke',col||'none');\n"
+	" else if(D.kind==='graph'&&(e=hook('data-cell',l))){"
+	"e.setAttribute('stroke',col||'#777777');"
+	"e.setAttribute('stroke-width',col?4:1);}\n"
+	" var n=hook('data-count',l);if(n&&v[1]!==null)n.textContent="
+	"n.textContent.replace(/-?\\d+$/,v[1]);\n"
+	" var f=hook('data-features',l);if(f){f.textContent=v[2];"
+	"var w=f.getAttribute('textLength');if(w&&v[2].length*8*0.56<=+w){"
+	"f.removeAttribute('textLength');f.removeAttribute('lengthAdjust');}}"
+	"}}\n"
+	"var title=svg.querySelector('[data-part=title]');\n"
 	"function cell(l){if(!(l in cc)){var e=svg.querySelector("
 	"'[data-cell=\"'+CSS.escape(l)+'\"]');if(!e){cc[l]=null;}else{"
-	"var b=e.getBBox();cc[l]={x:b.x+b.width/2,y:b.y+b.height/2,e:e};}}"
+	"var b=e.getBBox();cc[l]={x:b.x+b.width/2,y:b.y+b.height/2,"
+	"r:Math.max(b.width,b.height)/2||1,e:e};}}"
 	"return cc[l];}\n"
 	"var K=1;if(D.kind==='table'){var tr=svg.querySelector("
 	"'rect.table');if(tr&&D.tw>0)K=tr.width.baseVal.value/D.tw;}\n"
@@ -143,31 +203,76 @@ static const char *const replay_js[] = {
 	" if(!st)return;\n"
 	" st.u.forEach(function(i){if(marks[i])marks[i].classList"
 	".add('cur');});\n"
+	/* A cell's outline drawn round it, its owner's left to be seen. */
 	" var pts=[];st.c.forEach(function(l){var c=cell(l);if(!c)return;"
-	"var e=c.e.cloneNode(false);e.removeAttribute('data-cell');"
+	"var e=c.e.cloneNode(false),k=(c.r+5)/c.r;"
+	"e.removeAttribute('data-cell');"
 	"e.removeAttribute('class');e.setAttribute('fill','none');"
 	"e.setAttribute('stroke','#ff00aa');e.setAttribute('stroke-width',"
-	"'5');hl.appendChild(e);pts.push(c.x+','+c.y);});\n"
+	"'3');e.setAttribute('transform','translate('+c.x+','+c.y+') scale('"
+	"+k+') translate('+(-c.x)+','+(-c.y)+')');"
+	"hl.appendChild(e);pts.push(c.x+','+c.y);});\n"
 	" if(pts.length>1){var pl=document.createElementNS(NS,'polyline');"
 	"pl.setAttribute('points',pts.join(' '));pl.setAttribute('fill',"
 	"'none');pl.setAttribute('stroke','#ff00aa');pl.setAttribute("
-	"'stroke-width','3');pl.setAttribute('stroke-dasharray','6 3');"
+	"'stroke-width','2');pl.setAttribute('stroke-opacity','0.7');"
+	"pl.setAttribute('stroke-dasharray','6 3');"
 	"hl.appendChild(pl);}}\n",
 	"function text(id,s){document.getElementById(id).textContent=s;}\n"
+	/* The current line scrolled into the trace's view, the trace only
+	 * (scrollIntoView() would scroll the page too, and on a phone take
+	 * the board off the screen at every step). */
+	"var trace=document.getElementById('trace');\n"
+	"function reveal(li){var r=li.getBoundingClientRect(),"
+	"q=trace.getBoundingClientRect();if(r.top<q.top)trace.scrollTop-="
+	"q.top-r.top;else if(r.bottom>q.bottom)trace.scrollTop+="
+	"Math.min(r.bottom-q.bottom,r.top-q.top);}\n"
+	/* A small picture drawn larger on a wide screen, up to 1.5 times,
+	 * as large as the board's part of the window holds. */
+	/* What a step highlights scrolled into the board's view when it is
+	 * out of it (a large board, a phone). */
+	"var bd=document.getElementById('board');\n"
+	"function follow(){var r=null;\n"
+	" [hl].concat([].slice.call(svg.querySelectorAll('g[data-unit].cur')))"
+	".forEach(function(e){if(!e.firstChild)return;"
+	"var b=e.getBoundingClientRect();if(!b.width&&!b.height)return;"
+	"r=r?{l:Math.min(r.l,b.left),t:Math.min(r.t,b.top),"
+	"r:Math.max(r.r,b.right),b:Math.max(r.b,b.bottom)}:"
+	"{l:b.left,t:b.top,r:b.right,b:b.bottom};});\n"
+	" if(!r)return;var q=bd.getBoundingClientRect();\n"
+	" if(r.l<q.left||r.r>q.right)bd.scrollLeft+=(r.l+r.r-q.left-q.right)/2;"
+	"\n if(r.t<q.top||r.b>q.bottom)bd.scrollTop+=(r.t+r.b-q.top-q.bottom)/2;"
+	"}\n"
+	"var W0=+svg.getAttribute('width'),H0=+svg.getAttribute('height');\n"
+	"function fit(){var "
+	"k=Math.min((bd.clientWidth-16)/W0,(window.innerHeight-"
+	"bd.getBoundingClientRect().top-16)/H0,1.5);"
+	"if(!(k>1)||window.innerWidth<=700)k=1;"
+	"svg.style.width=Math.floor(W0*k)+'px';"
+	"svg.style.height=Math.floor(H0*k)+'px';}\n"
+	"if(W0>0&&H0>0){fit();window.addEventListener('resize',fit);}\n"
 	"function show(k){k=Math.max(0,Math.min(N,k));cur=k;var S=start();"
 	"\n for(var i=0;i<k;i++)D.steps[i].ch.forEach(function(c){"
 	"S[c[0]]={at:c[1],st:c[2],str:c[3]};});\n"
 	" place(S);var st=k>0?D.steps[k-1]:null;highlight(st);\n"
+	" var C={};for(var l in CS)C[l]=CS[l];\n"
+	" for(i=0;i<k;i++)D.steps[i].cc.forEach(function(c){"
+	"C[c[0]]=c.slice(1);});\n"
+	" if(k===N)D.cfix.forEach(function(c){C[c[0]]=c.slice(1);});\n"
+	" paint(C);\n"
+	" if(title)title.textContent=k===0?D.titles[0]:k===N?D.titles[2]:"
+	"D.titles[1]+': step '+k+' of '+N;\n"
 	" text('step',k===0?'start (step 0 of '+N+')':'step '+k+' of '+N);"
 	"\n text('ev',st?st.e:'the board as the turn began');\n"
+	" text('order',st?st.o:'');\n"
 	" text('units',st?st.u.map(function(i){return U[i][0];})"
 	".join(', '):'');\n"
 	" text('cost',st?st.cost:'');text('ruling',st?st.r:'');\n"
 	" if(was>=0&&lis[was])lis[was].classList.remove('cur');"
 	"was=st!==null?st.l:-1;\n"
 	" if(was>=0&&lis[was])lis[was].classList.add('cur');\n"
-	" if(st&&st.l>=0&&lis[st.l])lis[st.l].scrollIntoView("
-	"{block:'nearest'});\n"
+	" if(st&&st.l>=0&&lis[st.l])reveal(lis[st.l]);\n"
+	" follow();\n"
 	" document.getElementById('first').disabled=k===0;"
 	"document.getElementById('prev').disabled=k===0;\n"
 	" document.getElementById('next').disabled=k===N;"
@@ -217,13 +322,12 @@ html(FILE *fp, const char *s, size_t n)
 }
 
 /* A JSON string inside a <script>: "<", ">" and "&" as \u escapes, so
- * that no text closes the element. */
+ * that no text closes the element (jstr_in(): without the quotes). */
 static void
-jstr(FILE *fp, const char *s)
+jstr_in(FILE *fp, const char *s)
 {
 	const unsigned char *p;
 
-	fputc('"', fp);
 	for (p = (const unsigned char *)s; *p != '\0'; p++)
 		if (*p == '"' || *p == '\\')
 			fprintf(fp, "\\%c", *p);
@@ -232,6 +336,13 @@ jstr(FILE *fp, const char *s)
 			fprintf(fp, "\\u%04x", *p);
 		else
 			fputc(*p, fp);
+}
+
+static void
+jstr(FILE *fp, const char *s)
+{
+	fputc('"', fp);
+	jstr_in(fp, s);
 	fputc('"', fp);
 }
 
@@ -322,6 +433,164 @@ change(struct arb_turn *t, FILE *fp, int u, const struct ustate *s,
 	else
 		jcell(t, fp, s->at);
 	fprintf(fp, ",%d,%d]", s->st, s->str);
+}
+
+static bool
+csame(const struct cstate *a, const struct cstate *b)
+{
+	return a->owner == b->owner && a->count == b->count &&
+	    a->feat == b->feat;
+}
+
+static void
+cdirty(struct cells *cs, int c)
+{
+	if (c < 0 || cs->isdirty[c])
+		return;
+	cs->isdirty[c] = true;
+	cs->dirty[cs->ndirty++] = c;
+}
+
+/* A cell's state as JSON: [LABEL, owner, count or null, "features"]
+ * (the features named as the picture names them, svg.c). */
+static void
+cjson(struct arb_turn *t, FILE *fp, int c, const struct cstate *s,
+    bool counts)
+{
+	const struct board *b = &t->board;
+	int		 f, n = 0;
+
+	fputc('[', fp);
+	jcell(t, fp, c);
+	fprintf(fp, ",%d,", s->owner);
+	if (counts)
+		fprintf(fp, "%d", s->count);
+	else
+		fputs("null", fp);
+	fputs(",\"", fp);
+	for (f = 0; f < b->nfeatures; f++)
+		if (s->feat >> f & 1) {
+			if (n++ > 0)
+				fputc(' ', fp);
+			jstr_in(fp, b->features[f]);
+		}
+	fputs("\"]", fp);
+}
+
+/* The cells changed since the last step written, as its "cc". */
+static void
+cflush(struct arb_turn *t, FILE *fp, struct cells *cs)
+{
+	size_t		 i;
+	int		 c, n = 0;
+
+	for (i = 0; i < cs->ndirty; i++) {
+		c = cs->dirty[i];
+		cs->isdirty[c] = false;
+		if (csame(&cs->now[c], &cs->shown[c]))
+			continue;
+		fputs(n++ > 0 ? "," : "", fp);
+		cjson(t, fp, c, &cs->now[c], cs->counts);
+		cs->shown[c] = cs->now[c];
+		cs->touched[c] = true;
+	}
+	cs->ndirty = 0;
+}
+
+static int
+player_named(const struct arb_turn *t, const struct tfield *f)
+{
+	size_t	 i;
+
+	if (f == NULL || f->type != TF_STR)
+		return -1;
+	for (i = 0; i < t->players.n; i++)
+		if (strcmp(t->players.v[i].name, f->s) == 0)
+			return (int)i;
+	return -1;
+}
+
+/*
+ * What event te (of order o, or -1) does to the cells: an "owner" gives
+ * its cell its "to"; a "destroyed" takes a feature; and where cells carry
+ * a counter (territory's armies), an "arrive" brings its armies into its
+ * "to", a "raise" its armies into its cell, a garrison's "loss" (no
+ * order) leaves its "left", a loss of armies that arrived in the cell
+ * they defend ("at" the "target") takes them from it, and a step
+ * ("step" with "moves") takes from their cells the armies of every order
+ * that moves in it (territory 2 and ruling T2: the movers leave first;
+ * the trace does not name them).  With shown false (an event a
+ * player's page does not show), only that last, for the orders the page
+ * does show (ruling[o] >= 0).
+ */
+static void
+cevent(struct arb_turn *t, struct cells *cs, const struct tevent *te,
+    int o, const int *ruling, bool shown)
+{
+	const char	*ev = te->f[0].s;
+	const struct tfield *f, *n, *c;
+	size_t		 i;
+	int		 k, s;
+
+	if (cs->counts && strcmp(ev, "step") == 0 &&
+	    field(te, "order", TF_STR) == NULL &&
+	    (f = field(te, "step", TF_INT)) != NULL &&
+	    field(te, "moves", TF_INT) != NULL) {
+		s = (int)f->i;
+		for (i = 0; i < t->orders.n; i++) {
+			const struct order *od = &t->orders.v[i];
+
+			if (ruling[i] < 0 || od->status != OS_DONE ||
+			    od->ncells <= s || s < 1 || cs->pk[i] <= 0)
+				continue;
+			k = od->cells[s - 1];
+			cs->now[k].count -= (int)cs->pk[i];
+			cdirty(cs, k);
+		}
+		return;
+	}
+	if (!shown)
+		return;
+	if (strcmp(ev, "owner") == 0 &&
+	    (c = field(te, "cell", TF_CELL)) != NULL && c->i >= 0) {
+		cs->now[c->i].owner = player_named(t, field(te, "to",
+		    TF_STR));
+		cdirty(cs, (int)c->i);
+	} else if (strcmp(ev, "destroyed") == 0 &&
+	    (c = field(te, "cell", TF_CELL)) != NULL && c->i >= 0 &&
+	    (f = field(te, "feature", TF_STR)) != NULL &&
+	    (k = board_feature_find(&t->board, f->s)) >= 0) {
+		cs->now[c->i].feat &= ~(1u << k);
+		cdirty(cs, (int)c->i);
+	}
+	if (!cs->counts)
+		return;
+	n = field(te, "armies", TF_INT);
+	if (strcmp(ev, "arrive") == 0 && n != NULL &&
+	    (c = field(te, "to", TF_CELL)) != NULL && c->i >= 0) {
+		cs->now[c->i].count += (int)n->i;
+		cdirty(cs, (int)c->i);
+		if (o >= 0)
+			cs->pk[o] = n->i;
+	} else if (strcmp(ev, "raise") == 0 && n != NULL &&
+	    (c = field(te, "cell", TF_CELL)) != NULL && c->i >= 0) {
+		cs->now[c->i].count += (int)n->i;
+		cdirty(cs, (int)c->i);
+	} else if (strcmp(ev, "loss") == 0 && n != NULL &&
+	    field(te, "unit", TF_STR) == NULL &&
+	    (c = field(te, "at", TF_CELL)) != NULL && c->i >= 0 &&
+	    (f = field(te, "left", TF_INT)) != NULL) {
+		const struct tfield *tg = field(te, "target", TF_CELL);
+
+		if (o < 0)
+			cs->now[c->i].count = (int)f->i;
+		else {
+			cs->pk[o] = f->i;
+			if (tg != NULL && tg->i == c->i)
+				cs->now[c->i].count -= (int)n->i;
+		}
+		cdirty(cs, (int)c->i);
+	}
 }
 
 /* A unit moved by order o: where it stood before the order is kept, for
@@ -435,13 +704,13 @@ moves(struct arb_turn *t, FILE *fp, const struct tevent *te, int o,
 		}
 }
 
-/* The units and cells event te is about, and its moves applied to us
- * (the changes written to fp, the step left open after them: *first
- * whether none was). */
+/* The units and cells event te is about, what it does to the cells
+ * (cs), and its moves applied to us (the changes written to fp, the step
+ * left open after them: *first whether none was). */
 static void
 step_json(struct arb_turn *t, FILE *fp, const struct tevent *te, int line,
-    struct ustate *us, const int *ruling, const size_t *last, size_t *hint,
-    bool *first)
+    struct ustate *us, struct cells *cs, const int *ruling,
+    const size_t *last, size_t *hint, bool *first)
 {
 	const struct tfield *f;
 	int		 o, u, movers[2], nm = 0, i, k, n = 0;
@@ -488,6 +757,14 @@ step_json(struct arb_turn *t, FILE *fp, const struct tevent *te, int line,
 		    tot->i) : t_printf(t, "%ld", f->i));
 	} else
 		jstr(fp, "");
+	/* Its order: "ID (PLAYER)". */
+	fputs(",\"o\":", fp);
+	if ((f = field(te, "order", TF_STR)) != NULL &&
+	    field(te, "player", TF_STR) != NULL)
+		jstr(fp, t_printf(t, "%s (%s)", f->s,
+		    field(te, "player", TF_STR)->s));
+	else
+		jstr(fp, "");
 	fputs(",\"r\":", fp);
 	if (o >= 0 && ruling[o] >= 0) {
 		const struct tevent *re = &t->trace.v[ruling[o]];
@@ -498,8 +775,12 @@ step_json(struct arb_turn *t, FILE *fp, const struct tevent *te, int line,
 		    m != NULL ? m->s : ""));
 	} else
 		jstr(fp, "");
-	/* The moves. */
-	fputs(",\"ch\":[", fp);
+	/* The cells, with what the events before it that the page does
+	 * not show did to them, then the moves. */
+	cevent(t, cs, te, o, ruling, true);
+	fputs(",\"cc\":[", fp);
+	cflush(t, fp, cs);
+	fputs("],\"ch\":[", fp);
 	moves(t, fp, te, o, mv, nm, us, last, first);
 }
 
@@ -547,7 +828,7 @@ start_svg(struct arb_turn *t, int player)
 	t->vlen = 0;
 	if ((t->vmem = open_memstream(&t->vbuf, &t->vlen)) == NULL)
 		t_nomem(t);
-	emit_svg(t, SVG_START, player, t->vmem);
+	emit_svg(t, SVG_START | SVG_HOOKS, player, t->vmem);
 	if (fclose(t->vmem) != 0 || t->vbuf == NULL) {
 		t->vmem = NULL;
 		t_nomem(t);
@@ -565,16 +846,20 @@ emit_replay(struct arb_turn *t, int player, FILE *fp)
 {
 	const struct board *b = &t->board;
 	struct ustate	*us, fin;
+	struct cells	 cs;
+	struct cstate	 cfin;
 	char		**lines, *svg;
-	const char	*title;
-	size_t		 nlines, i, hint = 0, line;
-	int		*ruling, o, nsteps, nfix;
+	const char	*title, **colours;
+	char		 t0[256], t1[256];
+	size_t		 nlines, i, hint = 0, line, n;
+	int		*ruling, o, nsteps, nfix, c;
 	size_t		*last;
 	bool		 first;
 
 	if (player < -1 || player >= (int)t->players.n)
 		mem_fail(&t->mem, ARB_EINTERNAL, "no player %d", player);
 	svg = start_svg(t, player);
+	colours = svg_colours(t);
 	t->trace_for = player + 1;
 	lines = trace_lines(t, &nlines);
 	/* Each order's ruling, from the event the page shows. */
@@ -596,6 +881,28 @@ emit_replay(struct arb_turn *t, int player, FILE *fp)
 		us[i].str = u->strength0;
 		us[i].ord = -1;
 	}
+	/* The cells as the turn began. */
+	n = (size_t)b->ncells + 1;
+	cs.now = t_alloc(t, n * sizeof(*cs.now));
+	cs.shown = t_alloc(t, n * sizeof(*cs.shown));
+	cs.dirty = t_alloc(t, n * sizeof(*cs.dirty));
+	cs.isdirty = t_alloc(t, n * sizeof(*cs.isdirty));
+	cs.touched = t_alloc(t, n * sizeof(*cs.touched));
+	cs.pk = t_alloc(t, (t->orders.n + 1) * sizeof(*cs.pk));
+	cs.ndirty = 0;
+	cs.counts = b->cx[0] != NULL && b->cx0[0] != NULL &&
+	    t->rs->cell_x != NULL && t->rs->cell_x[0].name != NULL;
+	for (c = 0; c < b->ncells; c++) {
+		cs.now[c].owner = b->owner0 != NULL ? b->owner0[c] :
+		    b->cells[c].owner;
+		cs.now[c].count = cs.counts ? b->cx0[0][c] : 0;
+		cs.now[c].feat = b->features0 != NULL ? b->features0[c] :
+		    b->cells[c].features;
+		cs.shown[c] = cs.now[c];
+		cs.isdirty[c] = cs.touched[c] = false;
+	}
+	for (i = 0; i < t->orders.n; i++)
+		cs.pk[i] = t->orders.v[i].n;
 	/* The last event that moves each unit (a slide's end, above). */
 	last = t_alloc(t, (t->units.n + 1) * sizeof(*last));
 	for (i = 0; i < t->units.n; i++)
@@ -634,6 +941,7 @@ emit_replay(struct arb_turn *t, int player, FILE *fp)
 	fputs(svg, fp);
 	fputs("</div>\n<div id=\"side\">\n<div id=\"info\">"
 	    "<div><b>event</b> <span id=\"ev\"></span></div>"
+	    "<div><b>order</b> <span id=\"order\"></span></div>"
 	    "<div><b>units</b> <span id=\"units\"></span></div>"
 	    "<div><b>cost</b> <span id=\"cost\"></span></div>"
 	    "<div><b>ruling</b> <span id=\"ruling\"></span></div></div>\n"
@@ -663,12 +971,15 @@ emit_replay(struct arb_turn *t, int player, FILE *fp)
 	hint = 0;
 	first = true;
 	for (i = 0, line = 0, nsteps = 0; i < t->trace.n; i++) {
-		if (!view_event(t, &t->trace.v[i]))
+		if (!view_event(t, &t->trace.v[i])) {
+			cevent(t, &cs, &t->trace.v[i], event_order(t,
+			    &t->trace.v[i], &hint), ruling, false);
 			continue;
+		}
 		if (nsteps++ > 0)
 			fputs("]},\n", fp);
 		first = true;
-		step_json(t, fp, &t->trace.v[i], (int)line++, us, ruling,
+		step_json(t, fp, &t->trace.v[i], (int)line++, us, &cs, ruling,
 		    last, &hint, &first);
 	}
 	t->trace_for = 0;
@@ -676,7 +987,9 @@ emit_replay(struct arb_turn *t, int player, FILE *fp)
 	 * its own when there is none): every unit as the result says. */
 	if (nsteps == 0)
 		fputs("\n{\"e\":\"the turn's end\",\"l\":-1,\"u\":[],"
-		    "\"c\":[],\"cost\":\"\",\"r\":\"\",\"ch\":[", fp);
+		    "\"c\":[],\"cost\":\"\",\"o\":\"\",\"r\":\"\",\"cc\":[],"
+		    "\"ch\":[",
+		    fp);
 	nfix = 0;
 	for (i = 0; i < t->units.n; i++) {
 		const struct unit *u = &t->units.v[i];
@@ -692,7 +1005,52 @@ emit_replay(struct arb_turn *t, int player, FILE *fp)
 	}
 	/* How many units the last step set that the steps had not (for a
 	 * reader, and the tests). */
-	fprintf(fp, "]}],\n\"fixed\":%d}\n</script>\n<script>\n", nfix);
+	fprintf(fp, "]}],\n\"fixed\":%d,\n", nfix);
+	/* The cells likewise: what the steps did not show, set at the
+	 * last (cfix, and how many: cfixed). */
+	fputs("\"cfix\":[", fp);
+	nfix = 0;
+	for (c = 0; c < b->ncells; c++) {
+		cfin.owner = b->cells[c].owner;
+		cfin.count = cs.counts ? b->cx[0][c] : 0;
+		cfin.feat = b->cells[c].features;
+		if (csame(&cs.shown[c], &cfin))
+			continue;
+		fputs(nfix++ > 0 ? "," : "", fp);
+		cjson(t, fp, c, &cfin, cs.counts);
+		cs.touched[c] = true;
+	}
+	fprintf(fp, "],\n\"cfixed\":%d,\n", nfix);
+	/* The start of every cell a step changes; the players' colours;
+	 * the picture's title at the start, during the turn and at the
+	 * last step (the result's picture's). */
+	fputs("\"cells\":[", fp);
+	for (c = 0, n = 0; c < b->ncells; c++)
+		if (cs.touched[c]) {
+			struct cstate	 s0;
+
+			s0.owner = b->owner0 != NULL ? b->owner0[c] :
+			    b->cells[c].owner;
+			s0.count = cs.counts ? b->cx0[0][c] : 0;
+			s0.feat = b->features0 != NULL ? b->features0[c] :
+			    b->cells[c].features;
+			fputs(n++ > 0 ? ",\n" : "\n", fp);
+			cjson(t, fp, c, &s0, cs.counts);
+		}
+	fputs("],\n\"colours\":[", fp);
+	for (i = 0; i < t->players.n; i++) {
+		fputs(i > 0 ? "," : "", fp);
+		jstr(fp, colours[i]);
+	}
+	svg_title(t, SVG_START, player, t0, sizeof(t0));
+	svg_title(t, 0, player, t1, sizeof(t1));
+	fputs("],\n\"titles\":[", fp);
+	jstr(fp, t0);
+	fputc(',', fp);
+	jstr(fp, t_printf(t, "%s, turn %d", t->rs->name, t->number));
+	fputc(',', fp);
+	jstr(fp, t1);
+	fputs("]}\n</script>\n<script>\n", fp);
 	for (i = 0; replay_js[i] != NULL; i++)
 		fputs(replay_js[i], fp);
 	fputs("</script>\n</body>\n</html>\n", fp);

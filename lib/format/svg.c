@@ -221,6 +221,11 @@ struct pic {
 	int		*tline;		/* a table unit's lines so far */
 	int		*halfw;		/* half a cell's stack's width */
 	int		*nbadges;	/* a cell's badges */
+	const char	*hook;		/* SVG_HOOKS: the next text's data-
+					 * attribute, or NULL */
+	const char	*hookv;		/* and its value */
+	bool		*owned;		/* SVG_HOOKS: cells owned at some time
+					 * of the turn, or NULL */
 };
 
 /* Whether cell c is drawn: in the picture's region. */
@@ -342,18 +347,35 @@ text_png(struct pic *pc, int x, int y, int size, const char *anchor,
 	return true;
 }
 
+/* The end of a text's start tag: with SVG_HOOKS, the attribute a page's
+ * script finds it by (pc->hook, set for this one text), then ">". */
+static void
+hook(struct pic *pc)
+{
+	if (pc->hook != NULL && (pc->flags & SVG_HOOKS)) {
+		fprintf(pc->fp, " %s=\"", pc->hook);
+		esc(pc->fp, pc->hookv);
+		fputc('"', pc->fp);
+	}
+	pc->hook = NULL;
+	fputc('>', pc->fp);
+}
+
 static void
 text(struct pic *pc, int x, int y, int size, const char *anchor,
     const char *fill, const char *s)
 {
 	if (text_png(pc, x, y, size, anchor, fill, s, haloed(pc, x, y, size,
-	    anchor, strlen(s), 0), 0))
+	    anchor, strlen(s), 0), 0)) {
+		pc->hook = NULL;
 		return;
+	}
 	fprintf(pc->fp, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" "
-	    "text-anchor=\"%s\" fill=\"%s\"%s>", x, y, size, anchor, fill,
+	    "text-anchor=\"%s\" fill=\"%s\"%s", x, y, size, anchor, fill,
 	    haloed(pc, x, y, size, anchor, strlen(s), 0) ?
 	    " stroke=\"#ffffff\" stroke-width=\"3\" "
 	    "stroke-linejoin=\"round\" paint-order=\"stroke\"" : "");
+	hook(pc);
 	esc(pc->fp, s);
 	fputs("</text>\n", pc->fp);
 }
@@ -373,14 +395,17 @@ text_fit(struct pic *pc, int x, int y, int size, const char *fill,
 		return;
 	}
 	if (text_png(pc, x, y, size, "middle", fill, s, haloed(pc, x, y,
-	    size, "middle", strlen(s), maxw), maxw))
+	    size, "middle", strlen(s), maxw), maxw)) {
+		pc->hook = NULL;
 		return;
+	}
 	fprintf(pc->fp, "<text x=\"%d\" y=\"%d\" font-size=\"%d\" "
 	    "text-anchor=\"middle\" fill=\"%s\" textLength=\"%d\" "
-	    "lengthAdjust=\"spacingAndGlyphs\"%s>", x, y, size, fill, maxw,
+	    "lengthAdjust=\"spacingAndGlyphs\"%s", x, y, size, fill, maxw,
 	    haloed(pc, x, y, size, "middle", strlen(s), maxw) ?
 	    " stroke=\"#ffffff\" stroke-width=\"3\" "
 	    "stroke-linejoin=\"round\" paint-order=\"stroke\"" : "");
+	hook(pc);
 	esc(pc->fp, s);
 	fputs("</text>\n", pc->fp);
 }
@@ -795,17 +820,23 @@ features_text(struct pic *pc, int c, int x, int y, int maxw)
 	size_t		 n = 0;
 	int		 f;
 
+	uint32_t	 has = (pc->flags & SVG_START) && b->features0 != NULL ?
+	    b->features0[c] : b->cells[c].features;
+
 	buf[0] = '\0';
 	for (f = 0; f < b->nfeatures; f++)
-		if (b->cells[c].features >> f & 1 && n + 8 < sizeof(buf)) {
+		if (has >> f & 1 && n + 8 < sizeof(buf)) {
 			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%.40s",
 			    n > 0 ? " " : "", b->features[f]);
 			if (n >= sizeof(buf))
 				n = sizeof(buf) - 1;
 		}
 	utf8_mend(buf);		/* a name cut in a character */
-	if (n > 0)
+	if (n > 0) {
+		pc->hook = "data-features";
+		pc->hookv = cell_name(pc->t, c);
 		text_fit(pc, x, y, 8, "#000000", buf, maxw);
+	}
 }
 
 /*
@@ -997,6 +1028,27 @@ side_label(struct pic *pc, int a, int c, int x0, int y0, int x1, int y1,
 	text(pc, mx, my + 3, 8, "middle", "#073763", name);
 }
 
+/* SVG_HOOKS: which cells have an owner at the start, at the end or on
+ * the way (pc->owned). */
+static void
+owned_cells(struct pic *pc)
+{
+	const struct arb_turn *t = pc->t;
+	const struct board *b = &t->board;
+	size_t		 i;
+	int		 c;
+
+	pc->owned = t_alloc(pc->t, ((size_t)b->ncells + 1) *
+	    sizeof(*pc->owned));
+	for (c = 0; c < b->ncells; c++)
+		pc->owned[c] = b->cells[c].owner >= 0 || (b->owner0 != NULL &&
+		    b->owner0[c] >= 0);
+	for (i = 0; i < t->ownership.n; i++)
+		if (t->ownership.v[i].cell >= 0 &&
+		    t->ownership.v[i].cell < b->ncells)
+			pc->owned[t->ownership.v[i].cell] = true;
+}
+
 /*
  * The hexes: with labels false their shapes and hexside lines, drawn
  * first; with labels true their labels, features and hexside names,
@@ -1051,12 +1103,23 @@ draw_hexes(struct pic *pc, bool labels)
 			fprintf(pc->fp, "\" fill=\"url(#pat-%s)\"/>\n",
 			    tpattern(b, ce->terrain));
 		}
-		if (owner(pc, c) >= 0) {
-			fprintf(pc->fp, "<polygon class=\"owner\" points=\"");
+		/* With SVG_HOOKS, an outline too for a cell that is
+		 * owned during the turn only (none drawn yet), which a
+		 * page's script colours. */
+		if (owner(pc, c) >= 0 || (pc->owned != NULL &&
+		    pc->owned[c])) {
+			fprintf(pc->fp, "<polygon class=\"owner\" ");
+			if (pc->flags & SVG_HOOKS) {
+				fprintf(pc->fp, "data-owner-of=\"");
+				esc(pc->fp, buf);
+				fprintf(pc->fp, "\" ");
+			}
+			fprintf(pc->fp, "points=\"");
 			hex_points(pc, c, 3);
 			fprintf(pc->fp, "\" fill=\"none\" stroke=\"%s\" "
 			    "stroke-width=\"3\" stroke-opacity=\"0.7\"/>\n",
-			    pcolour(pc, owner(pc, c)));
+			    owner(pc, c) >= 0 ? pcolour(pc, owner(pc, c)) :
+			    "none");
 		}
 	}
 	if (labels && b->sides.n > 0) {
@@ -1153,6 +1216,8 @@ draw_graph(struct pic *pc, int pass)
 			snprintf(buf, sizeof(buf), "%s %d", cx[0].name,
 			    (pc->flags & SVG_START) ? b->cx0[0][c] :
 			    b->cx[0][c]);
+			pc->hook = "data-count";
+			pc->hookv = b->names[c];
 			text_fit(pc, pc->x[c], pc->y[c] + 5, 9, "#000000",
 			    buf, 2 * NODER - 4);
 		}
@@ -3136,6 +3201,33 @@ hops(const struct pic *pc)
 	return false;
 }
 
+/* The title of a picture drawn with flags for player (-1: the umpire's),
+ * into buf. */
+void
+svg_title(struct arb_turn *t, int flags, int player, char *buf,
+    size_t size)
+{
+	snprintf(buf, size, "%.40s, turn %ld%s%.80s%s",
+	    t->rs->name, (long)t->number + ((flags & SVG_NEXT) ? 1 : 0),
+	    (flags & NOMARKS) ? " begins" : player >= 0 ? ", as " : "",
+	    player >= 0 && !(flags & NOMARKS) ? t->players.v[player].name :
+	    "", player >= 0 && !(flags & NOMARKS) ? " sees it" : "");
+	utf8_mend(buf);
+}
+
+/* The players' colours in pictures, "#rrggbb", by player (in the turn's
+ * arena). */
+const char **
+svg_colours(struct arb_turn *t)
+{
+	struct pic	 pc;
+
+	memset(&pc, 0, sizeof(pc));
+	pc.t = t;
+	player_colours(&pc);
+	return pc.pcol;
+}
+
 void
 emit_svg(struct arb_turn *t, int flags, int player, FILE *fp)
 {
@@ -3170,6 +3262,8 @@ emit_svg(struct arb_turn *t, int flags, int player, FILE *fp)
 	pc.tfp = t->tmem;
 	player_colours(&pc);
 	place(&pc);
+	if ((flags & SVG_HOOKS) && b->kind == BOARD_HEX)
+		owned_cells(&pc);
 	pc.tline = t_alloc(t, (t->units.n + 1) * sizeof(int));
 	memset(pc.tline, 0, (t->units.n + 1) * sizeof(int));
 	events(&pc);
@@ -3244,12 +3338,9 @@ emit_svg(struct arb_turn *t, int flags, int player, FILE *fp)
 		esc(fp, t->disp_bg);
 		fputs("\"/>\n", fp);
 	}
-	snprintf(title, sizeof(title), "%.40s, turn %ld%s%.80s%s",
-	    t->rs->name, (long)t->number + ((flags & SVG_NEXT) ? 1 : 0),
-	    (flags & NOMARKS) ? " begins" : player >= 0 ? ", as " : "",
-	    player >= 0 && !(flags & NOMARKS) ? t->players.v[player].name :
-	    "", player >= 0 && !(flags & NOMARKS) ? " sees it" : "");
-	utf8_mend(title);
+	svg_title(t, flags, player, title, sizeof(title));
+	pc.hook = "data-part";
+	pc.hookv = "title";
 	text(&pc, MARGIN, 30, 16, "start", "#000000", title);
 	if (pc.in != NULL)
 		text(&pc, MARGIN, 48, 10, "start", "#000000", pc.note);

@@ -194,9 +194,19 @@ void
 feature_destroy(struct arb_turn *t, int cell, int feature, int order)
 {
 	struct destroyed *d;
+	int		 c;
 
 	if (!board_has(&t->board, cell, feature))
 		return;
+	/* The features as the turn began, for its pictures: kept at the
+	 * first destroyed only, a copy of every cell's being large on a
+	 * large board. */
+	if (t->board.features0 == NULL) {
+		t->board.features0 = t_alloc(t, ((size_t)t->board.ncells + 1) *
+		    sizeof(*t->board.features0));
+		for (c = 0; c < t->board.ncells; c++)
+			t->board.features0[c] = t->board.cells[c].features;
+	}
 	d = VPUSH(t, t->destroyed);
 	d->cell = cell;
 	d->feature = feature;

@@ -138,6 +138,8 @@ struct board {
 	int		*cx[UNIT_X];	/* the rule system's cell counters */
 	int		*cx0[UNIT_X];	/* the same at the start */
 	int16_t		*owner0;	/* owners at the start */
+	uint32_t	*features0;	/* features at the start, once one
+					 * is destroyed (else NULL) */
 	const char	*terrains[256];
 	int		 nterrains;
 	int		 default_terrain;
