@@ -34,6 +34,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -1002,8 +1003,18 @@ def main():
                     continue
                 # The draft survives a reload.
                 text = p.orders()
+                b.events = []
+                p.ev('document.body.dataset.ready = "old"')
                 b.call("Page.reload", {}, b.session)
                 b.wait("Page.loadEventFired")
+                # The new page's script has run (marked "1"; the old page
+                # was marked "old": a load event read early once had the
+                # page read half made).
+                for _ in range(100):
+                    if p.ev("document.body && document.body.dataset.ready"
+                            " || ''") == "1":
+                        break
+                    time.sleep(0.1)
                 report(p.orders() == text, what + ": a reload keeps the "
                        "draft", p.orders())
                 several(p, d, data, player, rng, what)
