@@ -295,6 +295,11 @@ def letter_faults(r, umpire, me):
                 not any(x.get("unit") == u["id"] and
                         x.get("at") == u["at"] for x in lines):
             bad.append("letter: unit %s not at %s" % (u["id"], u["at"]))
+    for u in r.get("units", []):
+        if u.get("status") == "left_world" and not any(
+                x.get("unit") == u["id"] and "left the world" in
+                x.get("says", "") for x in lines):
+            bad.append("letter: %s left the world, not said" % u["id"])
     for c in r.get("cells", []):
         if not any(x.get("cell") == c["cell"] for x in lines):
             bad.append("letter: territory %s not on the board" % c["cell"])

@@ -119,10 +119,12 @@ void	 view_drop(struct arb_turn *);	/* after a failure */
  * the whole result, and written as text from the report. */
 struct json_t;
 /* What the next map says of each player, for the letter (view.c reads
- * it): their points ("AP 6, mana 0") and the cells they hold where cells
- * carry no counters, by player index; NULL: none, or no next map. */
+ * it): their points ("ap 6, mana 0"), their lists of names, and the cells
+ * they hold where cells carry no counters, by player index; NULL: none,
+ * or no next map. */
 struct nextview {
 	const char	**pools, **held;
+	const char	**lists;	/* "discoveries: translocation" */
 };
 void	 letter_build(struct arb_turn *, const char *me, bool reveal,
 	    struct json_t *report, struct json_t *full,

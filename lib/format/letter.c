@@ -215,7 +215,7 @@ fate(struct letter *l, json_t *L)
 	json_t		*f = jw_ok(json_object()), *probs;
 	const json_t	*a = get(l->r, "files"), *o;
 	size_t		 i;
-	long long	 n = 0, m = 0;
+	long long	 n = 0, m = 0, fl = 0;
 	const char	*st = "none", *unbound = "";
 
 	jw_set(L, "orders", f);
@@ -254,10 +254,12 @@ fate(struct letter *l, json_t *L)
 		/* Refused: ruled illegal, or not read at all (which a
 		 * run rules illegal too). */
 		m += is(get(o, "status"), "illegal");
+		fl += is(get(o, "status"), "failed");
 	}
 	jw_set(f, "status", jw_ok(json_string(st)));
 	jw_set(f, "read", jw_ok(json_integer(n)));
 	jw_set(f, "refused", jw_ok(json_integer(m)));
+	jw_set(f, "failed", jw_ok(json_integer(fl)));
 	if (strcmp(st, "refused") == 0)
 		jw_set(f, "says", jw_ok(json_string(t_printf(l->t,
 		    "Your orders file %s %s refused: your units %s.",
@@ -282,8 +284,10 @@ fate(struct letter *l, json_t *L)
 		    "orders file held no orders: your units held.")));
 	else
 		jw_set(f, "says", jw_ok(json_string(t_printf(l->t,
-		    "%s read, %lld %s.", count(l, n, "orders"), m,
-		    l->check ? "would be refused" : "refused"))));
+		    "%s read, %lld %s%s.", count(l, n, "orders"), m,
+		    l->check ? "would be refused" : "refused", fl == 0 ? "" :
+		    t_printf(l->t, ", %lld %s", fl, l->check ? "would fail" :
+		    "failed")))));
 	jw_set(f, "problems", probs);
 }
 
@@ -313,9 +317,9 @@ test(struct letter *l, const json_t *c)
 			    json_integer_value(get(c, "cs_difference"));
 
 	if (need < 1)
-		return t_printf(l->t, "rolled %lld, could hold on no roll",
+		return t_printf(l->t, "rolled %lld; no roll could hold it",
 		    roll);
-	return t_printf(l->t, "rolled %lld, held on %lld or less", roll,
+	return t_printf(l->t, "rolled %lld, needed %lld or less to hold", roll,
 	    need);
 }
 
@@ -492,10 +496,11 @@ headline(struct letter *l, json_t *h, const json_t *o)
 		who = count(l, json_integer_value(get(o, "armies")), "armies");
 	/* An id of digits is the order's place in the file (a text's
 	 * default): "order 0". */
-	what = t_printf(l->t, "%s%s%s%s: %s", mine ? "" : poss(l, sv(get(o,
+	what = t_printf(l->t, "%s%s%s%s%s%s", mine ? "" : poss(l, sv(get(o,
 	    "player"))), mine ? "" : " ", strspn(sv(get(o, "id")),
 	    "0123456789") == strlen(sv(get(o, "id"))) ? "order " : "",
-	    sv(get(o, "id")), sv(get(o, "kind")));
+	    sv(get(o, "id")), json_is_string(get(o, "kind")) ? ": " : "",
+	    sv(get(o, "kind")));
 	if (json_is_string(get(o, "target")))
 		what = t_printf(l->t, "%s %s%s%s", what, sv(get(o, "target")),
 		    *who ? " with " : "", who);
@@ -882,6 +887,23 @@ numbers(struct letter *l, const json_t *o, const char *cx)
 		const struct ufield *x = l->t->rs->unit_x;
 		size_t	 kn = strlen(key);
 
+		/* An object of counters: "supplies (fuel 0)". */
+		if (json_is_object(m) && json_object_size(m) > 0) {
+			const char	*k2, *in = "";
+			json_t		*n;
+			bool		 all = true;
+
+			json_object_foreach(m, k2, n) {
+				all = all && json_is_integer(n);
+				in = t_printf(l->t, "%s%s%s %lld", in, *in ?
+				    ", " : "", words(l, k2),
+				    (long long)json_integer_value(n));
+			}
+			if (all)
+				s = t_printf(l->t, "%s%s%s (%s)", s, *s ? ", " :
+				    "", words(l, key), in);
+			continue;
+		}
 		if (!json_is_integer(m))
 			continue;
 		/* What is left of this turn's allowance is not the next
@@ -945,6 +967,9 @@ stand_player(struct letter *l, json_t *b, const char *who)
 		if (is(get(o, "status"), "eliminated"))
 			e = say(l, ls, "%s %s: eliminated", sv(get(o, "id")),
 			    sv(get(o, "type")));
+		else if (is(get(o, "status"), "left_world"))
+			e = say(l, ls, "%s %s: left the world (from %s)",
+			    sv(get(o, "id")), sv(get(o, "type")), where(l, o));
 		else
 			e = say(l, ls, "%s %s at %s: %s", sv(get(o, "id")),
 			    sv(get(o, "type")), where(l, o),
@@ -957,8 +982,11 @@ stand_player(struct letter *l, json_t *b, const char *who)
 			json_t *e;
 
 			if (l->nv->pools[i] != NULL) {
-				e = say(l, ls, "next turn: %s",
-				    pools(l, l->nv->pools[i]));
+				e = say(l, ls, "next turn: %s%s%s",
+				    pools(l, l->nv->pools[i]),
+				    l->nv->lists[i] != NULL ? "; " : "",
+				    l->nv->lists[i] != NULL ? l->nv->lists[i] :
+				    "");
 				jw_set(e, "points", jw_ok(json_string(
 				    l->nv->pools[i])));
 			}
@@ -1188,8 +1216,12 @@ letter_text(struct arb_turn *t, const char *me, const json_t *r, FILE *fp)
 	if (i == 0)
 		fputs("  none\n", fp);
 	if (check) {
-		fputs("\nNothing is adjudicated in a check: this says what "
-		    "the run would do.\n", fp);
+		fputs("\n", fp);
+		put_line(fp, "", 0, "Nothing is adjudicated in a check: this "
+		    "says what the run would do.");
+		if (*sv(get(r, "assumed")) != '\0')
+			put_line(fp, "", 0, t_printf(t, "It assumed that %s.",
+			    sv(get(r, "assumed"))));
 		return;
 	}
 	fputs("\nWhat happened to you\n", fp);

@@ -343,10 +343,11 @@ next_view(struct arb_turn *t, const json_t *n, struct nextview *nv)
 	ks = t_alloc(t, (json_object_size(cells) + 1) * sizeof(*ks));
 	nv->pools = t_alloc(t, t->players.n * sizeof(*nv->pools));
 	nv->held = t_alloc(t, t->players.n * sizeof(*nv->held));
+	nv->lists = t_alloc(t, t->players.n * sizeof(*nv->lists));
 	for (p = 0; p < t->players.n; p++) {
 		const char *me = t->players.v[p].name;
 
-		nv->pools[p] = nv->held[p] = NULL;
+		nv->pools[p] = nv->held[p] = nv->lists[p] = NULL;
 		res = json_object_get(json_object_get(n, "players"), me);
 		for (s = NULL, r = t->rs->player_res; r != NULL && *r != NULL;
 		    r++)
@@ -355,6 +356,24 @@ next_view(struct arb_turn *t, const json_t *n, struct nextview *nv)
 				    "", s != NULL ? ", " : "", *r,
 				    (long long)json_integer_value(v));
 		nv->pools[p] = s;
+		/* Lists of names the player has, as "discoveries". */
+		s = NULL;
+		json_object_foreach((json_t *)res, key, m) {
+			const char	*in = NULL;
+
+			if (!json_is_array(m) || json_array_size(m) == 0)
+				continue;
+			for (i = 0; i < json_array_size(m); i++)
+				if (json_is_string(json_array_get(m, i)))
+					in = t_printf(t, "%s%s%s", in != NULL ?
+					    in : "", in != NULL ? ", " : "",
+					    json_string_value(json_array_get(m,
+					    i)));
+			if (in != NULL)
+				s = t_printf(t, "%s%s%s: %s", s != NULL ? s :
+				    "", s != NULL ? "; " : "", key, in);
+		}
+		nv->lists[p] = s;
 		if (t->rs->cell_x != NULL)
 			continue;
 		/* Sorted: the map's cells come in its own order. */
@@ -492,8 +511,8 @@ template_text(const struct arb_turn *t, const struct tmpl *tp, FILE *fp)
 	size_t	 i;
 
 	fprintf(fp, "\nYour orders for turn %d: reply, copy the header line "
-	    "below (without\nthe quote marks a reply adds), write one order "
-	    "to a line under it,\nand end with \"end\".\n", t->number + 1);
+	    "below\n(without the quote marks a reply adds), write one order "
+	    "to a\nline under it, and end with \"end\".\n", t->number + 1);
 	fprintf(fp, "%s\n", tp->header);
 	for (i = 0; i < tp->nlines; i++)
 		fprintf(fp, "%s\n", tp->lines[i]);

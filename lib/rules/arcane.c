@@ -1957,7 +1957,8 @@ execute(struct arb_turn *t, struct order *o)
 		order_rule(t, o, OS_DONE, R_OK, "arcane-legions moving",
 		    "%s made its %d maneuver%s, %ld of %ld mp spent%s", un->id,
 		    ao->nm, ao->nm == 1 ? "" : "s", ao->mp - mp, ao->mp,
-		    mp > 0 ? t_printf(t, "; %ld unspent are lost", mp) : "");
+		    mp > 0 ? t_printf(t, "; %ld unspent %s lost", mp, mp == 1 ?
+		    "is" : "are") : "");
 		return;
 	}
 	if ((dep = blocker_depends(t, o, first)) >= 0) {

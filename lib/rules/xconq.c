@@ -2118,13 +2118,15 @@ execute(struct arb_turn *t, struct order *o)
 		order_depends(t, o, dep, rs, rule_of(rs), t_printf(t, "action "
 		    "%d of %d, to %s, refused: %s%s", k + 1, n,
 		    cell_name(t, r->refused_to), why, k > 0 ? t_printf(t,
-		    "; the %d before it stand", k) : ""));
+		    "; %s before it %s", k == 1 ? "the one" : t_printf(t,
+		    "the %d", k), k == 1 ? "stands" : "stand") : ""));
 		return;
 	}
 	order_rule(t, o, k > 0 ? OS_FAILED : OS_ILLEGAL, rs, rule_of(rs),
 	    "action %d of %d, to %s, refused: %s%s", k + 1, n,
-	    cell_name(t, r->refused_to), why, k > 0 ? t_printf(t, "; the %d "
-	    "before it stand", k) : "");
+	    cell_name(t, r->refused_to), why, k == 1 ? "; the one before it "
+	    "stands" : k > 1 ? t_printf(t, "; the %d before it stand", k) :
+	    "");
 }
 
 static void
