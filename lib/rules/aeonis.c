@@ -1052,6 +1052,26 @@ validate_other(struct arb_turn *t, struct order *o, struct later *l)
 				return;
 			}
 		}
+		/* A check (issue 28): an enemy unit whose player acts
+		 * first, and whose orders the check was not given, may move
+		 * into it: within its Movement Range of it. */
+		for (i = 0; i < (int)t->units.n; i++) {
+			const struct unit *un = &t->units.v[i];
+
+			if (un->at < 0 || !unit_may_move_first(t, i,
+			    o->player) || board_distance(&t->board, un->at,
+			    target) > unit_range(t, un))
+				continue;
+			order_rule(t, o, OS_DONE, R_DEPENDS_ON_ORDERS,
+			    "aeonis 1", "no enemy unit stands in %s; this "
+			    "depends on the orders of %s, who acts before %s: "
+			    "%s, %d hexes away, may move there, and no_target "
+			    "would refuse it only if none does (aeonis 1)",
+			    cell_name(t, target), t->players.v[un->player].name,
+			    t->players.v[o->player].name, un->id,
+			    board_distance(&t->board, un->at, target));
+			return;
+		}
 		order_rule(t, o, OS_ILLEGAL, R_NO_TARGET, "aeonis 1",
 		    "no enemy unit stands in %s", cell_name(t, target));
 		return;

@@ -2004,6 +2004,19 @@ end(struct arb_turn *t)
 		else if (ao->why == R_NO_MOVE_ORDER &&
 		    A(t)->units[ao->target].ordered)
 			ao->why = R_NOT_ADJACENT;
+		/* A check without the target's player's orders (issue 28):
+		 * whether it is given a move order is theirs to say. */
+		if (ao->why == R_NO_MOVE_ORDER && (t->flags & ARB_CHECK) &&
+		    t->players.v[t->units.v[ao->target].player].ofile < 0) {
+			order_rule(t, o, OS_DONE, R_DEPENDS_ON_ORDERS,
+			    "arcane-legions breakaway", "a breakaway attack "
+			    "on %s is made as it is given a move order; this "
+			    "depends on the orders of %s, which the check was "
+			    "not given (arcane-legions breakaway)",
+			    t->units.v[ao->target].id, t->players.v[
+			    t->units.v[ao->target].player].name);
+			continue;
+		}
 		order_rule(t, o, OS_FAILED, ao->why,
 		    "arcane-legions breakaway", "no breakaway attack on %s "
 		    "was made: %s", t->units.v[ao->target].id,

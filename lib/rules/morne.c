@@ -1319,6 +1319,26 @@ unknown_charge(struct arb_turn *t, int u)
 	return NULL;
 }
 
+/* A unit of another player who acts before p and whose orders a check
+ * was not given, near enough to charge unit u (within its MA of a hex
+ * next to u); -1: none. */
+static int
+may_charge(struct arb_turn *t, int u, int p)
+{
+	size_t	 i;
+
+	for (i = 0; i < t->units.n; i++) {
+		const struct unit *e = &t->units.v[i];
+
+		if (e->at >= 0 && t->units.v[u].at >= 0 &&
+		    unit_may_move_first(t, (int)i, p) &&
+		    board_distance(&t->board, e->at, t->units.v[u].at) <=
+		    e->x[X_MA] + 1)
+			return (int)i;
+	}
+	return -1;
+}
+
 /*
  * Standing retreat orders are decided once every charge is made, in the
  * run and in a check alike (a check says what the run would say; where
@@ -1337,6 +1357,7 @@ retreats(struct arb_turn *t)
 		struct charge *ch;
 		const struct charge *uc;
 		const char *id;
+		int e;
 
 		i = (size_t)t->sequence.v[s];
 		o = &t->orders.v[i];
@@ -1351,6 +1372,20 @@ retreats(struct arb_turn *t)
 			    "the charge of %s (%s)", id, cell_name(t,
 			    o->cells[0]), t->units.v[uc->charger].id,
 			    order_ref(t, o->player, uc->order));
+			continue;
+		}
+		/* A check (issue 28): an enemy unit whose player acts
+		 * first, and whose orders the check was not given, may
+		 * charge it: within its MA of the hex next to it. */
+		if (m->retreat_used[i] == -1 && (t->flags & ARB_CHECK) &&
+		    (e = may_charge(t, o->units[0], o->player)) >= 0) {
+			order_rule(t, o, OS_DONE, R_DEPENDS_ON_ORDERS,
+			    "morne-plaine charge-outcome", "%s was not made "
+			    "to retreat as the orders given stand; this "
+			    "depends on the orders of %s, who acts before %s: "
+			    "%s may charge it (morne-plaine charge-outcome)",
+			    id, t->players.v[t->units.v[e].player].name,
+			    t->players.v[o->player].name, t->units.v[e].id);
 			continue;
 		}
 		if (m->retreat_used[i] == -1) {
