@@ -598,6 +598,10 @@ cause(struct letter *l, const json_t *c)
 		return "in a breakaway attack";
 	if (is(c, "invasion"))
 		return "invading";
+	if (is(c, "penalty"))
+		return "to the invasion penalty";
+	if (is(c, "watchtower"))
+		return "to the watchtower";
 	return t_printf(l->t, "(%s)", words(l, sv(c)));
 }
 

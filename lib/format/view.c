@@ -269,19 +269,38 @@ counted(struct arb_turn *t, long n, const char *word)
 	return t_printf(t, "1 %.*s", (int)(k - 1), word);
 }
 
-/* A neighbour of cell c on the board, or -1. */
-static int
-neighbour(const struct board *b, int c)
+/* Whether a unit of the list us stands on cell c. */
+static bool
+held(const struct board *b, const json_t *us, int c)
 {
-	int	 out[6];
+	char	 buf[32];
+	size_t	 i;
+
+	for (i = 0; i < json_array_size(us); i++)
+		if (is(json_object_get(json_array_get(us, i), "at"),
+		    board_label(b, c, buf)))
+			return true;
+	return false;
+}
+
+/* A neighbour of cell c on the board that no unit of us stands on (an
+ * example order a check would not refuse for that), else any, or -1. */
+static int
+neighbour(const struct board *b, int c, const json_t *us)
+{
+	int	 out[6], n = 0, i;
 
 	if (c < 0)
 		return -1;
 	if (b->kind == BOARD_HEX)
-		return board_neighbors(b, c, out) > 0 ? out[0] : -1;
-	if (b->kind == BOARD_GRAPH && b->adj_at[c] < b->adj_at[c + 1])
-		return b->adj[b->adj_at[c]];
-	return -1;
+		n = board_neighbors(b, c, out);
+	else if (b->kind == BOARD_GRAPH)
+		for (i = b->adj_at[c]; i < b->adj_at[c + 1] && n < 6; i++)
+			out[n++] = b->adj[i];
+	for (i = 0; i < n; i++)
+		if (!held(b, us, out[i]))
+			return out[i];
+	return n > 0 ? out[0] : -1;
 }
 
 /* "name V, name V" for each integer member of o named in the lists,
@@ -473,7 +492,7 @@ template_build(struct arb_turn *t, int player, struct tmpl *tp)
 			    sv(json_object_get(u, "id"))), t->rs->example);
 		else if (k0->arg == OK_PATH && k0->count == NULL &&
 		    json_is_string(at) && (d = neighbour(&t->board, c =
-		    board_find(&t->board, sv(at)))) >= 0)
+		    board_find(&t->board, sv(at)), v)) >= 0)
 			tp->example = t_printf(t, "%s %s %s %s", tname(t,
 			    sv(json_object_get(u, "id"))), k0->key,
 			    tname(t, sv(at)), tname(t, board_label(&t->board,
@@ -493,7 +512,7 @@ template_build(struct arb_turn *t, int player, struct tmpl *tp)
 			    (cnt = (long)json_integer_value(json_object_get(m,
 			    k0->count))) < 1 ||
 			    (d = neighbour(&t->board, board_find(&t->board,
-			    key))) < 0)
+			    key), NULL)) < 0)
 				continue;
 			tp->example = t_printf(t, "%s %s %s %s",
 			    counted(t, cnt, k0->count), k0->key,

@@ -1065,8 +1065,8 @@ validate_other(struct arb_turn *t, struct order *o, struct later *l)
 			order_rule(t, o, OS_DONE, R_DEPENDS_ON_ORDERS,
 			    "aeonis 1", "no enemy unit stands in %s; this "
 			    "depends on the orders of %s, who acts before %s: "
-			    "%s, %d hexes away, may move there, and no_target "
-			    "would refuse it only if none does (aeonis 1)",
+			    "no_target would refuse it only if no unit moves "
+			    "there (%s is %d hexes away) (aeonis 1)",
 			    cell_name(t, target), t->players.v[un->player].name,
 			    t->players.v[o->player].name, un->id,
 			    board_distance(&t->board, un->at, target));

@@ -2004,17 +2004,21 @@ end(struct arb_turn *t)
 		else if (ao->why == R_NO_MOVE_ORDER &&
 		    A(t)->units[ao->target].ordered)
 			ao->why = R_NOT_ADJACENT;
-		/* A check without the target's player's orders (issue 28):
-		 * whether it is given a move order is theirs to say. */
-		if (ao->why == R_NO_MOVE_ORDER && (t->flags & ARB_CHECK) &&
-		    t->players.v[t->units.v[ao->target].player].ofile < 0) {
+		/* A check without the orders of the target's player, who
+		 * acts first (issue 28): whether it is given a move order
+		 * is theirs to say. */
+		if (ao->why == R_NO_MOVE_ORDER &&
+		    unit_may_move_first(t, ao->target, o->player)) {
 			order_rule(t, o, OS_DONE, R_DEPENDS_ON_ORDERS,
 			    "arcane-legions breakaway", "a breakaway attack "
 			    "on %s is made as it is given a move order; this "
-			    "depends on the orders of %s, which the check was "
-			    "not given (arcane-legions breakaway)",
+			    "depends on the orders of %s, who acts before %s: "
+			    "no_move_order would refuse it only if %s is given "
+			    "none (arcane-legions breakaway)",
 			    t->units.v[ao->target].id, t->players.v[
-			    t->units.v[ao->target].player].name);
+			    t->units.v[ao->target].player].name,
+			    t->players.v[o->player].name,
+			    t->units.v[ao->target].id);
 			continue;
 		}
 		order_rule(t, o, OS_FAILED, ao->why,

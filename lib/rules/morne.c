@@ -1383,8 +1383,9 @@ retreats(struct arb_turn *t)
 			    "morne-plaine charge-outcome", "%s was not made "
 			    "to retreat as the orders given stand; this "
 			    "depends on the orders of %s, who acts before %s: "
-			    "%s may charge it (morne-plaine charge-outcome)",
-			    id, t->players.v[t->units.v[e].player].name,
+			    "not_charged would refuse it only if %s does not "
+			    "charge it (morne-plaine charge-outcome)", id,
+			    t->players.v[t->units.v[e].player].name,
 			    t->players.v[o->player].name, t->units.v[e].id);
 			continue;
 		}
