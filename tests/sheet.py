@@ -955,6 +955,95 @@ def reviewed(b, p, tmp):
                                                                  text))
 
 
+def kind_button(p, k):
+    """Presses the panel's button of a kind (or of other words)."""
+    return p.ev("""(function () { var b = [].filter.call(
+        document.querySelectorAll("#kinds button"), function (x) {
+        return x.textContent === %s; }); if (!b.length) return false;
+        b[0].click(); return true; })()""" % json.dumps(k))
+
+
+def left_as_checked(d, player, text, n, what):
+    """The text's n orders legal by --check, and the "left" the page
+    wrote of each its "ap_left"."""
+    res = check(d, player, text)
+    o = res.get("orders", [])
+    lines = order_lines(text)
+    bad = [x for x in o if x.get("status") != "legal"]
+    wrong = []
+    for ln, x in zip(lines, o):
+        m = re.search(r"left (-?[0-9]+)", ln)
+        if m and x.get("ap_left") is not None and int(m.group(1)) != \
+                x.get("ap_left"):
+            wrong.append((ln, x.get("ap_left")))
+    report(len(o) == len(lines) == n and not bad and not wrong, what,
+           text + json.dumps(bad or wrong)[:600])
+
+
+def reviewed2(b, p, tmp):
+    """The second review's findings of 2026-11-28 (doc/OPEN.md, issue
+    32), each as the player met it."""
+    def fresh(path):
+        b.open(path)
+        p.ev('localStorage.clear(); document.getElementById("clear")'
+             '.click()')
+
+    # 1. AP a translocate or a reinforce spends are taken off the pool
+    # for the orders after it (red has 4 AP: after a translocate, 3).
+    def ap4(m):
+        m["players"]["red"]["ap"] = 4
+    d, path = fixture_sheet(tmp, "aeonis/for-hidden", "red", edit=ap4)
+    if path:
+        fresh(path)
+        p.click(unitsel("r-inf-1"))
+        kind_button(p, "translocate")
+        p.click(cellsel("0102"))
+        p.key("Escape")
+        p.key("Escape")
+        p.click(unitsel("r-cav-1"))
+        p.click(cellsel("0505"))
+        st = p.status()
+        p.key("Escape")
+        text = p.orders()
+        # 0505 costs r-cav-1 4 AP: written, --check must find it legal;
+        # refused, for the reason --check gives.
+        why = check_to(d, "red", "%s\nr-inf-1 translocate 0102\nr-cav-1 "
+                       "to 0505\nend\n" % text.splitlines()[0])
+        if len(why) > 1 and why[1].get("reason") == "no_route":
+            why = why[1].get("message", "").rsplit(": ", 1)[-1]
+        else:
+            why = why[1].get("reason") if len(why) > 1 else None
+        if "r-cav-1" in text:
+            left_as_checked(d, "red", text, 2, "aeonis, 4 AP: a translocate "
+                            "(1 AP), then r-cav-1 to 0505: the AP left "
+                            "after the translocate, as --check has them")
+        else:
+            report(why is not None and why in st, "aeonis, 4 AP: a "
+                   "translocate (1 AP), then r-cav-1 to 0505 refused for "
+                   "--check's reason (%s)" % why, st + "\n" + text)
+        p.click(unitsel("r-cav-1"))
+        p.click(cellsel("0404"))
+        p.key("Escape")
+        left_as_checked(d, "red", p.orders(), 2, "aeonis, 4 AP: a "
+                        "translocate (1 AP), then r-cav-1 to 0404: the AP "
+                        "left after the translocate, as --check has them")
+    d, path = fixture_sheet(tmp, "aeonis/p-reinforce", "red",
+                            orders=False)
+    if path:
+        fresh(path)
+        p.click(unitsel("r-inf-1"))
+        kind_button(p, "reinforce")
+        p.click(cellsel("0505"))
+        p.key("Escape")
+        p.key("Escape")
+        p.click(unitsel("r-lord"))
+        p.click(cellsel("0104"))
+        p.key("Escape")
+        left_as_checked(d, "red", p.orders(), 2, "aeonis p-reinforce: a "
+                        "reinforce (2 AP), then r-lord to 0104: the AP "
+                        "left, as --check has them")
+
+
 def main():
     chromium = cdp.chromium()
     n = int(os.environ.get("SHEET_N", "3"))
@@ -974,6 +1063,7 @@ def main():
     p = Page(b)
     try:
         reviewed(b, p, tmp)
+        reviewed2(b, p, tmp)
         for rs in WALKING + ["arcane-legions"]:
             for seed in range(1, n + 1):
                 d = os.path.join(tmp, "%s-%d" % (rs, seed))

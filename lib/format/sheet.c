@@ -383,8 +383,14 @@ data(struct arb_turn *t, struct sheet *sh, struct sbuf *b)
 	for (ok = t->rs->order_kinds, k = 0; ok[k].key != NULL; k++) {
 		putf(t, b, "%s[", k > 0 ? "," : "");
 		jstr(t, b, ok[k].key);
-		puts_(t, b, ok[k].arg == OK_PATH ? ",\"path\"]" :
-		    ok[k].arg == OK_CELL ? ",\"cell\"]" : ",\"rule\"]");
+		puts_(t, b, ok[k].arg == OK_PATH ? ",\"path\"" :
+		    ok[k].arg == OK_CELL ? ",\"cell\"" : ",\"rule\"");
+		/* What an order of it costs of the pool (the player's
+		 * first resource), which the page takes off for the
+		 * orders after it. */
+		if (ok[k].arg == OK_CELL && ok[k].price > 0 && sh->pool == 0)
+			putf(t, b, ",%d", ok[k].price);
+		puts_(t, b, "]");
 		if (ok[k].count != NULL)
 			count = ok[k].count;
 	}

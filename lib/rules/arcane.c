@@ -224,9 +224,9 @@ static const char *const text_heads[] = { "step", "distance", "turn",
 static const char *const text_lists[] = { "lost", NULL };
 enum { K_MOVE, K_BREAKAWAY };
 static const struct okind order_kinds[] = {
-	{ "move", OK_RULE, NULL },
-	{ "breakaway", OK_RULE, NULL },
-	{ NULL, OK_PATH, NULL }
+	{ "move", OK_RULE, NULL, 0 },
+	{ "breakaway", OK_RULE, NULL, 0 },
+	{ NULL, OK_PATH, NULL, 0 }
 };
 
 static struct arcane *

@@ -30,6 +30,10 @@ struct okind {				/* an order kind: its key */
 	const char	*count;		/* NULL: the order names "units";
 					 * else the key of a count (>= 1)
 					 * it moves instead, in order.n */
+	int		 price;		/* what an OK_CELL order of it always
+					 * costs of the player's first
+					 * resource, or 0; the order sheet
+					 * takes it off that pool */
 };
 
 /*

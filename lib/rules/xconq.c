@@ -265,9 +265,9 @@ static const char *const unit_keys[] = {
 	"acp", "hp", "occupants", "supplies", NULL
 };
 static const struct okind order_kinds[] = {
-	{ "move", OK_PATH, NULL },
-	{ "leave_world", OK_CELL, NULL },
-	{ NULL, OK_PATH, NULL }
+	{ "move", OK_PATH, NULL, 0 },
+	{ "leave_world", OK_CELL, NULL, 0 },
+	{ NULL, OK_PATH, NULL, 0 }
 };
 enum { K_MOVE, K_LEAVE };
 
