@@ -1042,6 +1042,38 @@ def reviewed2(b, p, tmp):
         left_as_checked(d, "red", p.orders(), 2, "aeonis p-reinforce: a "
                         "reinforce (2 AP), then r-lord to 0104: the AP "
                         "left, as --check has them")
+    # 5. Keyboard: a kind's button pressed by Enter keeps the focus, and
+    # the arrow cursor's cell is then picked by Enter, not the button
+    # pressed again.
+    d, path = fixture_sheet(tmp, "aeonis/for-hidden", "red")
+    if path:
+        fresh(path)
+        p.ev("document.activeElement && document.activeElement.blur()")
+        found = False
+        for _ in range(80):
+            p.key("Tab")
+            if p.ev("(document.activeElement.dataset || {}).unit || ''") \
+                    == "r-cav-1":
+                found = True
+                break
+        p.key("Enter")
+        for _ in range(40):
+            p.key("Tab")
+            if p.ev("document.activeElement.tagName + ' ' + "
+                    "document.activeElement.textContent") == \
+                    "BUTTON attack":
+                break
+        p.key("Enter")
+        p.key("ArrowRight")
+        p.key("ArrowDown")
+        cell = p.ev('(document.querySelector(".cursor") || {dataset: {}})'
+                    '.dataset.cell || ""')
+        p.key("Enter")
+        st = p.status()
+        report(found and cell and ("attack " + cell) in st and
+               "Pick the cell" not in st, "aeonis for-hidden: attack's "
+               "button by Enter, the arrows, Enter: the cursor's cell "
+               "(%s) picked" % cell, st + "\n" + p.orders())
 
 
 def main():
