@@ -1074,6 +1074,38 @@ def reviewed2(b, p, tmp):
                "Pick the cell" not in st, "aeonis for-hidden: attack's "
                "button by Enter, the arrows, Enter: the cursor's cell "
                "(%s) picked" % cell, st + "\n" + p.orders())
+    # 3. xconq: leave_world checked before it is written, for the
+    # reason --check gives (a cell off the edge: not_at_edge), and one
+    # after a move of the same unit not written unchecked.
+    d, path = fixture_sheet(tmp, "xconq/w-leave", "red", orders=False)
+    if path:
+        fresh(path)
+        hdr = p.orders().splitlines()[0]
+        p.click(unitsel("r1"))
+        kind_button(p, "leave world")
+        before = p.orders()
+        p.click(cellsel("0303"))
+        o = check_to(d, "red", "%s\nr1 leave_world 0303\nend\n" % hdr)
+        why = o[0].get("reason") if o else None
+        report(p.orders() == before and why is not None and
+               why in p.status(), "xconq w-leave: r1 leave_world 0303 "
+               "refused before it is written (%s)" % why,
+               p.status() + "\n" + p.orders())
+        fresh(path)
+        p.click(unitsel("r2"))
+        p.click(cellsel("0403"))
+        p.key("Escape")
+        p.click(unitsel("r2"))
+        kind_button(p, "leave world")
+        p.click(cellsel("0501"))
+        p.key("Escape")
+        text = p.orders()
+        lines = [ln for ln in order_lines(text) if not ln.startswith("#")]
+        o = check_to(d, "red", text)
+        bad = [x for x in o if x.get("status") != "legal"]
+        report(len(o) == len(lines) and not bad, "xconq w-leave: r2 to "
+               "0403, then leave_world 0501: no order written that "
+               "--check refuses", text + json.dumps(bad)[:600])
 
 
 def main():

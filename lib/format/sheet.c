@@ -390,6 +390,12 @@ data(struct arb_turn *t, struct sheet *sh, struct sbuf *b)
 		 * orders after it. */
 		if (ok[k].arg == OK_CELL && ok[k].price > 0 && sh->pool == 0)
 			putf(t, b, ",%d", ok[k].price);
+		else if (ok[k].arg == OK_CELL && t->rs->cell_test != NULL)
+			puts_(t, b, ",0");
+		/* Tested from where the unit stands (rules.h, cell_test):
+		 * after a move of the unit, the test says nothing. */
+		if (ok[k].arg == OK_CELL && t->rs->cell_test != NULL)
+			puts_(t, b, ",1");
 		puts_(t, b, "]");
 		if (ok[k].count != NULL)
 			count = ok[k].count;

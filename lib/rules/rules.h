@@ -191,6 +191,13 @@ struct ruleset {
 	 * front, back, left and right side.  For the order sheet's tally
 	 * (arbiter(1), --sheet). */
 	long	(*man_prices)(struct arb_turn *, int u, int price[8]);
+	/* The order sheet's test of an OK_CELL order that validation
+	 * passed: what carrying it out from where its unit stands, with
+	 * what it has at the turn's start, would refuse, the rule in *rule;
+	 * R_OK when nothing.  Nothing may change.  NULL: validation alone
+	 * (arbiter(1), --sheet). */
+	enum reason (*cell_test)(struct arb_turn *, const struct order *,
+		    const char **rule);
 	void	(*footprint)(struct arb_turn *, int u, const struct pose *ps,
 		    struct pt q[4]);
 	/* --reach UNIT: true when a path order moves a stack (the units
