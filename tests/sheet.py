@@ -1106,6 +1106,24 @@ def reviewed2(b, p, tmp):
         report(len(o) == len(lines) and not bad, "xconq w-leave: r2 to "
                "0403, then leave_world 0501: no order written that "
                "--check refuses", text + json.dumps(bad)[:600])
+    # 4. arcane-legions: a step's distance outside what --check reads
+    # (more than 0, at most 1; a number) refused, not written.
+    d, path = fixture_sheet(tmp, "arcane-legions/svg-breakaways", "red")
+    if path:
+        for v in ("0", "2.5", "99999", "-3", "abc", ""):
+            fresh(path)
+            p.click(unitsel("r1"))
+            before = p.orders()
+            p.ev("""(function () { var d = document.getElementById(
+                "distance"); d.type = "text"; d.value = %s;
+                d.dispatchEvent(new Event("change"));
+                [].filter.call(document.querySelectorAll("#extra button"),
+                function (x) { return x.textContent === "step forward";
+                })[0].click(); })()""" % json.dumps(v))
+            report(p.orders() == before and "bad_order" in p.status(),
+                   "arcane-legions svg-breakaways: a step of distance %r "
+                   "refused (bad_order)" % v, p.status() + "\n" +
+                   p.orders())
 
 
 def main():

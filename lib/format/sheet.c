@@ -425,6 +425,9 @@ data(struct arb_turn *t, struct sheet *sh, struct sbuf *b)
 		putf(t, b, ",\"cols\":%d,\"odd\":%d", t->board.cols,
 		    t->board.odd_low ? 1 : 0);
 	if (t->board.kind == BOARD_TABLE) {
+		/* A step's distance: more than the first, at most the
+		 * second. */
+		putf(t, b, ",\"stepd\":[%g,%g]", MAN_STEP_MIN, MAN_STEP_MAX);
 		/* The terrain pieces, which an order may snap to. */
 		puts_(t, b, ",\"pieces\":[");
 		for (i = 0; i < t->board.pieces.n; i++) {

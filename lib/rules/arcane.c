@@ -883,8 +883,9 @@ load_move(struct arb_turn *t, struct ld *ld, struct aorder *ao,
 			ld_keys(ld, v, step_keys, NULL);
 			m->kind = M_STEP;
 			m->side = word(ld, v, "step", dir_names, 4, 0);
-			m->dist = ld_real(ld, v, "distance", 1, 0, 1);
-			if (m->dist <= GEOM_EPS) {
+			m->dist = ld_real(ld, v, "distance", MAN_STEP_MAX,
+			    0, MAN_STEP_MAX);
+			if (m->dist <= MAN_STEP_MIN) {
 				ld_push(ld, "distance");
 				ld_fail(ld, "a step moves more than 0.000001 "
 				    "step");

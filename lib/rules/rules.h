@@ -19,6 +19,12 @@ struct ufield {				/* a counter a unit carries */
 					 * not dflt (radius 0: no leader) */
 };
 
+/* A step's distance (arcane-legions), in steps: more than MAN_STEP_MIN,
+ * at most MAN_STEP_MAX; arcane.c reads them, the order sheet refuses
+ * others. */
+#define MAN_STEP_MIN	GEOM_EPS
+#define MAN_STEP_MAX	1.0
+
 struct okind {				/* an order kind: its key */
 	const char	*key;
 	enum {
