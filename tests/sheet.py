@@ -1124,6 +1124,27 @@ def reviewed2(b, p, tmp):
                    "arcane-legions svg-breakaways: a step of distance %r "
                    "refused (bad_order)" % v, p.status() + "\n" +
                    p.orders())
+    # 9. aeonis: a stack's unit ordered alone, then the stack: the
+    # stack's move says why it is no order, no "cost undefined".
+    d, path = fixture_sheet(tmp, "aeonis/a-group-split", "red",
+                            orders=False)
+    if path:
+        fresh(path)
+        p.click(unitsel("r-inf-5"))
+        kind_button(p, "r-inf-6 alone")
+        p.click(cellsel("0401"))
+        p.key("Escape")
+        p.click(unitsel("r-inf-5"))
+        p.click(cellsel("0502"))
+        st = p.status()
+        text = p.orders()
+        shown = p.ev('document.getElementById("panel").textContent')
+        report(not re.search(r"undefined|NaN", st + text + shown) and
+               "r-inf-6 moves in an order above" in st, "aeonis "
+               "a-group-split: r-inf-6 alone, then the stack to 0502: "
+               "why it is no order, no cost undefined", st + "\n" + text)
+        checked_lines(d, "red", text, "aeonis a-group-split: r-inf-6 "
+                      "alone, then the stack")
 
 
 def main():
