@@ -1145,6 +1145,27 @@ def reviewed2(b, p, tmp):
                "why it is no order, no cost undefined", st + "\n" + text)
         checked_lines(d, "red", text, "aeonis a-group-split: r-inf-6 "
                       "alone, then the stack")
+    # 2. A cell order on a hex an earlier order of the player's reaches
+    # (and may claim) is not refused: written, said left to --check,
+    # which rules it legal.
+    d, path = fixture_sheet(tmp, "aeonis/for-hidden", "red")
+    if path:
+        fresh(path)
+        p.click(unitsel("r-inf-1"))
+        p.click(cellsel("0104"))
+        p.key("Escape")
+        p.click(unitsel("r-cav-1"))
+        kind_button(p, "translocate")
+        p.click(cellsel("0104"))
+        st = p.status()
+        text = p.orders()
+        o = check_to(d, "red", text)
+        bad = [x for x in o if x.get("status") != "legal"]
+        report("r-cav-1 translocate 0104" in text and "--check" in st and
+               len(o) == 2 and not bad, "aeonis for-hidden: r-inf-1 to "
+               "0104, then r-cav-1 translocate 0104: written, left to "
+               "--check, which rules it legal", st + "\n" + text +
+               json.dumps(bad)[:600])
 
 
 def main():
