@@ -1213,6 +1213,15 @@ sheet_cell_orders(struct arb_turn *n, struct sheet *sh, const struct order *o,
 			    OS_FAILED ? a.reason : R_OK;
 			snprintf(buf, sizeof(buf), "%s", a.rule != NULL ?
 			    a.rule : "");
+			/* What only carrying it out refuses, where the rule
+			 * system can say it unchanged. */
+			if (why == R_OK && n->rs->cell_test != NULL) {
+				const char	*rl = NULL;
+
+				why = n->rs->cell_test(n, &a, &rl);
+				snprintf(buf, sizeof(buf), "%s", rl != NULL ?
+				    rl : "");
+			}
 			mem_rewind(&n->mem, &mk);
 			/* The reason's index in the page's table (the same
 			 * as the cell before's, most often). */

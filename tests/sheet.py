@@ -955,6 +955,219 @@ def reviewed(b, p, tmp):
                                                                  text))
 
 
+def kind_button(p, k):
+    """Presses the panel's button of a kind (or of other words)."""
+    return p.ev("""(function () { var b = [].filter.call(
+        document.querySelectorAll("#kinds button"), function (x) {
+        return x.textContent === %s; }); if (!b.length) return false;
+        b[0].click(); return true; })()""" % json.dumps(k))
+
+
+def left_as_checked(d, player, text, n, what):
+    """The text's n orders legal by --check, and the "left" the page
+    wrote of each its "ap_left"."""
+    res = check(d, player, text)
+    o = res.get("orders", [])
+    lines = order_lines(text)
+    bad = [x for x in o if x.get("status") != "legal"]
+    wrong = []
+    for ln, x in zip(lines, o):
+        m = re.search(r"left (-?[0-9]+)", ln)
+        if m and x.get("ap_left") is not None and int(m.group(1)) != \
+                x.get("ap_left"):
+            wrong.append((ln, x.get("ap_left")))
+    report(len(o) == len(lines) == n and not bad and not wrong, what,
+           text + json.dumps(bad or wrong)[:600])
+
+
+def reviewed2(b, p, tmp):
+    """The second review's findings of 2026-11-28 (doc/OPEN.md, issue
+    32), each as the player met it."""
+    def fresh(path):
+        b.open(path)
+        p.ev('localStorage.clear(); document.getElementById("clear")'
+             '.click()')
+
+    # 1. AP a translocate or a reinforce spends are taken off the pool
+    # for the orders after it (red has 4 AP: after a translocate, 3).
+    def ap4(m):
+        m["players"]["red"]["ap"] = 4
+    d, path = fixture_sheet(tmp, "aeonis/for-hidden", "red", edit=ap4)
+    if path:
+        fresh(path)
+        p.click(unitsel("r-inf-1"))
+        kind_button(p, "translocate")
+        p.click(cellsel("0102"))
+        p.key("Escape")
+        p.key("Escape")
+        p.click(unitsel("r-cav-1"))
+        p.click(cellsel("0505"))
+        st = p.status()
+        p.key("Escape")
+        text = p.orders()
+        # 0505 costs r-cav-1 4 AP: written, --check must find it legal;
+        # refused, for the reason --check gives.
+        why = check_to(d, "red", "%s\nr-inf-1 translocate 0102\nr-cav-1 "
+                       "to 0505\nend\n" % text.splitlines()[0])
+        if len(why) > 1 and why[1].get("reason") == "no_route":
+            why = why[1].get("message", "").rsplit(": ", 1)[-1]
+        else:
+            why = why[1].get("reason") if len(why) > 1 else None
+        if "r-cav-1" in text:
+            left_as_checked(d, "red", text, 2, "aeonis, 4 AP: a translocate "
+                            "(1 AP), then r-cav-1 to 0505: the AP left "
+                            "after the translocate, as --check has them")
+        else:
+            report(why is not None and why in st, "aeonis, 4 AP: a "
+                   "translocate (1 AP), then r-cav-1 to 0505 refused for "
+                   "--check's reason (%s)" % why, st + "\n" + text)
+        p.click(unitsel("r-cav-1"))
+        p.click(cellsel("0404"))
+        p.key("Escape")
+        left_as_checked(d, "red", p.orders(), 2, "aeonis, 4 AP: a "
+                        "translocate (1 AP), then r-cav-1 to 0404: the AP "
+                        "left after the translocate, as --check has them")
+    d, path = fixture_sheet(tmp, "aeonis/p-reinforce", "red",
+                            orders=False)
+    if path:
+        fresh(path)
+        p.click(unitsel("r-inf-1"))
+        kind_button(p, "reinforce")
+        p.click(cellsel("0505"))
+        p.key("Escape")
+        p.key("Escape")
+        p.click(unitsel("r-lord"))
+        p.click(cellsel("0104"))
+        p.key("Escape")
+        left_as_checked(d, "red", p.orders(), 2, "aeonis p-reinforce: a "
+                        "reinforce (2 AP), then r-lord to 0104: the AP "
+                        "left, as --check has them")
+    # 5. Keyboard: a kind's button pressed by Enter keeps the focus, and
+    # the arrow cursor's cell is then picked by Enter, not the button
+    # pressed again.
+    d, path = fixture_sheet(tmp, "aeonis/for-hidden", "red")
+    if path:
+        fresh(path)
+        p.ev("document.activeElement && document.activeElement.blur()")
+        found = False
+        for _ in range(80):
+            p.key("Tab")
+            if p.ev("(document.activeElement.dataset || {}).unit || ''") \
+                    == "r-cav-1":
+                found = True
+                break
+        p.key("Enter")
+        for _ in range(40):
+            p.key("Tab")
+            if p.ev("document.activeElement.tagName + ' ' + "
+                    "document.activeElement.textContent") == \
+                    "BUTTON attack":
+                break
+        p.key("Enter")
+        p.key("ArrowRight")
+        p.key("ArrowDown")
+        cell = p.ev('(document.querySelector(".cursor") || {dataset: {}})'
+                    '.dataset.cell || ""')
+        p.key("Enter")
+        st = p.status()
+        report(found and cell and ("attack " + cell) in st and
+               "Pick the cell" not in st, "aeonis for-hidden: attack's "
+               "button by Enter, the arrows, Enter: the cursor's cell "
+               "(%s) picked" % cell, st + "\n" + p.orders())
+    # 3. xconq: leave_world checked before it is written, for the
+    # reason --check gives (a cell off the edge: not_at_edge), and one
+    # after a move of the same unit not written unchecked.
+    d, path = fixture_sheet(tmp, "xconq/w-leave", "red", orders=False)
+    if path:
+        fresh(path)
+        hdr = p.orders().splitlines()[0]
+        p.click(unitsel("r1"))
+        kind_button(p, "leave world")
+        before = p.orders()
+        p.click(cellsel("0303"))
+        o = check_to(d, "red", "%s\nr1 leave_world 0303\nend\n" % hdr)
+        why = o[0].get("reason") if o else None
+        report(p.orders() == before and why is not None and
+               why in p.status(), "xconq w-leave: r1 leave_world 0303 "
+               "refused before it is written (%s)" % why,
+               p.status() + "\n" + p.orders())
+        fresh(path)
+        p.click(unitsel("r2"))
+        p.click(cellsel("0403"))
+        p.key("Escape")
+        p.click(unitsel("r2"))
+        kind_button(p, "leave world")
+        p.click(cellsel("0501"))
+        p.key("Escape")
+        text = p.orders()
+        lines = [ln for ln in order_lines(text) if not ln.startswith("#")]
+        o = check_to(d, "red", text)
+        bad = [x for x in o if x.get("status") != "legal"]
+        report(len(o) == len(lines) and not bad, "xconq w-leave: r2 to "
+               "0403, then leave_world 0501: no order written that "
+               "--check refuses", text + json.dumps(bad)[:600])
+    # 4. arcane-legions: a step's distance outside what --check reads
+    # (more than 0, at most 1; a number) refused, not written.
+    d, path = fixture_sheet(tmp, "arcane-legions/svg-breakaways", "red")
+    if path:
+        for v in ("0", "2.5", "99999", "-3", "abc", ""):
+            fresh(path)
+            p.click(unitsel("r1"))
+            before = p.orders()
+            p.ev("""(function () { var d = document.getElementById(
+                "distance"); d.type = "text"; d.value = %s;
+                d.dispatchEvent(new Event("change"));
+                [].filter.call(document.querySelectorAll("#extra button"),
+                function (x) { return x.textContent === "step forward";
+                })[0].click(); })()""" % json.dumps(v))
+            report(p.orders() == before and "bad_order" in p.status(),
+                   "arcane-legions svg-breakaways: a step of distance %r "
+                   "refused (bad_order)" % v, p.status() + "\n" +
+                   p.orders())
+    # 9. aeonis: a stack's unit ordered alone, then the stack: the
+    # stack's move says why it is no order, no "cost undefined".
+    d, path = fixture_sheet(tmp, "aeonis/a-group-split", "red",
+                            orders=False)
+    if path:
+        fresh(path)
+        p.click(unitsel("r-inf-5"))
+        kind_button(p, "r-inf-6 alone")
+        p.click(cellsel("0401"))
+        p.key("Escape")
+        p.click(unitsel("r-inf-5"))
+        p.click(cellsel("0502"))
+        st = p.status()
+        text = p.orders()
+        shown = p.ev('document.getElementById("panel").textContent')
+        report(not re.search(r"undefined|NaN", st + text + shown) and
+               "r-inf-6 moves in an order above" in st, "aeonis "
+               "a-group-split: r-inf-6 alone, then the stack to 0502: "
+               "why it is no order, no cost undefined", st + "\n" + text)
+        checked_lines(d, "red", text, "aeonis a-group-split: r-inf-6 "
+                      "alone, then the stack")
+    # 2. A cell order on a hex an earlier order of the player's reaches
+    # (and may claim) is not refused: written, said left to --check,
+    # which rules it legal.
+    d, path = fixture_sheet(tmp, "aeonis/for-hidden", "red")
+    if path:
+        fresh(path)
+        p.click(unitsel("r-inf-1"))
+        p.click(cellsel("0104"))
+        p.key("Escape")
+        p.click(unitsel("r-cav-1"))
+        kind_button(p, "translocate")
+        p.click(cellsel("0104"))
+        st = p.status()
+        text = p.orders()
+        o = check_to(d, "red", text)
+        bad = [x for x in o if x.get("status") != "legal"]
+        report("r-cav-1 translocate 0104" in text and "--check" in st and
+               len(o) == 2 and not bad, "aeonis for-hidden: r-inf-1 to "
+               "0104, then r-cav-1 translocate 0104: written, left to "
+               "--check, which rules it legal", st + "\n" + text +
+               json.dumps(bad)[:600])
+
+
 def main():
     chromium = cdp.chromium()
     n = int(os.environ.get("SHEET_N", "3"))
@@ -974,6 +1187,7 @@ def main():
     p = Page(b)
     try:
         reviewed(b, p, tmp)
+        reviewed2(b, p, tmp)
         for rs in WALKING + ["arcane-legions"]:
             for seed in range(1, n + 1):
                 d = os.path.join(tmp, "%s-%d" % (rs, seed))

@@ -383,8 +383,20 @@ data(struct arb_turn *t, struct sheet *sh, struct sbuf *b)
 	for (ok = t->rs->order_kinds, k = 0; ok[k].key != NULL; k++) {
 		putf(t, b, "%s[", k > 0 ? "," : "");
 		jstr(t, b, ok[k].key);
-		puts_(t, b, ok[k].arg == OK_PATH ? ",\"path\"]" :
-		    ok[k].arg == OK_CELL ? ",\"cell\"]" : ",\"rule\"]");
+		puts_(t, b, ok[k].arg == OK_PATH ? ",\"path\"" :
+		    ok[k].arg == OK_CELL ? ",\"cell\"" : ",\"rule\"");
+		/* What an order of it costs of the pool (the player's
+		 * first resource), which the page takes off for the
+		 * orders after it. */
+		if (ok[k].arg == OK_CELL && ok[k].price > 0 && sh->pool == 0)
+			putf(t, b, ",%d", ok[k].price);
+		else if (ok[k].arg == OK_CELL && t->rs->cell_test != NULL)
+			puts_(t, b, ",0");
+		/* Tested from where the unit stands (rules.h, cell_test):
+		 * after a move of the unit, the test says nothing. */
+		if (ok[k].arg == OK_CELL && t->rs->cell_test != NULL)
+			puts_(t, b, ",1");
+		puts_(t, b, "]");
 		if (ok[k].count != NULL)
 			count = ok[k].count;
 	}
@@ -413,6 +425,9 @@ data(struct arb_turn *t, struct sheet *sh, struct sbuf *b)
 		putf(t, b, ",\"cols\":%d,\"odd\":%d", t->board.cols,
 		    t->board.odd_low ? 1 : 0);
 	if (t->board.kind == BOARD_TABLE) {
+		/* A step's distance: more than the first, at most the
+		 * second. */
+		putf(t, b, ",\"stepd\":[%g,%g]", MAN_STEP_MIN, MAN_STEP_MAX);
 		/* The terrain pieces, which an order may snap to. */
 		puts_(t, b, ",\"pieces\":[");
 		for (i = 0; i < t->board.pieces.n; i++) {

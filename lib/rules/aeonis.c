@@ -121,11 +121,11 @@ static const struct ufield unit_x[] = {
 };
 static const char *const unit_marks[] = { "defensive_bonus", NULL };
 static const struct okind order_kinds[] = {
-	{ "move", OK_PATH, NULL },
-	{ "attack", OK_CELL, NULL },
-	{ "translocate", OK_CELL, NULL },
-	{ "reinforce", OK_CELL, NULL },
-	{ NULL, OK_PATH, NULL }
+	{ "move", OK_PATH, NULL, 0 },
+	{ "attack", OK_CELL, NULL, 0 },
+	{ "translocate", OK_CELL, NULL, 1 },	/* aeonis 4 */
+	{ "reinforce", OK_CELL, NULL, 2 },	/* aeonis A3 */
+	{ NULL, OK_PATH, NULL, 0 }
 };
 
 static struct aeonis *
@@ -1764,7 +1764,8 @@ execute(struct arb_turn *t, struct order *o)
 		return;
 	}
 	case K_TRANSLOCATE:
-		if (!pay(t, o, 1, 3, "aeonis 4", "Translocation"))
+		if (!pay(t, o, order_kinds[K_TRANSLOCATE].price, 3, "aeonis 4",
+		    "Translocation"))
 			return;
 		trace_event(t, "translocate", "order", TF_ORDER, o, "from",
 		    TF_CELL, (long)t->units.v[o->units[0]].at, "to", TF_CELL,
@@ -1775,7 +1776,8 @@ execute(struct arb_turn *t, struct order *o)
 		    unit_list(t, o->units, o->nunits), cell_name(t, last));
 		return;
 	case K_REINFORCE:
-		if (!pay(t, o, 2, 0, "aeonis A3", "reinforcement"))
+		if (!pay(t, o, order_kinds[K_REINFORCE].price, 0,
+		    "aeonis A3", "reinforcement"))
 			return;
 		trace_event(t, "reinforce", "order", TF_ORDER, o, "from",
 		    TF_CELL, (long)t->units.v[o->units[0]].at, "to", TF_CELL,

@@ -224,9 +224,9 @@ static const char *const text_heads[] = { "step", "distance", "turn",
 static const char *const text_lists[] = { "lost", NULL };
 enum { K_MOVE, K_BREAKAWAY };
 static const struct okind order_kinds[] = {
-	{ "move", OK_RULE, NULL },
-	{ "breakaway", OK_RULE, NULL },
-	{ NULL, OK_PATH, NULL }
+	{ "move", OK_RULE, NULL, 0 },
+	{ "breakaway", OK_RULE, NULL, 0 },
+	{ NULL, OK_PATH, NULL, 0 }
 };
 
 static struct arcane *
@@ -883,8 +883,9 @@ load_move(struct arb_turn *t, struct ld *ld, struct aorder *ao,
 			ld_keys(ld, v, step_keys, NULL);
 			m->kind = M_STEP;
 			m->side = word(ld, v, "step", dir_names, 4, 0);
-			m->dist = ld_real(ld, v, "distance", 1, 0, 1);
-			if (m->dist <= GEOM_EPS) {
+			m->dist = ld_real(ld, v, "distance", MAN_STEP_MAX,
+			    0, MAN_STEP_MAX);
+			if (m->dist <= MAN_STEP_MIN) {
 				ld_push(ld, "distance");
 				ld_fail(ld, "a step moves more than 0.000001 "
 				    "step");

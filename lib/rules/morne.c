@@ -136,9 +136,9 @@ static const char *const unit_marks[] = {
 	"bombarded", "demoralised", "stuck", NULL
 };
 static const struct okind order_kinds[] = {
-	{ "move", OK_PATH, NULL },
-	{ "retreat", OK_CELL, NULL },
-	{ NULL, OK_PATH, NULL }
+	{ "move", OK_PATH, NULL, 0 },
+	{ "retreat", OK_CELL, NULL, 0 },
+	{ NULL, OK_PATH, NULL, 0 }
 };
 
 static struct morne *

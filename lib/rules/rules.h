@@ -19,6 +19,12 @@ struct ufield {				/* a counter a unit carries */
 					 * not dflt (radius 0: no leader) */
 };
 
+/* A step's distance (arcane-legions), in steps: more than MAN_STEP_MIN,
+ * at most MAN_STEP_MAX; arcane.c reads them, the order sheet refuses
+ * others. */
+#define MAN_STEP_MIN	GEOM_EPS
+#define MAN_STEP_MAX	1.0
+
 struct okind {				/* an order kind: its key */
 	const char	*key;
 	enum {
@@ -30,6 +36,10 @@ struct okind {				/* an order kind: its key */
 	const char	*count;		/* NULL: the order names "units";
 					 * else the key of a count (>= 1)
 					 * it moves instead, in order.n */
+	int		 price;		/* what an OK_CELL order of it always
+					 * costs of the player's first
+					 * resource, or 0; the order sheet
+					 * takes it off that pool */
 };
 
 /*
@@ -187,6 +197,13 @@ struct ruleset {
 	 * front, back, left and right side.  For the order sheet's tally
 	 * (arbiter(1), --sheet). */
 	long	(*man_prices)(struct arb_turn *, int u, int price[8]);
+	/* The order sheet's test of an OK_CELL order that validation
+	 * passed: what carrying it out from where its unit stands, with
+	 * what it has at the turn's start, would refuse, the rule in *rule;
+	 * R_OK when nothing.  Nothing may change.  NULL: validation alone
+	 * (arbiter(1), --sheet). */
+	enum reason (*cell_test)(struct arb_turn *, const struct order *,
+		    const char **rule);
 	void	(*footprint)(struct arb_turn *, int u, const struct pose *ps,
 		    struct pt q[4]);
 	/* --reach UNIT: true when a path order moves a stack (the units

@@ -79,8 +79,8 @@ static const struct ufield cell_x[] = {
 	{ NULL, 0, 0, false }
 };
 static const struct okind order_kinds[] = {
-	{ "move", OK_PATH, "armies" },
-	{ NULL, OK_PATH, NULL }
+	{ "move", OK_PATH, "armies", 0 },
+	{ NULL, OK_PATH, NULL, 0 }
 };
 
 static struct terr *

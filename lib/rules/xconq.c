@@ -265,9 +265,9 @@ static const char *const unit_keys[] = {
 	"acp", "hp", "occupants", "supplies", NULL
 };
 static const struct okind order_kinds[] = {
-	{ "move", OK_PATH, NULL },
-	{ "leave_world", OK_CELL, NULL },
-	{ NULL, OK_PATH, NULL }
+	{ "move", OK_PATH, NULL, 0 },
+	{ "leave_world", OK_CELL, NULL, 0 },
+	{ NULL, OK_PATH, NULL, 0 }
 };
 enum { K_MOVE, K_LEAVE };
 
@@ -1799,6 +1799,39 @@ act(struct arb_turn *t, struct order *o, int u, int b, enum akind kind,
 #undef ac
 }
 
+static const char *rule_of(enum reason);
+
+/*
+ * The sheet's test of a leave_world order (rules.h, cell_test): what act()
+ * would refuse of it from where the unit stands, by the same checks, none
+ * of which changes the unit.
+ */
+static enum reason
+cell_test(struct arb_turn *t, const struct order *o, const char **rule)
+{
+	struct action	 ac;
+	int		 u = o->units[0];
+	long		 after;
+	bool		 dear = X(t)->zoc_dear;
+	enum reason	 rs;
+
+	if (o->kind != K_LEAVE || o->nunits != 1 || o->ncells != 1)
+		return R_OK;
+	memset(&ac, 0, sizeof(ac));
+	ac.kind = A_LEAVE;
+	ac.to = o->cells[0];
+	if (acp_blocked(t, u, X(t)->units.v[u].acp))
+		rs = R_INSUFFICIENT_MP;
+	else if (lacks(t, u) >= 0)
+		rs = R_IMMOBILIZED;
+	else
+		rs = price_action(t, &ac, u, X(t)->units.v[u].acp,
+		    t->units.v[u].at, o->cells[0], &after, NULL);
+	X(t)->zoc_dear = dear;
+	*rule = rule_of(rs);
+	return rs;
+}
+
 static const char *
 rule_of(enum reason r)
 {
@@ -2369,6 +2402,7 @@ const struct ruleset rules_xconq = {
 	.loaded = loaded,
 	.begin = begin,
 	.validate = validate,
+	.cell_test = cell_test,
 	.execute = execute,
 	.end = end,
 	.load_unit = load_unit,
