@@ -564,6 +564,7 @@ def one(p, tmp, rs, d, args, forp):
     if inf["disabled"] != [True, True, False, False] and lines:
         bad.append("start: buttons disabled %s" % inf["disabled"])
     seen = []
+    ump = {}	# the board after each line, as the umpire's page draws it
     for k in range(1, n + 1):
         p.click("next")
         s = p.state()
@@ -587,6 +588,7 @@ return bad;})()""" % (k - 1))
             bad += ["click %d: %s" % (k, x) for x in
                     line_faults(p, lines[k - 1], prev, now, order_units)]
             prev = now
+            ump[k - 1] = now
             bad += ["click %d: %s" % (k, x) for x in
                     info_faults(p.info(), lines[k - 1], rulings,
                                 order_units, unit_ids, labels)]
@@ -651,14 +653,69 @@ return bad;})()""" % (k - 1))
             p.b.open(page)
             got = p.ev("Array.prototype.map.call(document.querySelectorAll("
                        "'#trace li'),function(l){return l.textContent;})")
-            if got != open(tt).read().splitlines():
+            plines = open(tt).read().splitlines()
+            if got != plines:
                 bad.append("--for %s: the page's trace is not the "
                            "player's" % pl[0])
+            prev = p.board(feats)
             bad += ["--for %s start: %s" % (pl[0], x) for x in
-                    board_faults(p.board(feats), start)]
+                    board_faults(prev, start)]
+            bad += ["--for %s %s" % (pl[0], x) for x in
+                    player_steps(p, plines, lines, ump, prev, feats,
+                                 order_units, labels)]
             p.key("End")
             bad += last_faults(p, units, end, feats, svg_title(ppic),
                                "--for %s last" % pl[0])
+    return bad
+
+
+def player_steps(p, plines, lines, ump, prev, feats, order_units,
+                 labels):
+    """A player's page step by step (the start shown, prev): after each
+    step what its line says changed is drawn so (line_faults()), and each
+    cell the line names is drawn as the umpire's page draws it after the
+    same line (ump: the board after each of the umpire's lines), but for
+    the armies of a territory the player's line does not take (a
+    territory another player's hidden orders move from or into is not
+    the player's to see): a territory the player's invasion empties
+    (neutralized) and then takes (an arrive) holds what the umpire's
+    page says (a review found it showing the defender's armies, and
+    then those plus the invader's)."""
+    bad = []
+    j = 0
+    for k, line in enumerate(plines, 1):
+        p.key("ArrowRight")
+        now = p.board(feats)
+        bad += ["step %d: %s" % (k, x) for x in
+                line_faults(p, line, prev, now, order_units)]
+        prev = now
+        while j < len(lines) and lines[j] != line:
+            j += 1
+        if j == len(lines):
+            bad.append("step %d: %r is not a line of the umpire's trace" %
+                       (k, line[:60]))
+            break
+        if j not in ump:
+            continue
+        ev, f = fields(line)
+        named = sorted({v for key, v in f.items() if isinstance(v, str) and
+                        v in labels and key not in ("order", "player")})
+        for c in named:
+            for what in ("owner",):
+                if now[what].get(c) != ump[j][what].get(c):
+                    bad.append("step %d (%s): %s's %s drawn %s, the "
+                               "umpire's page %s" % (
+                                   k, line[:40], c, what, now[what].get(c),
+                                   ump[j][what].get(c)))
+            taken = (ev == "owner" and f.get("why") == "neutralized") or \
+                (ev == "arrive" and f.get("why") == "invasion" and
+                 f.get("to") == c)
+            if taken and now["armies"].get(c) != ump[j]["armies"].get(c):
+                bad.append("step %d (%s): %s has armies %s drawn, the "
+                           "umpire's page %s" % (
+                               k, line[:40], c, now["armies"].get(c),
+                               ump[j]["armies"].get(c)))
+        j += 1
     return bad
 
 

@@ -512,7 +512,8 @@ player_named(const struct arb_turn *t, const struct tfield *f)
 
 /*
  * What event te (of order o, or -1) does to the cells: an "owner" gives
- * its cell its "to"; a "destroyed" takes a feature; and where cells carry
+ * its cell its "to" (and one "neutralized" empties its counter); a
+ * "destroyed" takes a feature; and where cells carry
  * a counter (territory's armies), an "arrive" brings its armies into its
  * "to", a "raise" its armies into its cell, a garrison's "loss" (no
  * order) leaves its "left", a loss of armies that arrived in the cell
@@ -555,6 +556,13 @@ cevent(struct arb_turn *t, struct cells *cs, const struct tevent *te,
 	    (c = field(te, "cell", TF_CELL)) != NULL && c->i >= 0) {
 		cs->now[c->i].owner = player_named(t, field(te, "to",
 		    TF_STR));
+		/* Territory falls neutral when its defenders are gone
+		 * (territory.c, invade()): whatever armies a player's
+		 * page still shows there (the defender's hidden moves
+		 * out of it) are not there. */
+		if (cs->counts && (f = field(te, "why", TF_STR)) != NULL &&
+		    strcmp(f->s, "neutralized") == 0)
+			cs->now[c->i].count = 0;
 		cdirty(cs, (int)c->i);
 	} else if (strcmp(ev, "destroyed") == 0 &&
 	    (c = field(te, "cell", TF_CELL)) != NULL && c->i >= 0 &&
