@@ -40,7 +40,8 @@ retreats and the longest traces first):
     the line names, and the marks of class "cur" are exactly the units
     it is about, and they are in the board's view (scrolled there);
     the line of class "cur" is in view in the trace;
-  - a click on a line of the trace goes to its step;
+  - a click on a line of the trace goes to its step, and so does Enter
+    on a line reached with Tab;
   - first, previous and last work, and so do the keys Home, Left, Right
     and End; at the start every mark is at the unit's "from"; first and
     previous are disabled at the start, next and last at the end, where
@@ -74,7 +75,8 @@ KEEP = {"-s": 1, "--seed": 1, "--rolls": 1, "-r": 1, "--ruleset": 1,
 # an invasion, a feature destroyed and owners changed (a review found
 # none of it drawn at the last step), an aeonis turn of claims.
 MUST = {"territory/for-hidden", "aeonis/a-flying"}
-KEYS = {"Home": 36, "End": 35, "ArrowLeft": 37, "ArrowRight": 39}
+KEYS = {"Home": 36, "End": 35, "ArrowLeft": 37, "ArrowRight": 39,
+        "Tab": 9, "Enter": 13}
 
 
 def case_args(d):
@@ -165,6 +167,14 @@ class Page:
 
     def key(self, k):
         for kind in ("keyDown", "keyUp"):
+            self.b.page("Input.dispatchKeyEvent", {
+                "type": kind, "key": k, "code": k,
+                "windowsVirtualKeyCode": KEYS[k]})
+
+    def press(self, k):
+        """Key k as a key that is not a character (rawKeyDown): Tab moves
+        the focus."""
+        for kind in ("rawKeyDown", "keyUp"):
             self.b.page("Input.dispatchKeyEvent", {
                 "type": kind, "key": k, "code": k,
                 "windowsVirtualKeyCode": KEYS[k]})
@@ -635,6 +645,30 @@ return bad;})()""" % (k - 1))
         if s["step"] != i + 1 or s["cur"] != [i]:
             bad.append("a click on line %d: step %s, line(s) %s" % (
                 i + 1, s["step"], s["cur"]))
+    # The keyboard on the lines: Tab from the last button reaches the
+    # first line (past the board, which scrolls), Tab again the next,
+    # and Enter goes to its step.
+    if lines:
+        p.key("Home")	# the last button enabled, to take the focus
+        p.ev("document.getElementById('last').focus()")
+        at = "[].indexOf.call(document.querySelectorAll('#trace li')," \
+            "document.activeElement)"
+        for t in range(4):
+            p.press("Tab")
+            if p.ev(at) >= 0:
+                break
+        for i in range(min(len(lines), 2)):
+            if i > 0:
+                p.press("Tab")
+            if p.ev(at) != i:
+                bad.append("Tab %d: the focus is not on line %d" % (
+                    i + 1, i + 1))
+                break
+            p.press("Enter")
+            s = p.state()
+            if s["step"] != i + 1 or s["cur"] != [i]:
+                bad.append("Enter on line %d: step %s, line(s) %s" % (
+                    i + 1, s["step"], s["cur"]))
     # A player's page: the player's cut of the trace, and at its last
     # step the board after the turn.
     pl = [forp] if forp else sorted(
