@@ -47,7 +47,10 @@ retreats and the longest traces first):
     previous are disabled at the start, next and last at the end, where
     Left and Right go no further;
   - a player's page (--for P) has the player's cut of the trace, line for
-    line.
+    line, with a line for each of the player's own gains, losses of the
+    player's units and features the player's orders destroyed (the
+    player's report); stepped through, each line's change is drawn, and
+    each cell it names as the umpire's page draws it after that line.
 
 Usage: replay.py TOP ARBITER.  One TAP line per case; ends "replay: N
 passed, N failed".  Without Chromium: "replay: skipped", exit 0 when
@@ -74,7 +77,7 @@ KEEP = {"-s": 1, "--seed": 1, "--rolls": 1, "-r": 1, "--ruleset": 1,
 # Cases run whatever the choice: a player's page of a territory turn with
 # an invasion, a feature destroyed and owners changed (a review found
 # none of it drawn at the last step), an aeonis turn of claims.
-MUST = {"territory/for-hidden", "aeonis/a-flying"}
+MUST = {"territory/for-hidden", "aeonis/a-flying", "aeonis/for-hidden"}
 KEYS = {"Home": 36, "End": 35, "ArrowLeft": 37, "ArrowRight": 39,
         "Tab": 9, "Enter": 13}
 
@@ -675,6 +678,7 @@ return bad;})()""" % (k - 1))
         {u["player"] for u in units} or set(result.get("players", {})))
     if pl:
         ppic = os.path.join(tmp, "player.svg")
+        pres = os.path.join(tmp, "player.json")
         r = subprocess.run([ARB] + args + ["--for", pl[0], "--replay",
                                            page, "--trace-file", tt,
                                            "--text", "-o", "/dev/null",
@@ -697,6 +701,11 @@ return bad;})()""" % (k - 1))
             bad += ["--for %s %s" % (pl[0], x) for x in
                     player_steps(p, plines, lines, ump, prev, feats,
                                  order_units, labels)]
+            subprocess.run([ARB] + args + ["--for", pl[0], "-o", pres,
+                                           "map.json"] + orders, cwd=d,
+                           capture_output=True)
+            bad += ["--for %s: %s" % (pl[0], x) for x in
+                    own_faults(json.load(open(pres)), pl[0], plines)]
             p.key("End")
             bad += last_faults(p, units, end, feats, svg_title(ppic),
                                "--for %s last" % pl[0])
@@ -735,7 +744,7 @@ def player_steps(p, plines, lines, ump, prev, feats, order_units,
         named = sorted({v for key, v in f.items() if isinstance(v, str) and
                         v in labels and key not in ("order", "player")})
         for c in named:
-            for what in ("owner",):
+            for what in ("owner", "features"):
                 if now[what].get(c) != ump[j][what].get(c):
                     bad.append("step %d (%s): %s's %s drawn %s, the "
                                "umpire's page %s" % (
@@ -750,6 +759,32 @@ def player_steps(p, plines, lines, ump, prev, feats, order_units,
                                k, line[:40], c, now["armies"].get(c),
                                ump[j]["armies"].get(c)))
         j += 1
+    return bad
+
+
+def own_faults(rep, me, plines):
+    """The player's own gains and the losses of the player's own units
+    (the player's report, rep: "gains", "losses") and the features the
+    player's orders destroyed ("destroyed") each have a line of the
+    player's cut, so that the page shows each at its step (a review
+    found them set at the last step only, beside an unrelated line)."""
+    bad = []
+    evs = [fields(l) for l in plines]
+    mine = {u["id"] for u in rep.get("units", []) if u.get("player") == me}
+    for g in rep.get("gains", []):
+        if g.get("player") == me and not any(
+                e == "raise" and f.get("cell") == g.get("at") for e, f in
+                evs):
+            bad.append("no line for the gain %s" % g)
+    for l in rep.get("losses", []):
+        if l.get("unit") in mine and not any(
+                e == "loss" and f.get("unit") == l["unit"] for e, f in evs):
+            bad.append("no line for the loss %s" % l)
+    for d in rep.get("destroyed", []):
+        if d.get("order_player") == me and not any(
+                e == "destroyed" and f.get("cell") == d.get("cell") and
+                f.get("feature") == d.get("feature") for e, f in evs):
+            bad.append("no line for the destroyed %s" % d)
     return bad
 
 
