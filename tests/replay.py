@@ -40,13 +40,17 @@ retreats and the longest traces first):
     the line names, and the marks of class "cur" are exactly the units
     it is about, and they are in the board's view (scrolled there);
     the line of class "cur" is in view in the trace;
-  - a click on a line of the trace goes to its step;
+  - a click on a line of the trace goes to its step, and so does Enter
+    on a line reached with Tab;
   - first, previous and last work, and so do the keys Home, Left, Right
     and End; at the start every mark is at the unit's "from"; first and
     previous are disabled at the start, next and last at the end, where
     Left and Right go no further;
   - a player's page (--for P) has the player's cut of the trace, line for
-    line.
+    line, with a line for each of the player's own gains, losses of the
+    player's units and features the player's orders destroyed (the
+    player's report); stepped through, each line's change is drawn, and
+    each cell it names as the umpire's page draws it after that line.
 
 Usage: replay.py TOP ARBITER.  One TAP line per case; ends "replay: N
 passed, N failed".  Without Chromium: "replay: skipped", exit 0 when
@@ -73,8 +77,9 @@ KEEP = {"-s": 1, "--seed": 1, "--rolls": 1, "-r": 1, "--ruleset": 1,
 # Cases run whatever the choice: a player's page of a territory turn with
 # an invasion, a feature destroyed and owners changed (a review found
 # none of it drawn at the last step), an aeonis turn of claims.
-MUST = {"territory/for-hidden", "aeonis/a-flying"}
-KEYS = {"Home": 36, "End": 35, "ArrowLeft": 37, "ArrowRight": 39}
+MUST = {"territory/for-hidden", "aeonis/a-flying", "aeonis/for-hidden"}
+KEYS = {"Home": 36, "End": 35, "ArrowLeft": 37, "ArrowRight": 39,
+        "Tab": 9, "Enter": 13}
 
 
 def case_args(d):
@@ -165,6 +170,14 @@ class Page:
 
     def key(self, k):
         for kind in ("keyDown", "keyUp"):
+            self.b.page("Input.dispatchKeyEvent", {
+                "type": kind, "key": k, "code": k,
+                "windowsVirtualKeyCode": KEYS[k]})
+
+    def press(self, k):
+        """Key k as a key that is not a character (rawKeyDown): Tab moves
+        the focus."""
+        for kind in ("rawKeyDown", "keyUp"):
             self.b.page("Input.dispatchKeyEvent", {
                 "type": kind, "key": k, "code": k,
                 "windowsVirtualKeyCode": KEYS[k]})
@@ -564,6 +577,7 @@ def one(p, tmp, rs, d, args, forp):
     if inf["disabled"] != [True, True, False, False] and lines:
         bad.append("start: buttons disabled %s" % inf["disabled"])
     seen = []
+    ump = {}	# the board after each line, as the umpire's page draws it
     for k in range(1, n + 1):
         p.click("next")
         s = p.state()
@@ -587,6 +601,7 @@ return bad;})()""" % (k - 1))
             bad += ["click %d: %s" % (k, x) for x in
                     line_faults(p, lines[k - 1], prev, now, order_units)]
             prev = now
+            ump[k - 1] = now
             bad += ["click %d: %s" % (k, x) for x in
                     info_faults(p.info(), lines[k - 1], rulings,
                                 order_units, unit_ids, labels)]
@@ -633,12 +648,37 @@ return bad;})()""" % (k - 1))
         if s["step"] != i + 1 or s["cur"] != [i]:
             bad.append("a click on line %d: step %s, line(s) %s" % (
                 i + 1, s["step"], s["cur"]))
+    # The keyboard on the lines: Tab from the last button reaches the
+    # first line (past the board, which scrolls), Tab again the next,
+    # and Enter goes to its step.
+    if lines:
+        p.key("Home")	# the last button enabled, to take the focus
+        p.ev("document.getElementById('last').focus()")
+        at = "[].indexOf.call(document.querySelectorAll('#trace li')," \
+            "document.activeElement)"
+        for t in range(4):
+            p.press("Tab")
+            if p.ev(at) >= 0:
+                break
+        for i in range(min(len(lines), 2)):
+            if i > 0:
+                p.press("Tab")
+            if p.ev(at) != i:
+                bad.append("Tab %d: the focus is not on line %d" % (
+                    i + 1, i + 1))
+                break
+            p.press("Enter")
+            s = p.state()
+            if s["step"] != i + 1 or s["cur"] != [i]:
+                bad.append("Enter on line %d: step %s, line(s) %s" % (
+                    i + 1, s["step"], s["cur"]))
     # A player's page: the player's cut of the trace, and at its last
     # step the board after the turn.
     pl = [forp] if forp else sorted(
         {u["player"] for u in units} or set(result.get("players", {})))
     if pl:
         ppic = os.path.join(tmp, "player.svg")
+        pres = os.path.join(tmp, "player.json")
         r = subprocess.run([ARB] + args + ["--for", pl[0], "--replay",
                                            page, "--trace-file", tt,
                                            "--text", "-o", "/dev/null",
@@ -651,14 +691,100 @@ return bad;})()""" % (k - 1))
             p.b.open(page)
             got = p.ev("Array.prototype.map.call(document.querySelectorAll("
                        "'#trace li'),function(l){return l.textContent;})")
-            if got != open(tt).read().splitlines():
+            plines = open(tt).read().splitlines()
+            if got != plines:
                 bad.append("--for %s: the page's trace is not the "
                            "player's" % pl[0])
+            prev = p.board(feats)
             bad += ["--for %s start: %s" % (pl[0], x) for x in
-                    board_faults(p.board(feats), start)]
+                    board_faults(prev, start)]
+            bad += ["--for %s %s" % (pl[0], x) for x in
+                    player_steps(p, plines, lines, ump, prev, feats,
+                                 order_units, labels)]
+            subprocess.run([ARB] + args + ["--for", pl[0], "-o", pres,
+                                           "map.json"] + orders, cwd=d,
+                           capture_output=True)
+            bad += ["--for %s: %s" % (pl[0], x) for x in
+                    own_faults(json.load(open(pres)), pl[0], plines)]
             p.key("End")
             bad += last_faults(p, units, end, feats, svg_title(ppic),
                                "--for %s last" % pl[0])
+    return bad
+
+
+def player_steps(p, plines, lines, ump, prev, feats, order_units,
+                 labels):
+    """A player's page step by step (the start shown, prev): after each
+    step what its line says changed is drawn so (line_faults()), and each
+    cell the line names is drawn as the umpire's page draws it after the
+    same line (ump: the board after each of the umpire's lines), but for
+    the armies of a territory the player's line does not take (a
+    territory another player's hidden orders move from or into is not
+    the player's to see): a territory the player's invasion empties
+    (neutralized) and then takes (an arrive) holds what the umpire's
+    page says (a review found it showing the defender's armies, and
+    then those plus the invader's)."""
+    bad = []
+    j = 0
+    for k, line in enumerate(plines, 1):
+        p.key("ArrowRight")
+        now = p.board(feats)
+        bad += ["step %d: %s" % (k, x) for x in
+                line_faults(p, line, prev, now, order_units)]
+        prev = now
+        while j < len(lines) and lines[j] != line:
+            j += 1
+        if j == len(lines):
+            bad.append("step %d: %r is not a line of the umpire's trace" %
+                       (k, line[:60]))
+            break
+        if j not in ump:
+            continue
+        ev, f = fields(line)
+        named = sorted({v for key, v in f.items() if isinstance(v, str) and
+                        v in labels and key not in ("order", "player")})
+        for c in named:
+            for what in ("owner", "features"):
+                if now[what].get(c) != ump[j][what].get(c):
+                    bad.append("step %d (%s): %s's %s drawn %s, the "
+                               "umpire's page %s" % (
+                                   k, line[:40], c, what, now[what].get(c),
+                                   ump[j][what].get(c)))
+            taken = (ev == "owner" and f.get("why") == "neutralized") or \
+                (ev == "arrive" and f.get("why") == "invasion" and
+                 f.get("to") == c)
+            if taken and now["armies"].get(c) != ump[j]["armies"].get(c):
+                bad.append("step %d (%s): %s has armies %s drawn, the "
+                           "umpire's page %s" % (
+                               k, line[:40], c, now["armies"].get(c),
+                               ump[j]["armies"].get(c)))
+        j += 1
+    return bad
+
+
+def own_faults(rep, me, plines):
+    """The player's own gains and the losses of the player's own units
+    (the player's report, rep: "gains", "losses") and the features the
+    player's orders destroyed ("destroyed") each have a line of the
+    player's cut, so that the page shows each at its step (a review
+    found them set at the last step only, beside an unrelated line)."""
+    bad = []
+    evs = [fields(l) for l in plines]
+    mine = {u["id"] for u in rep.get("units", []) if u.get("player") == me}
+    for g in rep.get("gains", []):
+        if g.get("player") == me and not any(
+                e == "raise" and f.get("cell") == g.get("at") for e, f in
+                evs):
+            bad.append("no line for the gain %s" % g)
+    for l in rep.get("losses", []):
+        if l.get("unit") in mine and not any(
+                e == "loss" and f.get("unit") == l["unit"] for e, f in evs):
+            bad.append("no line for the loss %s" % l)
+    for d in rep.get("destroyed", []):
+        if d.get("order_player") == me and not any(
+                e == "destroyed" and f.get("cell") == d.get("cell") and
+                f.get("feature") == d.get("feature") for e, f in evs):
+            bad.append("no line for the destroyed %s" % d)
     return bad
 
 

@@ -297,5 +297,19 @@ view_event(const struct arb_turn *t, const struct tevent *te)
 			return false;
 		named = true;
 	}
+	/* An event of no order: the player's own gain, or a loss of the
+	 * player's own unit. */
+	if (!named && strcmp(te->f[0].s, "raise") == 0)
+		for (i = 1; i < te->nf; i++)
+			if (strcmp(te->f[i].key, "player") == 0 &&
+			    te->f[i].type == TF_STR)
+				return strcmp(te->f[i].s, me) == 0;
+	if (!named && strcmp(te->f[0].s, "loss") == 0)
+		for (i = 1; i < te->nf; i++)
+			if (strcmp(te->f[i].key, "unit") == 0 &&
+			    te->f[i].type == TF_STR &&
+			    (k = strmap_get(&t->unit_ids, te->f[i].s)) >= 0)
+				return strcmp(t->players.v[
+				    t->units.v[k].player].name, me) == 0;
 	return named;
 }

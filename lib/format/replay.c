@@ -104,6 +104,7 @@ static const char replay_css[] =
 	"padding:1px 2px;cursor:pointer}\n"
 	"#trace li:hover{background:#eef3fb}\n"
 	"#trace li.cur{background:#ffe08a;outline:1px solid #c90}\n"
+	"#trace li:focus{outline:2px solid #1a5fb4;outline-offset:-1px}\n"
 	"g[data-unit].cur rect,g[data-unit].cur polygon.base"
 	"{stroke:#ff00aa;stroke-width:3}\n"
 	"g[data-unit][data-state=eliminated],"
@@ -284,9 +285,14 @@ static const char *const replay_js[] = {
 	"document.getElementById('next').onclick=function(){show(cur+1);};"
 	"\n"
 	"document.getElementById('last').onclick=function(){show(N);};\n"
-	"for(var i=0;i<lis.length;i++)(function(i){lis[i].onclick="
-	"function(){for(var k=0;k<N;k++)if(D.steps[k].l===i)show(k+1);};})"
-	"(i);\n"
+	/* A line goes to its step on a click, and on Enter when it has
+	 * the focus (each line is in the Tab order). */
+	"for(var i=0;i<lis.length;i++)(function(i){function go(){"
+	"for(var k=0;k<N;k++)if(D.steps[k].l===i)show(k+1);}\n"
+	" lis[i].tabIndex=0;lis[i].onclick=go;"
+	"lis[i].addEventListener('keydown',function(ev){if(ev.key!=='Enter'"
+	"||ev.altKey||ev.ctrlKey||ev.metaKey||ev.shiftKey)return;"
+	"ev.preventDefault();go();});})(i);\n"
 	"document.addEventListener('keydown',function(ev){var m={Home:0,"
 	"End:N,ArrowLeft:cur-1,ArrowRight:cur+1};if(ev.altKey||ev.ctrlKey||"
 	"ev.metaKey||!(ev.key in m))return;ev.preventDefault();"
@@ -512,7 +518,8 @@ player_named(const struct arb_turn *t, const struct tfield *f)
 
 /*
  * What event te (of order o, or -1) does to the cells: an "owner" gives
- * its cell its "to"; a "destroyed" takes a feature; and where cells carry
+ * its cell its "to" (and one "neutralized" empties its counter); a
+ * "destroyed" takes a feature; and where cells carry
  * a counter (territory's armies), an "arrive" brings its armies into its
  * "to", a "raise" its armies into its cell, a garrison's "loss" (no
  * order) leaves its "left", a loss of armies that arrived in the cell
@@ -555,6 +562,13 @@ cevent(struct arb_turn *t, struct cells *cs, const struct tevent *te,
 	    (c = field(te, "cell", TF_CELL)) != NULL && c->i >= 0) {
 		cs->now[c->i].owner = player_named(t, field(te, "to",
 		    TF_STR));
+		/* Territory falls neutral when its defenders are gone
+		 * (territory.c, invade()): whatever armies a player's
+		 * page still shows there (the defender's hidden moves
+		 * out of it) are not there. */
+		if (cs->counts && (f = field(te, "why", TF_STR)) != NULL &&
+		    strcmp(f->s, "neutralized") == 0)
+			cs->now[c->i].count = 0;
 		cdirty(cs, (int)c->i);
 	} else if (strcmp(ev, "destroyed") == 0 &&
 	    (c = field(te, "cell", TF_CELL)) != NULL && c->i >= 0 &&

@@ -133,9 +133,13 @@ strip(const struct cut *c, json_t *v)
 		strip(c, m);
 }
 
-/* A trace event is kept when every order it names is the player's. */
+/* A trace event is kept when every order it names is the player's, or
+ * when it names none and is the player's own gain ("raise" with the
+ * player's name) or a loss of the player's own unit (what the report's
+ * "gains" and "losses" hold for the player already): as display.c's
+ * view_event(). */
 static bool
-event_mine(const struct cut *c, json_t *ev)
+event_mine(struct arb_turn *t, const struct cut *c, json_t *ev)
 {
 	const char	*key;
 	json_t		*m, *p;
@@ -156,6 +160,19 @@ event_mine(const struct cut *c, json_t *ev)
 		if (p == NULL || !is(p, c->me))
 			return false;
 		named = true;
+	}
+	if (!named) {
+		const char	*e = json_string_value(json_object_get(ev, "ev"));
+		json_t		*u = json_object_get(ev, "unit");
+		int		 k;
+
+		if (e != NULL && strcmp(e, "raise") == 0)
+			return (p = json_object_get(ev, "player")) != NULL &&
+			    is(p, c->me);
+		if (e != NULL && strcmp(e, "loss") == 0 && json_is_string(u) &&
+		    (k = strmap_get(&t->unit_ids, json_string_value(u))) >= 0)
+			return strcmp(t->players.v[t->units.v[k].player].name,
+			    c->me) == 0;
 	}
 	return named;
 }
@@ -201,7 +218,7 @@ cut(struct arb_turn *t, struct cut *c, int player, json_t *r)
 		out = jw_ok(json_array());
 		json_object_set_new(c->hold, "trace", out);
 		for (i = 0; i < json_array_size(v); i++)
-			if (event_mine(c, json_array_get(v, i)))
+			if (event_mine(t, c, json_array_get(v, i)))
 				jw_add(out, json_incref(json_array_get(v,
 				    i)));
 		json_object_set(r, "trace", out);

@@ -211,8 +211,11 @@ feature_destroy(struct arb_turn *t, int cell, int feature, int order)
 	d->cell = cell;
 	d->feature = feature;
 	d->order = order;
+	/* With its order, as "owner" and "loyalty" are: a player's cut of
+	 * the trace keeps what the player's own orders destroyed. */
 	trace_event(t, "destroyed", "cell", TF_CELL, (long)cell, "feature",
-	    TF_STR, t->board.features[feature], NULL);
+	    TF_STR, t->board.features[feature], order >= 0 ? "order" : NULL,
+	    TF_ORDER, order >= 0 ? &t->orders.v[order] : NULL, NULL);
 	t->board.cells[cell].features &= ~(1u << feature);
 }
 
