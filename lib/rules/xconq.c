@@ -1827,6 +1827,7 @@ cell_test(struct arb_turn *t, const struct order *o, const char **rule)
 	else
 		rs = price_action(t, &ac, u, X(t)->units.v[u].acp,
 		    t->units.v[u].at, o->cells[0], &after, NULL);
+	act_free(&ac);		/* its lists are the heap's */
 	X(t)->zoc_dear = dear;
 	*rule = rule_of(rs);
 	return rs;
